@@ -1,0 +1,36 @@
+// Narrow phase: signed distance, witness points and normal for every pair of shapes.
+#pragma once
+
+#include <vector>
+
+#include "engine/geometry/shape.h"
+
+namespace contactlab {
+
+// One contact point between shapes A and B.
+// - normal_W: unit, pointing from A into B: B moving along +normal relative to A separates.
+// - p_A_W, p_B_W: witness points on the surfaces of A and B (world frame);
+//   p_B_W − p_A_W = signed_distance · normal_W.
+// - signed_distance_m: > 0 separated, < 0 overlapping (penetration = −signed_distance).
+struct ContactPoint {
+  Eigen::Vector3d normal_W;
+  Eigen::Vector3d p_A_W, p_B_W;
+  double signed_distance_m = 0.0;
+  // The point where the contact force acts (midpoint of the witness points).
+  Eigen::Vector3d Midpoint() const { return 0.5 * (p_A_W + p_B_W); }
+};
+
+// Appends to `out` the contact points of the pair with signed distance < margin_m.
+// One point for smooth pairs (sphere, capsule against anything round); a face–face or
+// face-on-plane configuration (box on box, box or flat cylinder on a half-space, a box
+// resting on a box face) yields several points spanning the contact polygon (a resting box
+// gives ≥ 4). Returns the number of points appended. Two half-spaces never collide.
+int ComputeContactPoints(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
+                         const Eigen::Isometry3d& X_WB, double margin_m,
+                         std::vector<ContactPoint>* out);
+
+// Signed distance only (the minimum over the pair), +infinity for two half-spaces.
+double SignedDistance(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
+                      const Eigen::Isometry3d& X_WB);
+
+}  // namespace contactlab

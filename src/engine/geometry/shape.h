@@ -1,0 +1,40 @@
+// Collision shapes. Every shape is defined in its own frame G (placed on a body by X_BG).
+#pragma once
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+
+namespace contactlab {
+
+enum class ShapeType { kSphere, kBox, kCylinder, kCapsule, kHalfSpace };
+
+struct Shape {
+  ShapeType type = ShapeType::kSphere;
+  // Sphere, cylinder, capsule: radius [m].
+  double radius_m = 0.0;
+  // Box: half side lengths along x, y, z of G [m].
+  Eigen::Vector3d half_extents_m = Eigen::Vector3d::Zero();
+  // Cylinder and capsule: length of the axis (z of G), centred at the origin [m]. A capsule's
+  // total length is length_m + 2 radius_m.
+  double length_m = 0.0;
+  // Half-space: the solid is z ≤ 0 of G; its outward normal is +z of G. No parameters.
+
+  static Shape Sphere(double r);
+  static Shape Box(const Eigen::Vector3d& half_extents);
+  static Shape Cylinder(double r, double length);
+  static Shape Capsule(double r, double length);
+  static Shape HalfSpace();
+};
+
+const char* ShapeTypeName(ShapeType type);
+
+// Axis-aligned bounding box in the world frame of a shape posed at X_WG, grown by `margin`.
+// Half-spaces return an infinite box (use IsUnbounded()).
+struct Aabb {
+  Eigen::Vector3d lower, upper;
+  bool IsUnbounded() const;
+  bool Overlaps(const Aabb& other) const;
+};
+Aabb ComputeAabb(const Shape& shape, const Eigen::Isometry3d& X_WG, double margin);
+
+}  // namespace contactlab

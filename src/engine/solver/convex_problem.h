@@ -1,0 +1,68 @@
+// The convex problem of one time step (contact-math.md §2):
+//   v = argmin ℓ(v) = ½ (v − v*)ᵀ A (v − v*) + Σ_i ℓ_i(J_i v + b_i)
+// Velocities are partitioned into trees (contiguous ranges of v); A is block diagonal by tree;
+// each constraint touches one or two trees (its "cliques") through dense Jacobian blocks.
+// The problem is built anew every step but its storage is reused (Clear keeps capacity).
+#pragma once
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "engine/solver/constraint.h"
+
+namespace contactlab {
+
+class ConvexProblem {
+ public:
+  // Sets the tree partition: tree t owns v[start_t, start_t + nv_t). Clears constraints.
+  void Reset(const std::vector<int>& tree_num_velocities);
+  void ClearConstraints();
+
+  int num_velocities() const { return nv_; }
+  int num_trees() const { return static_cast<int>(tree_nv_.size()); }
+  int tree_start(int t) const { return tree_start_[t]; }
+  int tree_nv(int t) const { return tree_nv_[t]; }
+
+  // A's block of tree t (nv_t × nv_t, SPD), writable; v* over all velocities.
+  Eigen::Map<Eigen::MatrixXd> mutable_tree_A(int t);
+  Eigen::Map<const Eigen::MatrixXd> tree_A(int t) const;
+  Eigen::VectorXd& mutable_free_motion_velocity() { return v_star_; }
+  const Eigen::VectorXd& free_motion_velocity() const { return v_star_; }
+
+  struct ConstraintEntry {
+    const Constraint* constraint = nullptr;  // not owned; must outlive the solve
+    int row_start = 0;                       // rows in the stacked v_c
+    int num_rows = 0;
+    int num_cliques = 0;                     // 1 or 2
+    int tree[2] = {-1, -1};
+    int jacobian_offset[2] = {0, 0};         // into the Jacobian arena, col-major
+  };
+  // Adds a constraint touching tree_a (and tree_b ≥ 0 if two trees; −1 otherwise). Returns
+  // writable maps of its Jacobian blocks (num_rows × nv_tree, zero-initialized) and sets its
+  // bias b (num_rows, zero-initialized) via mutable_bias(index). Returns the constraint index.
+  int AddConstraint(const Constraint* c, int tree_a, int tree_b);
+  Eigen::Map<Eigen::MatrixXd> mutable_jacobian(int index, int clique);
+  Eigen::Map<const Eigen::MatrixXd> jacobian(int index, int clique) const;
+  Eigen::Ref<Eigen::VectorXd> mutable_bias(int index);
+
+  int num_constraints() const { return static_cast<int>(entries_.size()); }
+  int num_constraint_rows() const { return num_rows_; }
+  const ConstraintEntry& entry(int i) const { return entries_[i]; }
+  const Eigen::VectorXd& bias() const { return bias_; }
+
+  // v_c = J v + b (stacked), y = Jᵀ γ (accumulated), A·x.
+  void MultiplyJ(const Eigen::VectorXd& v, Eigen::VectorXd* vc) const;  // no bias
+  void MultiplyJTranspose(const Eigen::VectorXd& gamma, Eigen::VectorXd* y) const;
+  void MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
+
+ private:
+  std::vector<int> tree_nv_, tree_start_, A_offset_;
+  std::vector<double> A_arena_;
+  Eigen::VectorXd v_star_;
+  std::vector<ConstraintEntry> entries_;
+  std::vector<double> J_arena_;
+  Eigen::VectorXd bias_;  // grows; only the first num_rows_ entries are used
+  int nv_ = 0, num_rows_ = 0, J_size_ = 0;
+};
+
+}  // namespace contactlab

@@ -1,0 +1,56 @@
+// One-row constraints on a single generalized velocity (contact-math.md §3).
+#pragma once
+
+#include "engine/solver/constraint.h"
+
+namespace contactlab {
+
+// PD controller with effort limit on one dof, v_c = v of that dof:
+// γ(v) = δt · clamp(−Kp·(q0 + δt·v − q_d) − Kd·(v − v_d) + u_ff, −e_max, +e_max).
+// Gains are capped by the near-rigid rule (β = 0.1) against the dof's effective mass.
+class PdControllerConstraint final : public Constraint {
+ public:
+  struct Parameters {
+    double dt_s = 1e-3;
+    double kp = 0;               // N/m or N·m/rad
+    double kd = 0;               // N·s/m or N·m·s/rad
+    double q0 = 0, q_desired = 0, v_desired = 0;
+    double feedforward = 0;      // u_ff
+    double effort_limit = 1e30;  // e_max > 0
+  };
+  // Scales kp and kd down together (keeping kd/kp) so that δt(δt·kp + kd) ≤ (β²/(4π²))⁻¹·w⁻¹…
+  // precisely: the stiffness δt(δt·kp + kd) may not exceed 4π²/(β²·w) with w = 1/m_eff the
+  // dof's inverse effective mass (diagonal of A⁻¹ estimated by 1/A_ii).
+  static Parameters CapGains(Parameters p, double inverse_effective_mass, double beta = 0.1);
+  PdControllerConstraint() = default;
+  explicit PdControllerConstraint(const Parameters& p) : p_(p) {}
+  int num_rows() const override { return 1; }
+  double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc, Eigen::Ref<Eigen::VectorXd> gamma,
+                  Eigen::MatrixXd* G) const override;
+
+ private:
+  Parameters p_;
+};
+
+// One-sided joint limit on (q0 + δt v): a frictionless SAP normal constraint with near-rigid
+// regularization. For a lower limit v_c = v, for an upper limit v_c = −v (the caller signs J).
+// φ0 = q0 − lower (or upper − q0); R = max(β²/(4π²)·w, 1/(δt·k·(δt+τ))) with k = ∞ unless given.
+class JointLimitConstraint final : public Constraint {
+ public:
+  struct Parameters {
+    double R = 0;       // regularization [s/kg or s/(kg m²)]
+    double vhat = 0;    // bias −φ0/(δt + τ)
+  };
+  static Parameters MakeParameters(double dt, double distance_to_limit, double inverse_effective_mass,
+                                   double relaxation_time_s = 0.0, double beta = 1.0);
+  JointLimitConstraint() = default;
+  explicit JointLimitConstraint(const Parameters& p) : p_(p) {}
+  int num_rows() const override { return 1; }
+  double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc, Eigen::Ref<Eigen::VectorXd> gamma,
+                  Eigen::MatrixXd* G) const override;
+
+ private:
+  Parameters p_;
+};
+
+}  // namespace contactlab
