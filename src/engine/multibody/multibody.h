@@ -15,6 +15,7 @@
 //   v = [ω (3), v_o (3)]: angular velocity of B and translational velocity of B's origin,
 //   both relative to P and expressed in P's frame (P = world for a root floating body,
 //   so v is world-frame). q̇ = N(q) v with ṗ = v_o, quaṫ = ½ [0, ω] ⊗ quat.
+//   Since q is X_PB itself, a floating joint's X_PJ must be the identity (AddBody checks).
 // - Weld: no coordinates.
 // - Velocities of one tree are contiguous in v (trees in order of their root bodies); so
 //   are positions. The mass matrix is block diagonal, one dense block per tree.
@@ -31,7 +32,7 @@ enum class JointType { kFloating, kRevolute, kPrismatic, kWeld };
 
 struct SpatialInertiaSpec {
   double mass_kg = 1.0;
-  Eigen::Vector3d com_B = Eigen::Vector3d::Zero();                 // centre of mass in B
+  Eigen::Vector3d com_B = Eigen::Vector3d::Zero();                    // centre of mass in B
   Eigen::Matrix3d inertia_about_com_B = Eigen::Matrix3d::Identity();  // kg·m², in B
 };
 
@@ -40,7 +41,7 @@ struct BodySpec {
   int parent = -1;  // -1 = world; parents must be added before children
   JointType joint = JointType::kFloating;
   Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();  // joint placement in parent
-  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();        // 1-dof joints, joint frame
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();         // 1-dof joints, joint frame
   // 1-dof joints only, treated implicitly (contact-math.md §1): generalized force
   // −damping·v − stiffness·(q − rest_position).
   double damping = 0.0;        // N·m·s/rad or N·s/m
@@ -67,7 +68,7 @@ class Multibody {
   int tree_num_velocities(int tree) const { return tree_num_velocities_[tree]; }
   int body_tree(int body) const { return body_tree_[body]; }
   const BodySpec& body(int b) const { return bodies_[b]; }
-  int FindBody(const std::string& name) const;  // -1 if absent
+  int FindBody(const std::string& name) const;                   // -1 if absent
   int position_start(int body) const { return q_start_[body]; }  // first q of b's joint
   int velocity_start(int body) const { return v_start_[body]; }  // first v of b's joint
   int joint_num_positions(int body) const;
@@ -118,6 +119,10 @@ class Multibody {
   double CalcPotentialEnergy(const MultibodyData& data, const Eigen::Vector3d& gravity_W) const;
 
  private:
+  // CRBA into a tree_nv × tree_nv view (shared by CalcTreeMassMatrix and CalcMassMatrix).
+  void CalcTreeMassMatrixInto(const MultibodyData& data, int tree,
+                              Eigen::Ref<Eigen::MatrixXd> M) const;
+
   std::vector<BodySpec> bodies_;
   std::vector<int> body_tree_, q_start_, v_start_;
   std::vector<int> tree_velocity_start_, tree_num_velocities_;
@@ -128,17 +133,37 @@ class Multibody {
   friend struct MultibodyData;
 };
 
-// Everything computed from (q, v). Sized by `Multibody::MakeData`-style construction.
+// Everything computed from (q, v). Sized once by the constructor (the model must be
+// finalized); UpdateKinematics and the Calc* algorithms then never allocate (given outputs
+// of the right size).
+//
+// Internally the spatial quantities are Featherstone 6-vectors in the world frame referred to
+// the world origin O: a motion vector is [ω; v_O] (v_O = velocity of the material point at
+// O), a force vector [n_O; f]. With every body in one frame, no per-joint transforms are
+// needed in the recursions and the world-frame Jacobians read directly off S.
 struct MultibodyData {
+  using SpatialVector = Eigen::Matrix<double, 6, 1>;
+  using SpatialMatrix = Eigen::Matrix<double, 6, 6>;
+  // At most 6 columns: stored inline, so resizing to a joint's dof count never allocates.
+  using MotionSubspace = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
+
   explicit MultibodyData(const Multibody& model);
-  Eigen::VectorXd q, v;                       // copies of the state last given
-  std::vector<Eigen::Isometry3d> X_WB;       // body poses
-  std::vector<Eigen::Vector3d> w_WB;         // angular velocities, world
-  std::vector<Eigen::Vector3d> v_WBo;        // velocities of body origins, world
-  // Scratch for the algorithms (world-frame spatial quantities); implementation-defined.
-  std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> joint_motion_subspace_W;
-  std::vector<Eigen::Matrix<double, 6, 6>> scratch6x6;
-  std::vector<Eigen::Matrix<double, 6, 1>> scratch6a, scratch6b;
+  Eigen::VectorXd q, v;                 // copies of the state last given
+  std::vector<Eigen::Isometry3d> X_WB;  // body poses
+  std::vector<Eigen::Vector3d> w_WB;    // angular velocities, world
+  std::vector<Eigen::Vector3d> v_WBo;   // velocities of body origins, world
+
+  // Scratch for the algorithms (world frame, referred to O); implementation-defined.
+  std::vector<MotionSubspace> joint_motion_subspace_W;  // S_b: V_b = V_parent + S_b v_b
+  std::vector<SpatialVector> spatial_velocity_W;        // V_b = [ω; v_O]
+  std::vector<Eigen::Vector3d> p_WBcm;                  // centres of mass, world [m]
+  std::vector<SpatialMatrix> spatial_inertia_W;         // I_b about O [kg, kg·m, kg·m²]
+  std::vector<SpatialMatrix> composite_inertia_W;       // I_b + Σ descendants (CRBA)
+  // Recursive Newton–Euler with v̇ = 0 and no gravity: body accelerations Ṡ v chained from
+  // the root, and the subtree sums of the net forces I a + V ×* I V. Gravity is added in
+  // CalcBiasForces from the composite inertias (it is linear in g).
+  std::vector<SpatialVector> velocity_product_acceleration_W;
+  std::vector<SpatialVector> subtree_velocity_product_force_W;
 };
 
 }  // namespace contactlab

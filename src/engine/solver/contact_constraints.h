@@ -2,37 +2,53 @@
 // (contact-math.md §2). One class per approximation.
 #pragma once
 
+#include <optional>
+
 #include "engine/solver/constraint.h"
 
 namespace contactlab {
 
 // Hunt & Crossley normal law, implicit in δt (contact-math.md §2.2), in the f0 = k·x0 form so
 // that faces with k → 0 but finite f0 stay finite (§5).
+//   n(v_n) = δt·(f0 − δt·k·v_n)₊·(1 − d·v_n)₊,   f0 = k·x0.
+// Preconditions: δt > 0, k ≥ 0, d ≥ 0. d = 0 gives v̂ = x0/δt; x0 ≤ 0 (separated within the
+// margin) gives v̂ = x0/δt ≤ 0, so the contact acts only if the bodies approach fast enough.
+// Degenerate k = 0, d = 0 with f0 > 0 (a constant push that never opens, v̂ = +∞): the
+// potential is −δt·f0·v_n, the only case where it is not ≥ 0.
 struct HuntCrossleyNormal {
   double dt_s = 1e-3;
   double stiffness_N_per_m = 1e6;   // k
   double dissipation_s_per_m = 50;  // d
   double penetration_m = 0;         // x0 = −φ0 (may be negative: separated)
+  // f0 = k·x0 [N]. When set it replaces stiffness·penetration (hydroelastic faces, §5: f0 =
+  // A_f·p0 stays finite while k = A_f·g_f → 0); penetration_m is then ignored.
+  std::optional<double> elastic_force_N = std::nullopt;
+
+  // f0 [N].
+  double ElasticForce() const;
   // n(v_n): normal impulse [N·s].
   double Impulse(double vn) const;
-  // −n'(v_n) ≥ 0.
+  // −n'(v_n) ≥ 0 (0 where the contact is open, including v_n = v̂).
   double ImpulseDerivativeNeg(double vn) const;
   // ℓ_n(v_n) = N⁺(v̂) − N(v_n) ≥ 0, zero wherever the contact is open.
   double Potential(double vn) const;
-  // v̂ = min(x0/δt, 1/d): n = 0 for v_n ≥ v̂.
+  // v̂ = min(x0/δt, 1/d) = min(f0/(δt·k), 1/d): n = 0 for v_n ≥ v̂. May be ±∞ (k = 0).
   double OpeningVelocity() const;
+  // ℓ_n, n and −n' in one pass (what the contact models call).
+  double Evaluate(double vn, double* impulse, double* impulse_derivative_neg) const;
 };
 
 // SAP (contact-math.md §2.1).
 class SapContact final : public Constraint {
  public:
   struct Parameters {
-    double friction = 0.5;       // μ
-    double R_t = 0, R_n = 0;     // regularization [s/kg]
-    double vhat_n = 0;           // bias v̂_n [m/s]
+    double friction = 0.5;    // μ
+    double R_t = 0, R_n = 0;  // regularization [s/kg]
+    double vhat_n = 0;        // bias v̂_n [m/s]
   };
   // R and v̂ from physical data (§2.1): stiffness k, relaxation time τ_d, Delassus
-  // diagonal estimates w_t, w_n [kg⁻¹], σ, β = 1 near-rigid switch.
+  // diagonal estimates w_t, w_n [kg⁻¹], σ, β = 1 near-rigid switch. k = 0 gives R_n = ∞,
+  // which Evaluate treats as an inactive contact (γ = 0, G = 0, ℓ = 0).
   static Parameters MakeParameters(double dt, double stiffness_N_per_m, double relaxation_time_s,
                                    double friction, double signed_distance_m, double w_t,
                                    double w_n, double sigma = 1e-3, double beta = 1.0);
@@ -60,6 +76,10 @@ class LaggedContact final : public Constraint {
   };
   // γ_n0 = δt·k·(x0)₊·(1 − d·v_n0)₊ from the previous normal velocity v_n0.
   static double LaggedNormalImpulse(const HuntCrossleyNormal& normal, double previous_vn);
+  // Regularized Lagged (§2.3): ε = max(v_s, σ·w_t·μ·γ_n0) — the SAP stiction slip, so that
+  // impacts (large γ_n0) do not make the friction Hessian μγ_n0/ε arbitrarily stiff.
+  static double RegularizedEpsilon(double stiction_tolerance_m_per_s, double sigma, double w_t,
+                                   double friction, double lagged_normal_impulse);
   LaggedContact() = default;
   explicit LaggedContact(const Parameters& p) : p_(p) {}
   int num_rows() const override { return 3; }

@@ -2,7 +2,9 @@
 //   v = argmin ℓ(v) = ½ (v − v*)ᵀ A (v − v*) + Σ_i ℓ_i(J_i v + b_i)
 // Velocities are partitioned into trees (contiguous ranges of v); A is block diagonal by tree;
 // each constraint touches one or two trees (its "cliques") through dense Jacobian blocks.
-// The problem is built anew every step but its storage is reused (Clear keeps capacity).
+// The problem is built anew every step but its storage is reused: Reset with the same tree
+// sizes and ClearConstraints keep every arena's capacity, so rebuilding a problem of the same
+// (or smaller) size does not touch the heap.
 #pragma once
 
 #include <Eigen/Dense>
@@ -14,8 +16,10 @@ namespace contactlab {
 
 class ConvexProblem {
  public:
-  // Sets the tree partition: tree t owns v[start_t, start_t + nv_t). Clears constraints.
+  // Sets the tree partition: tree t owns v[start_t, start_t + nv_t). Zeroes A and v* and
+  // clears the constraints.
   void Reset(const std::vector<int>& tree_num_velocities);
+  // Removes all constraints; keeps the trees, A, v* and all capacity.
   void ClearConstraints();
 
   int num_velocities() const { return nv_; }
@@ -33,13 +37,17 @@ class ConvexProblem {
     const Constraint* constraint = nullptr;  // not owned; must outlive the solve
     int row_start = 0;                       // rows in the stacked v_c
     int num_rows = 0;
-    int num_cliques = 0;                     // 1 or 2
+    int num_cliques = 0;  // 1 or 2
     int tree[2] = {-1, -1};
-    int jacobian_offset[2] = {0, 0};         // into the Jacobian arena, col-major
+    int jacobian_offset[2] = {0, 0};  // into the Jacobian arena, col-major
   };
-  // Adds a constraint touching tree_a (and tree_b ≥ 0 if two trees; −1 otherwise). Returns
-  // writable maps of its Jacobian blocks (num_rows × nv_tree, zero-initialized) and sets its
-  // bias b (num_rows, zero-initialized) via mutable_bias(index). Returns the constraint index.
+  // Adds a constraint touching tree_a (and tree_b ≥ 0 if two trees; −1 otherwise; tree_b must
+  // differ from tree_a — a constraint inside one tree has a single Jacobian block). Its
+  // Jacobian blocks (num_rows × nv_tree) and bias b (num_rows) start zeroed; write them with
+  // mutable_jacobian / mutable_bias. Returns the constraint index.
+  // Throws std::invalid_argument on a bad tree index (a programming error).
+  // Maps obtained before an AddConstraint may be invalidated by it (the arenas grow): fill a
+  // constraint's blocks before adding the next one, or re-fetch the maps.
   int AddConstraint(const Constraint* c, int tree_a, int tree_b);
   Eigen::Map<Eigen::MatrixXd> mutable_jacobian(int index, int clique);
   Eigen::Map<const Eigen::MatrixXd> jacobian(int index, int clique) const;
@@ -48,20 +56,27 @@ class ConvexProblem {
   int num_constraints() const { return static_cast<int>(entries_.size()); }
   int num_constraint_rows() const { return num_rows_; }
   const ConstraintEntry& entry(int i) const { return entries_[i]; }
+  // Stacked biases; only the first num_constraint_rows() entries are meaningful.
   const Eigen::VectorXd& bias() const { return bias_; }
 
-  // v_c = J v + b (stacked), y = Jᵀ γ (accumulated), A·x.
-  void MultiplyJ(const Eigen::VectorXd& v, Eigen::VectorXd* vc) const;  // no bias
+  // vc = J v (stacked, no bias; resized to num_constraint_rows()).
+  void MultiplyJ(const Eigen::VectorXd& v, Eigen::VectorXd* vc) const;
+  // y = Jᵀ γ (overwrites y, resized to num_velocities(); the constraints' contributions are
+  // accumulated into it).
   void MultiplyJTranspose(const Eigen::VectorXd& gamma, Eigen::VectorXd* y) const;
+  // y = A x (overwrites y, resized to num_velocities()).
   void MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
+
+  // True when A, v*, every Jacobian block and the biases are finite (no NaN/inf).
+  bool AllFinite() const;
 
  private:
   std::vector<int> tree_nv_, tree_start_, A_offset_;
   std::vector<double> A_arena_;
   Eigen::VectorXd v_star_;
   std::vector<ConstraintEntry> entries_;
-  std::vector<double> J_arena_;
-  Eigen::VectorXd bias_;  // grows; only the first num_rows_ entries are used
+  std::vector<double> J_arena_;  // grows; only the first J_size_ entries are used
+  Eigen::VectorXd bias_;         // grows; only the first num_rows_ entries are used
   int nv_ = 0, num_rows_ = 0, J_size_ = 0;
 };
 

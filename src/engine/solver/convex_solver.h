@@ -1,8 +1,26 @@
 // Newton's method with exact line search on the convex problem (contact-math.md §4).
+//
+// Each iteration: evaluate γ_i, G_i at v; H Δv = −∇ℓ with H = A + Jᵀ G J assembled block-sparse
+// (dense Eigen LLT for small n_v, supernodal CHOLMOD above); α = argmin ℓ(v + αΔv) over
+// (0, α_max] by a safeguarded Newton–Raphson root search of dℓ/dα (rtsafe); v ← v + αΔv.
+//
+// Stopping criterion (§4), with D = diag(A)^(−½):
+//   ‖D ∇ℓ‖ ≤ ε_abs + ε_rel · max(‖D A (v − v*)‖, ‖D Jᵀγ‖).
+// §4 writes "‖D A v‖"; we use the momentum term of the gradient, A (v − v*), instead. The two
+// terms of the max are then exactly the two terms of ∇ℓ = A(v − v*) − Jᵀγ, so the test is
+// "the momentum balance holds to a relative ε_rel of the larger of its two sides": invariant
+// to a Galilean shift of v and v* (A v is not — a fast-moving body would loosen the tolerance
+// on its small contact impulses) and to rescaling the velocities, since D makes D A D unit on
+// the diagonal. It does not stop falsely at v = v*: there ∇ℓ = −Jᵀγ, whose norm exceeds
+// ε_rel ‖D Jᵀγ‖ unless γ = 0, i.e. unless v* is the solution.
+// The solver also stops when the cost stops decreasing (the decrease of the last step is below
+// cost_abs_tolerance + cost_relative_tolerance · |ℓ|): Newton cannot improve a solution
+// that is exact to round-off; this counts as converged and sets cost_stagnated.
 #pragma once
 
 #include <Eigen/Dense>
 #include <memory>
+#include <vector>
 
 #include "engine/solver/convex_problem.h"
 
@@ -13,25 +31,32 @@ enum class LinearSolverType { kAuto, kDense, kSupernodal };
 struct ConvexSolverParameters {
   double relative_tolerance = 1e-6;   // ε_rel
   double absolute_tolerance = 1e-14;  // ε_abs
+  // Cost stagnation: stop when ℓ_prev − ℓ ≤ cost_abs_tolerance + cost_relative_tolerance·|ℓ|.
+  double cost_abs_tolerance = 1e-30;
+  double cost_relative_tolerance = 1e-15;
   int max_iterations = 100;
-  double max_step = 1.5;              // α_max of the line search
+  double max_step = 1.5;  // α_max of the line search
   int max_line_search_iterations = 60;
-  double line_search_tolerance = 1e-10;  // relative, on dℓ/dα
+  double line_search_tolerance = 1e-10;  // |dℓ/dα| ≤ tol · |dℓ/dα(0)|
   LinearSolverType linear_solver = LinearSolverType::kAuto;
-  int dense_max_velocities = 60;  // kAuto: dense LLT at or below this n_v, CHOLMOD above
+  // kAuto: dense LLT at or below this n_v, CHOLMOD above. bench/linear_solver_bench.cc puts the
+  // crossover at n_v ≈ 50–60 for a chain of contacts, ≈ 100–140 for a clutter-like graph.
+  int dense_max_velocities = 60;
 };
 
 struct ConvexSolverStats {
-  int iterations = 0;          // Newton iterations taken (0 if v0 already optimal)
-  double residual = 0;         // ‖D ∇ℓ‖ at exit
-  double tolerance = 0;        // the bound it was compared with
-  double cost = 0;             // ℓ at exit
+  int iterations = 0;    // Newton iterations taken (0 if v0 already optimal)
+  double residual = 0;   // ‖D ∇ℓ‖ at exit
+  double tolerance = 0;  // the bound it was compared with
+  double cost = 0;       // ℓ at exit
   int num_constraints = 0;
   int num_constraint_rows = 0;
   bool converged = false;
-  bool cost_stagnated = false; // stopped because the cost stopped decreasing
+  bool cost_stagnated = false;  // stopped because the cost stopped decreasing
   bool used_supernodal = false;
-  int line_search_iterations = 0;  // total
+  bool invalid_input = false;         // NaN/inf or a non-positive diagonal of A in the input
+  bool factorization_failed = false;  // H not positive definite (or CHOLMOD failure)
+  int line_search_iterations = 0;     // total
   // Cost at the start and after each iteration (only when record_cost_history is set).
   std::vector<double> cost_history;
 };
@@ -47,20 +72,38 @@ class ConvexSolver {
   const ConvexSolverParameters& parameters() const { return params_; }
   void set_record_cost_history(bool on) { record_cost_history_ = on; }
 
-  // Solves from the warm start v (in/out). Returns the statistics; never throws on
-  // non-convergence (stats.converged = false; the caller reports it).
+  // Solves from the warm start v (in/out; if its size is not n_v it starts from v*). Returns
+  // the statistics; never throws on non-convergence (stats.converged = false, one
+  // spdlog::warn). With NaN/inf in v or the problem it returns at once, v untouched.
+  // Allocation-free once warmed up on problems of the same sizes and block pattern (our code;
+  // CHOLMOD's supernodal numeric factorization itself mallocs and frees one update workspace
+  // per call — convex_solver_allocation_test.cc measures both).
   ConvexSolverStats Solve(const ConvexProblem& problem, Eigen::VectorXd* v);
 
-  // The impulses γ and constraint velocities v_c at the last solution (stacked rows).
+  // The impulses γ and constraint velocities v_c = J v + b at the last solution (stacked rows).
   const Eigen::VectorXd& impulses() const { return gamma_; }
   const Eigen::VectorXd& constraint_velocities() const { return vc_; }
 
-  // For tests: the gradient and Hessian (dense, n_v × n_v) of ℓ at v.
+  // For tests: ℓ at v, its gradient and (if non-null) its Hessian (dense, n_v × n_v), built
+  // through the same block-sparse assembly the solver factors.
   double EvaluateCost(const ConvexProblem& problem, const Eigen::VectorXd& v,
                       Eigen::VectorXd* gradient, Eigen::MatrixXd* hessian);
 
+  // Supernodal symbolic analyses done so far (re-done only when the block pattern changes).
+  int num_supernodal_analyses() const;
+
  private:
   struct Workspace;
+  // Sizes the workspace for the problem and updates the Hessian's block pattern.
+  void Prepare(const ConvexProblem& problem);
+  // Evaluates ℓ, γ, G (when with_hessian), v_c and ∇ℓ at v into the workspace; returns ℓ.
+  double EvaluateAt(const ConvexProblem& problem, const Eigen::VectorXd& v, bool with_hessian);
+  // ℓ(α), dℓ/dα and d²ℓ/dα² along v + αΔv from the precomputed line-search terms.
+  double EvaluateAlongLine(const ConvexProblem& problem, double alpha, double* dell, double* d2ell);
+  // α ∈ (0, α_max] minimizing ℓ(v + αΔv) (returns 0 when Δv is not a descent direction).
+  double LineSearch(const ConvexProblem& problem, double ell0, double* ell_alpha,
+                    int* num_evaluations);
+
   ConvexSolverParameters params_;
   bool record_cost_history_ = false;
   std::unique_ptr<Workspace> ws_;

@@ -1,0 +1,106 @@
+// Clutter benchmarks (ICF paper §VII-A): time per step split into geometry and solve, Newton
+// iterations per step and a condition estimate, for each approximation; scaling with the
+// number of bodies, with and without walls. Release build:
+//   build/bench/clutter_bench --benchmark_counters_tabular=true
+#include <benchmark/benchmark.h>
+
+#include <Eigen/Eigenvalues>
+
+#include "app/scene_loader.h"
+#include "engine/world/world.h"
+
+namespace contactlab {
+namespace {
+
+SceneSpec ClutterScene(int count, bool walls, ContactApproximation model) {
+  SceneSpec scene = ParseScene(R"(
+dt: 2.0e-3
+stiction_tolerance: 1.0e-4
+sigma: 1.0e-3
+default_contact: {stiffness: 1.0e7, hunt_crossley: 10.0, relaxation_time: 1.0e-4, friction: 1.0}
+bodies:
+  - {name: ground, type: static, shapes: [{type: half_space, stiffness: .inf}]}
+)",
+                               "clutter_bench");
+  ClutterSpec clutter;
+  clutter.count = count;
+  clutter.walls = walls;
+  // Without walls the columns spread over a larger floor so that they do not simply topple
+  // into one heap; with walls they are confined to the paper's 80 cm box.
+  clutter.container_m = walls ? 0.8 : 0.8 * std::max(1.0, std::sqrt(count / 40.0));
+  ContactProperties contact;
+  contact.stiffness_N_per_m = 1e7;
+  contact.hunt_crossley_s_per_m = 10;
+  contact.relaxation_time_s = 1e-4;
+  contact.friction = 1.0;
+  AddClutter(clutter, contact, &scene);
+  scene.approximation = model;
+  return scene;
+}
+
+// Steps a settled pile: the timed loop is the steady state the issue's figures are about.
+void SettledClutter(benchmark::State& state, ContactApproximation model, bool walls) {
+  const int count = static_cast<int>(state.range(0));
+  World world(ClutterScene(count, walls, model));
+  for (int i = 0; i < 1000; ++i) world.Step();  // 2 s: fall and settle
+  double geometry = 0, solve = 0, iterations = 0, contacts = 0;
+  int nonconverged = 0;
+  for (auto _ : state) {
+    world.Step();
+    const StepStats& s = world.last_stats();
+    geometry += s.geometry_ms;
+    solve += s.solve_ms;
+    iterations += s.iterations;
+    contacts += s.num_contacts;
+    nonconverged += !s.converged;
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["geometry_ms"] = geometry / n;
+  state.counters["solve_ms"] = solve / n;
+  state.counters["iterations"] = iterations / n;
+  state.counters["contacts"] = contacts / n;
+  state.counters["nonconverged"] = nonconverged;
+  state.counters["nv"] = world.multibody().num_velocities();
+  // Condition estimate of the Newton Hessian at the last solution, Jacobi-scaled
+  // (D H D with D = diag(H)^(−½), the scaling the stopping criterion uses).
+  if (count <= 40) {
+    Eigen::VectorXd gradient;
+    Eigen::MatrixXd H;
+    world.solver().EvaluateCost(world.last_problem(), world.v(), &gradient, &H);
+    const Eigen::VectorXd d = H.diagonal().cwiseSqrt().cwiseInverse();
+    const Eigen::MatrixXd scaled = d.asDiagonal() * H * d.asDiagonal();
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(scaled, Eigen::EigenvaluesOnly);
+    state.counters["condition"] = eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
+  }
+}
+
+void BM_ClutterSap(benchmark::State& s) { SettledClutter(s, ContactApproximation::kSap, true); }
+void BM_ClutterLagged(benchmark::State& s) {
+  SettledClutter(s, ContactApproximation::kLagged, true);
+}
+void BM_ClutterSimilar(benchmark::State& s) {
+  SettledClutter(s, ContactApproximation::kSimilar, true);
+}
+void BM_ClutterLaggedNoWalls(benchmark::State& s) {
+  SettledClutter(s, ContactApproximation::kLagged, false);
+}
+
+BENCHMARK(BM_ClutterSap)->Arg(40)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ClutterLagged)
+    ->Arg(10)
+    ->Arg(20)
+    ->Arg(40)
+    ->Arg(80)
+    ->Arg(160)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ClutterSimilar)->Arg(40)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ClutterLaggedNoWalls)
+    ->Arg(10)
+    ->Arg(20)
+    ->Arg(40)
+    ->Arg(80)
+    ->Arg(160)
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace contactlab

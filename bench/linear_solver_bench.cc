@@ -1,0 +1,130 @@
+// Dense LLT vs supernodal CHOLMOD factor + solve of the Newton Hessian H = A + Jᵀ G J
+// (contact-math.md §4, "Sparsity") for N free bodies (6 dofs each):
+//   Chain:   each body touches its neighbour (and the ground): H is block tridiagonal.
+//   Clutter: each body touches the ground and ~2 random others (a random contact graph).
+// Both paths start from the same assembled BlockSparseHessian, as in the solver: the dense
+// path includes scattering the blocks into a dense matrix, the supernodal path gathering the
+// values into CHOLMOD's matrix; the supernodal symbolic analysis is done once, outside the
+// timed loop (it is reused while the pattern is unchanged). The crossover sets
+// ConvexSolverParameters::dense_max_velocities.
+//   ./linear_solver_bench --benchmark_filter=Chain
+#include <benchmark/benchmark.h>
+
+#include <Eigen/Dense>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "engine/solver/block_sparse_hessian.h"
+#include "engine/solver/constraint.h"
+#include "engine/solver/convex_problem.h"
+#include "engine/solver/supernodal_cholesky.h"
+
+namespace contactlab {
+namespace {
+
+// The factorization only needs the pattern; the constraint itself is never evaluated here.
+class NullConstraint final : public Constraint {
+ public:
+  int num_rows() const override { return 3; }
+  double Evaluate(const Eigen::Ref<const Eigen::VectorXd>&, Eigen::Ref<Eigen::VectorXd> gamma,
+                  Eigen::MatrixXd* G) const override {
+    gamma.setZero();
+    if (G != nullptr) G->setZero();
+    return 0;
+  }
+};
+
+struct Fixture {
+  Fixture(int num_bodies, bool clutter) {
+    std::mt19937 rng(42);
+    std::normal_distribution<double> normal;
+    problem.Reset(std::vector<int>(num_bodies, 6));
+    for (int t = 0; t < num_bodies; ++t) {
+      const Eigen::MatrixXd M = Eigen::MatrixXd::NullaryExpr(6, 6, [&]() { return normal(rng); });
+      problem.mutable_tree_A(t) = M * M.transpose() + 6 * Eigen::MatrixXd::Identity(6, 6);
+    }
+    std::vector<std::pair<int, int>> pairs;
+    for (int t = 0; t < num_bodies; ++t) {
+      pairs.emplace_back(t, -1);  // ground contact
+      if (!clutter) {
+        if (t + 1 < num_bodies) pairs.emplace_back(t, t + 1);
+      } else if (num_bodies > 1) {
+        std::uniform_int_distribution<int> other(0, num_bodies - 1);
+        for (int k = 0; k < 2; ++k) {
+          int b = other(rng);
+          if (b == t) b = (t + 1) % num_bodies;
+          pairs.emplace_back(t, b);
+        }
+      }
+    }
+    for (const auto& [a, b] : pairs) {
+      const int index = problem.AddConstraint(&constraint, a, b);
+      for (int k = 0; k < (b >= 0 ? 2 : 1); ++k) {
+        problem.mutable_jacobian(index, k) =
+            Eigen::MatrixXd::NullaryExpr(3, 6, [&]() { return normal(rng); });
+      }
+      const Eigen::Matrix3d R = Eigen::Matrix3d::NullaryExpr([&]() { return normal(rng); });
+      G_storage.push_back(R * R.transpose() + Eigen::Matrix3d::Identity());
+    }
+    for (auto& G : G_storage) G_pointers.push_back(&G);
+    hessian.UpdatePattern(problem);
+    hessian.Assemble(problem, G_pointers);
+    b = Eigen::VectorXd::NullaryExpr(problem.num_velocities(), [&]() { return normal(rng); });
+    x = b;
+  }
+
+  NullConstraint constraint;
+  ConvexProblem problem;
+  std::vector<Eigen::MatrixXd> G_storage;
+  std::vector<Eigen::MatrixXd*> G_pointers;
+  BlockSparseHessian hessian;
+  Eigen::VectorXd b, x;
+};
+
+void Dense(benchmark::State& state, bool clutter) {
+  Fixture f(static_cast<int>(state.range(0)), clutter);
+  Eigen::MatrixXd H;
+  Eigen::LLT<Eigen::MatrixXd> llt(f.problem.num_velocities());
+  for (auto _ : state) {
+    f.hessian.ToDense(&H);
+    llt.compute(H);
+    f.x = f.b;
+    llt.solveInPlace(f.x);
+    benchmark::DoNotOptimize(f.x.data());
+  }
+  state.counters["nv"] = f.problem.num_velocities();
+}
+
+void Supernodal(benchmark::State& state, bool clutter) {
+  Fixture f(static_cast<int>(state.range(0)), clutter);
+  SupernodalCholesky cholesky;
+  if (cholesky.Factorize(f.hessian) != SupernodalCholesky::Status::kSuccess) {
+    state.SkipWithError("factorization failed");
+    return;
+  }
+  for (auto _ : state) {
+    cholesky.Factorize(f.hessian);
+    cholesky.Solve(f.b, &f.x);
+    benchmark::DoNotOptimize(f.x.data());
+  }
+  state.counters["nv"] = f.problem.num_velocities();
+  state.counters["nnzL"] = static_cast<double>(cholesky.factor_nonzeros());
+}
+
+void BM_DenseChain(benchmark::State& state) { Dense(state, false); }
+void BM_SupernodalChain(benchmark::State& state) { Supernodal(state, false); }
+void BM_DenseClutter(benchmark::State& state) { Dense(state, true); }
+void BM_SupernodalClutter(benchmark::State& state) { Supernodal(state, true); }
+
+void Sizes(benchmark::internal::Benchmark* b) {
+  for (int n : {2, 4, 6, 8, 10, 12, 16, 24, 32, 48, 64, 96, 128, 160}) b->Arg(n);
+}
+
+BENCHMARK(BM_DenseChain)->Apply(Sizes);
+BENCHMARK(BM_SupernodalChain)->Apply(Sizes);
+BENCHMARK(BM_DenseClutter)->Apply(Sizes);
+BENCHMARK(BM_SupernodalClutter)->Apply(Sizes);
+
+}  // namespace
+}  // namespace contactlab

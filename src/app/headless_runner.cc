@@ -1,0 +1,201 @@
+#include "app/headless_runner.h"
+
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "app/json_writer.h"
+#include "app/task_monitor.h"
+
+namespace contactlab {
+
+namespace {
+
+struct Distribution {
+  std::vector<double> values;
+  double Mean() const {
+    double s = 0;
+    for (double v : values) s += v;
+    return values.empty() ? 0 : s / values.size();
+  }
+  double Quantile(double p) const {
+    if (values.empty()) return 0;
+    std::vector<double> sorted = values;
+    const size_t k =
+        std::min(sorted.size() - 1, static_cast<size_t>(p * (sorted.size() - 1) + 0.5));
+    std::nth_element(sorted.begin(), sorted.begin() + k, sorted.end());
+    return sorted[k];
+  }
+  double Max() const {
+    return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+  }
+  void Write(JsonWriter* json, const std::string& key) const {
+    json->BeginObject(key)
+        .Number("mean", Mean())
+        .Number("median", Quantile(0.5))
+        .Number("p99", Quantile(0.99))
+        .Number("max", Max())
+        .EndObject();
+  }
+};
+
+// One CSV row per step; floating bodies' state then every body's net contact forces.
+class CsvLog {
+ public:
+  CsvLog(const World& world, const std::string& path) : file_(std::fopen(path.c_str(), "w")) {
+    if (!file_) throw std::runtime_error(fmt::format("{}: cannot open the log for writing", path));
+    const SceneSpec& scene = world.scene();
+    std::string header = "t,step_ms,iterations,num_contacts,residual";
+    for (size_t i = 0; i < scene.bodies.size(); ++i) {
+      const SceneBody& b = scene.bodies[i];
+      if (b.kind == SceneBody::Kind::kDynamic && b.body.joint == JointType::kFloating) {
+        floating_.push_back(static_cast<int>(i));
+        for (const char* c :
+             {"px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"}) {
+          header += fmt::format(",{}.{}", b.body.name, c);
+        }
+      }
+    }
+    for (const SceneBody& b : scene.bodies) header += fmt::format(",{0}.fn,{0}.ft", b.body.name);
+    header += '\n';
+    std::fputs(header.c_str(), file_.get());
+  }
+
+  void Write(const World& world) {
+    line_.clear();
+    const StepStats& s = world.last_stats();
+    auto out = std::back_inserter(line_);
+    fmt::format_to(out, "{:.9g},{:.6g},{},{},{:.6g}", world.time(), s.total_ms, s.iterations,
+                   s.num_contacts, s.residual);
+    for (int i : floating_) {
+      const Eigen::Isometry3d X = world.BodyPose(i);
+      const Eigen::Quaterniond q(X.linear());
+      const Eigen::Matrix<double, 6, 1> V = world.BodyVelocity(i);
+      const Eigen::Vector3d p = X.translation();
+      fmt::format_to(out, ",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", p.x(), p.y(), p.z(),
+                     q.w(), q.x(), q.y(), q.z());
+      fmt::format_to(out, ",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", V[3], V[4], V[5], V[0],
+                     V[1], V[2]);
+    }
+    const int nb = static_cast<int>(world.scene().bodies.size());
+    for (int i = 0; i < nb; ++i) {
+      fmt::format_to(out, ",{:.9g},{:.9g}", world.NetNormalForce(i).norm(),
+                     world.NetFrictionForce(i).norm());
+    }
+    line_.push_back('\n');
+    std::fwrite(line_.data(), 1, line_.size(), file_.get());
+  }
+
+ private:
+  struct Closer {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<std::FILE, Closer> file_;
+  std::vector<int> floating_;
+  fmt::memory_buffer line_;
+};
+
+}  // namespace
+
+HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  HeadlessResult result;
+  std::unique_ptr<CsvLog> log;
+  if (!options.log_path.empty()) log = std::make_unique<CsvLog>(*world, options.log_path);
+  std::unique_ptr<TaskMonitor> monitor = MakeTaskMonitor(*world);
+
+  const double dt = world->dt();
+  const int steps = std::max(1, static_cast<int>(std::llround(options.duration_s / dt)));
+  Distribution step_ms, geometry_ms, solve_ms, iterations, contacts;
+  Distribution last_step_ms, last_iterations;  // the last simulated second
+  const int last_second_start = std::max(0, steps - static_cast<int>(std::llround(1.0 / dt)));
+  double max_residual = 0;
+  step_ms.values.reserve(steps);
+  const auto t0 = Clock::now();
+  for (int i = 0; i < steps; ++i) {
+    if (!world->Step()) {
+      result.failed = true;
+      spdlog::error("{}: the run failed at t = {:.6f} s (step {})", world->scene().name,
+                    world->time(), i);
+      break;
+    }
+    const StepStats& s = world->last_stats();
+    ++result.steps;
+    if (!s.converged) ++result.nonconverged_steps;
+    step_ms.values.push_back(s.geometry_ms + s.solve_ms);
+    geometry_ms.values.push_back(s.geometry_ms);
+    solve_ms.values.push_back(s.solve_ms);
+    iterations.values.push_back(s.iterations);
+    contacts.values.push_back(s.num_contacts);
+    if (i >= last_second_start) {
+      last_step_ms.values.push_back(s.geometry_ms + s.solve_ms);
+      last_iterations.values.push_back(s.iterations);
+    }
+    max_residual = std::max(max_residual, s.residual);
+    monitor->Observe(*world);
+    if (log) log->Write(*world);
+    if (options.realtime_factor > 0) {
+      const auto due =
+          t0 + std::chrono::duration_cast<Clock::duration>(
+                   std::chrono::duration<double>(world->time() / options.realtime_factor));
+      std::this_thread::sleep_until(due);
+    }
+  }
+  result.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (result.nonconverged_steps > 0) {
+    spdlog::warn("{}: {} of {} steps did not converge", world->scene().name,
+                 result.nonconverged_steps, result.steps);
+  }
+
+  if (!options.summary_path.empty()) {
+    JsonWriter json;
+    json.BeginObject()
+        .String("scene", world->scene().name)
+        .String("model", ContactApproximationName(world->scene().approximation))
+        .Number("dt", dt)
+        .Integer("steps", result.steps)
+        .Number("sim_time", world->time())
+        .Number("wall_time", result.wall_time_s)
+        .Number("realtime_factor", world->time() / std::max(result.wall_time_s, 1e-12));
+    step_ms.Write(&json, "step_ms");
+    geometry_ms.Write(&json, "geometry_ms");
+    solve_ms.Write(&json, "solve_ms");
+    json.BeginObject("iterations")
+        .Number("mean", iterations.Mean())
+        .Number("max", iterations.Max())
+        .EndObject();
+    json.BeginObject("contacts")
+        .Number("mean", contacts.Mean())
+        .Number("max", contacts.Max())
+        .EndObject();
+    json.BeginObject("last_second")
+        .Number("step_ms_median", last_step_ms.Quantile(0.5))
+        .Number("iterations_mean", last_iterations.Mean())
+        .EndObject();
+    json.Number("max_residual", max_residual)
+        .Integer("nonconverged_steps", result.nonconverged_steps)
+        .Bool("all_converged", result.nonconverged_steps == 0 && !result.failed)
+        .Bool("failed", result.failed);
+    json.BeginObject("task");
+    monitor->Report(&json);
+    json.EndObject();
+    json.EndObject();
+    std::ofstream out(options.summary_path);
+    if (!out) {
+      throw std::runtime_error(
+          fmt::format("{}: cannot open the summary for writing", options.summary_path));
+    }
+    out << json.str() << '\n';
+  }
+  return result;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,610 @@
+#include "app/scene_loader.h"
+
+#include <spdlog/fmt/fmt.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace contactlab {
+
+namespace {
+
+// Carries the file name so every error names file, line and field.
+struct Context {
+  std::string source;
+
+  [[noreturn]] void Fail(const YAML::Node& node, const std::string& message) const {
+    if (node.IsDefined() && node.Mark().line >= 0) {
+      throw SceneError(fmt::format("{}:{}: {}", source, node.Mark().line + 1, message));
+    }
+    throw SceneError(fmt::format("{}: {}", source, message));
+  }
+
+  void CheckKeys(const YAML::Node& node, const std::string& where,
+                 const std::set<std::string>& allowed) const {
+    if (!node.IsMap()) Fail(node, where + " must be a mapping");
+    for (const auto& kv : node) {
+      const std::string key = kv.first.as<std::string>();
+      if (!allowed.count(key)) {
+        Fail(kv.first, fmt::format("{}: unknown field '{}'", where, key));
+      }
+    }
+  }
+
+  double Number(const YAML::Node& node, const std::string& field) const {
+    if (!node.IsScalar()) Fail(node, fmt::format("field '{}' must be a number", field));
+    double value;
+    try {
+      value = node.as<double>();
+    } catch (const YAML::Exception&) {
+      Fail(node,
+           fmt::format("field '{}' must be a number, got '{}'", field, node.as<std::string>()));
+    }
+    if (std::isnan(value)) Fail(node, fmt::format("field '{}' is NaN", field));
+    return value;
+  }
+
+  double Number(const YAML::Node& map, const std::string& where, const std::string& field,
+                double fallback) const {
+    const YAML::Node n = map[field];
+    if (!n.IsDefined() || n.IsNull()) return fallback;
+    return Number(n, where + "." + field);
+  }
+
+  double Positive(const YAML::Node& map, const std::string& where, const std::string& field,
+                  double fallback) const {
+    const double v = Number(map, where, field, fallback);
+    if (!(v > 0) || std::isinf(v)) {
+      Fail(map[field], fmt::format("{}.{} must be positive and finite, got {}", where, field, v));
+    }
+    return v;
+  }
+
+  double NonNegative(const YAML::Node& map, const std::string& where, const std::string& field,
+                     double fallback) const {
+    const double v = Number(map, where, field, fallback);
+    if (!(v >= 0) || std::isinf(v)) {
+      Fail(map[field],
+           fmt::format("{}.{} must be non-negative and finite, got {}", where, field, v));
+    }
+    return v;
+  }
+
+  Eigen::VectorXd Vector(const YAML::Node& node, const std::string& field, int size) const {
+    if (!node.IsSequence() || static_cast<int>(node.size()) != size) {
+      Fail(node, fmt::format("field '{}' must be a list of {} numbers", field, size));
+    }
+    Eigen::VectorXd v(size);
+    for (int i = 0; i < size; ++i) v[i] = Number(node[i], field);
+    if (!v.allFinite()) Fail(node, fmt::format("field '{}' must be finite", field));
+    return v;
+  }
+
+  Eigen::Vector3d Vec3(const YAML::Node& map, const std::string& where, const std::string& field,
+                       const Eigen::Vector3d& fallback) const {
+    const YAML::Node n = map[field];
+    if (!n.IsDefined() || n.IsNull()) return fallback;
+    return Vector(n, where + "." + field, 3);
+  }
+
+  std::string String(const YAML::Node& map, const std::string& field,
+                     const std::string& fallback) const {
+    const YAML::Node n = map[field];
+    if (!n.IsDefined() || n.IsNull()) return fallback;
+    if (!n.IsScalar()) Fail(n, fmt::format("field '{}' must be a string", field));
+    return n.as<std::string>();
+  }
+
+  bool Bool(const YAML::Node& map, const std::string& field, bool fallback) const {
+    const YAML::Node n = map[field];
+    if (!n.IsDefined() || n.IsNull()) return fallback;
+    try {
+      return n.as<bool>();
+    } catch (const YAML::Exception&) {
+      Fail(n, fmt::format("field '{}' must be true or false", field));
+    }
+  }
+
+  // Pose from `position` and one of `rpy_deg` (roll-pitch-yaw, degrees, X_WB = Rz·Ry·Rx) or
+  // `quaternion` [w, x, y, z].
+  Eigen::Isometry3d Pose(const YAML::Node& map, const std::string& where) const {
+    Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+    X.translation() = Vec3(map, where, "position", Eigen::Vector3d::Zero());
+    const YAML::Node rpy = map["rpy_deg"];
+    const YAML::Node quat = map["quaternion"];
+    if (rpy.IsDefined() && quat.IsDefined()) {
+      Fail(quat, where + ": give either rpy_deg or quaternion, not both");
+    }
+    if (rpy.IsDefined()) {
+      const Eigen::Vector3d a = Vector(rpy, where + ".rpy_deg", 3) * M_PI / 180.0;
+      X.linear() = (Eigen::AngleAxisd(a.z(), Eigen::Vector3d::UnitZ()) *
+                    Eigen::AngleAxisd(a.y(), Eigen::Vector3d::UnitY()) *
+                    Eigen::AngleAxisd(a.x(), Eigen::Vector3d::UnitX()))
+                       .toRotationMatrix();
+    } else if (quat.IsDefined()) {
+      const Eigen::VectorXd q = Vector(quat, where + ".quaternion", 4);
+      if (q.norm() < 1e-9) Fail(quat, where + ".quaternion must not be zero");
+      X.linear() = Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
+    }
+    return X;
+  }
+};
+
+ContactProperties ParseContact(const Context& ctx, const YAML::Node& map, const std::string& where,
+                               const ContactProperties& defaults) {
+  ContactProperties c = defaults;
+  const YAML::Node k = map["stiffness"];
+  if (k.IsDefined() && !k.IsNull()) {
+    c.stiffness_N_per_m = ctx.Number(k, where + ".stiffness");
+    if (!(c.stiffness_N_per_m > 0)) {
+      ctx.Fail(k, fmt::format("{}.stiffness must be positive (.inf for rigid), got {}", where,
+                              c.stiffness_N_per_m));
+    }
+  }
+  c.hunt_crossley_s_per_m = ctx.NonNegative(map, where, "hunt_crossley", c.hunt_crossley_s_per_m);
+  c.relaxation_time_s = ctx.NonNegative(map, where, "relaxation_time", c.relaxation_time_s);
+  c.friction = ctx.NonNegative(map, where, "friction", c.friction);
+  return c;
+}
+
+const std::set<std::string> kContactKeys = {"stiffness", "hunt_crossley", "relaxation_time",
+                                            "friction"};
+
+std::set<std::string> With(std::set<std::string> keys, const std::set<std::string>& more) {
+  keys.insert(more.begin(), more.end());
+  return keys;
+}
+
+GeometrySpec ParseShape(const Context& ctx, const YAML::Node& node, const std::string& body_where,
+                        int index, const ContactProperties& defaults) {
+  const std::string where = fmt::format("{}.shapes[{}]", body_where, index);
+  ctx.CheckKeys(node, where,
+                With(kContactKeys, {"type", "name", "radius", "size", "length", "normal",
+                                    "position", "rpy_deg", "quaternion"}));
+  GeometrySpec g;
+  g.name = ctx.String(node, "name", fmt::format("shape{}", index));
+  const std::string type = ctx.String(node, "type", "");
+  if (type == "sphere") {
+    g.shape = Shape::Sphere(ctx.Positive(node, where, "radius", 0));
+  } else if (type == "box") {
+    if (!node["size"].IsDefined()) ctx.Fail(node, where + ": a box needs size: [x, y, z]");
+    const Eigen::Vector3d size = ctx.Vector(node["size"], where + ".size", 3);
+    if ((size.array() <= 0).any()) ctx.Fail(node["size"], where + ".size must be positive");
+    g.shape = Shape::Box(0.5 * size);
+  } else if (type == "cylinder" || type == "capsule") {
+    const double r = ctx.Positive(node, where, "radius", 0);
+    const double L = ctx.Positive(node, where, "length", 0);
+    g.shape = type == "cylinder" ? Shape::Cylinder(r, L) : Shape::Capsule(r, L);
+  } else if (type == "half_space") {
+    g.shape = Shape::HalfSpace();
+  } else {
+    ctx.Fail(node["type"].IsDefined() ? node["type"] : node,
+             fmt::format("{}: unknown shape type '{}' (sphere, box, cylinder, capsule, "
+                         "half_space)",
+                         where, type));
+  }
+  g.X_BG = ctx.Pose(node, where);
+  if (type == "half_space" && node["normal"].IsDefined()) {
+    const Eigen::Vector3d n = ctx.Vector(node["normal"], where + ".normal", 3);
+    if (n.norm() < 1e-12) ctx.Fail(node["normal"], where + ".normal must not be zero");
+    g.X_BG.linear() = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), n.normalized())
+                          .toRotationMatrix();
+  }
+  g.contact = ParseContact(ctx, node, where, defaults);
+  return g;
+}
+
+JointType ParseJointType(const Context& ctx, const YAML::Node& node, const std::string& where) {
+  const std::string j = node.as<std::string>();
+  if (j == "floating") return JointType::kFloating;
+  if (j == "revolute") return JointType::kRevolute;
+  if (j == "prismatic") return JointType::kPrismatic;
+  if (j == "weld") return JointType::kWeld;
+  ctx.Fail(node, fmt::format("{}: unknown joint type '{}' (floating, revolute, prismatic, weld)",
+                             where, j));
+}
+
+void ParseBody(const Context& ctx, const YAML::Node& node, int index,
+               const ContactProperties& defaults, SceneSpec* scene) {
+  if (!node.IsMap()) ctx.Fail(node, fmt::format("bodies[{}] must be a mapping", index));
+  SceneBody sb;
+  sb.body.name = ctx.String(node, "name", "");
+  if (sb.body.name.empty()) ctx.Fail(node, fmt::format("bodies[{}] needs a name", index));
+  const std::string where = fmt::format("body '{}'", sb.body.name);
+  ctx.CheckKeys(node, where,
+                {"name",
+                 "type",
+                 "parent",
+                 "joint",
+                 "axis",
+                 "joint_origin",
+                 "damping",
+                 "stiffness",
+                 "rest_position",
+                 "mass",
+                 "density",
+                 "inertia",
+                 "com",
+                 "position",
+                 "rpy_deg",
+                 "quaternion",
+                 "velocity",
+                 "angular_velocity",
+                 "joint_position",
+                 "joint_velocity",
+                 "motion",
+                 "pd",
+                 "limits",
+                 "shapes",
+                 "contact"});
+  if (scene->FindBody(sb.body.name) >= 0) {
+    ctx.Fail(node["name"], where + ": the name is used twice");
+  }
+  const std::string type = ctx.String(node, "type", "dynamic");
+  if (type == "dynamic") {
+    sb.kind = SceneBody::Kind::kDynamic;
+  } else if (type == "static") {
+    sb.kind = SceneBody::Kind::kStatic;
+  } else if (type == "kinematic") {
+    sb.kind = SceneBody::Kind::kKinematic;
+  } else {
+    ctx.Fail(node["type"],
+             fmt::format("{}: unknown body type '{}' (dynamic, static, kinematic)", where, type));
+  }
+  ContactProperties body_defaults = defaults;
+  if (node["contact"].IsDefined()) {
+    ctx.CheckKeys(node["contact"], where + ".contact", kContactKeys);
+    body_defaults = ParseContact(ctx, node["contact"], where + ".contact", defaults);
+  }
+  const YAML::Node shapes = node["shapes"];
+  if (shapes.IsDefined()) {
+    if (!shapes.IsSequence()) ctx.Fail(shapes, where + ".shapes must be a list");
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      sb.geometries.push_back(
+          ParseShape(ctx, shapes[i], where, static_cast<int>(i), body_defaults));
+    }
+  }
+  sb.initial_pose = ctx.Pose(node, where);
+
+  if (sb.kind == SceneBody::Kind::kKinematic) {
+    const YAML::Node m = node["motion"];
+    if (m.IsDefined()) {
+      ctx.CheckKeys(m, where + ".motion", {"axis", "amplitude", "frequency", "phase", "speed"});
+      Eigen::Vector3d axis = ctx.Vec3(m, where + ".motion", "axis", Eigen::Vector3d::UnitX());
+      if (axis.norm() < 1e-12) ctx.Fail(m["axis"], where + ".motion.axis must not be zero");
+      sb.motion.axis = axis.normalized();
+      sb.motion.amplitude_m = ctx.Number(m, where + ".motion", "amplitude", 0);
+      sb.motion.frequency_Hz = ctx.NonNegative(m, where + ".motion", "frequency", 0);
+      sb.motion.phase_rad = ctx.Number(m, where + ".motion", "phase", 0);
+      sb.motion.speed_m_per_s = ctx.Number(m, where + ".motion", "speed", 0);
+    }
+  }
+  if (sb.kind != SceneBody::Kind::kDynamic) {
+    scene->bodies.push_back(std::move(sb));
+    return;
+  }
+
+  // Dynamic body: joint, inertia, initial state.
+  const std::string parent = ctx.String(node, "parent", "world");
+  if (parent != "world") {
+    sb.parent_scene_index = scene->FindBody(parent);
+    if (sb.parent_scene_index < 0) {
+      ctx.Fail(node["parent"],
+               fmt::format("{}: parent '{}' is not a body listed above it", where, parent));
+    }
+    if (scene->bodies[sb.parent_scene_index].kind != SceneBody::Kind::kDynamic) {
+      ctx.Fail(node["parent"],
+               fmt::format("{}: parent '{}' must be a dynamic body (or world)", where, parent));
+    }
+  }
+  sb.body.joint =
+      node["joint"].IsDefined() ? ParseJointType(ctx, node["joint"], where) : JointType::kFloating;
+  if (node["joint_origin"].IsDefined()) {
+    if (sb.body.joint != JointType::kRevolute && sb.body.joint != JointType::kPrismatic &&
+        sb.body.joint != JointType::kWeld) {
+      ctx.Fail(node["joint_origin"],
+               where + ": a floating body is placed by position/rpy_deg, not joint_origin");
+    }
+    ctx.CheckKeys(node["joint_origin"], where + ".joint_origin",
+                  {"position", "rpy_deg", "quaternion"});
+    sb.body.X_PJ = ctx.Pose(node["joint_origin"], where + ".joint_origin");
+  }
+  const bool one_dof =
+      sb.body.joint == JointType::kRevolute || sb.body.joint == JointType::kPrismatic;
+  if (one_dof) {
+    Eigen::Vector3d axis = ctx.Vec3(node, where, "axis", Eigen::Vector3d::UnitZ());
+    if (axis.norm() < 1e-12) ctx.Fail(node["axis"], where + ".axis must not be zero");
+    sb.body.axis = axis.normalized();
+    sb.body.damping = ctx.NonNegative(node, where, "damping", 0);
+    sb.body.stiffness = ctx.NonNegative(node, where, "stiffness", 0);
+    sb.body.rest_position = ctx.Number(node, where, "rest_position", 0);
+    sb.initial_position = ctx.Number(node, where, "joint_position", 0);
+    sb.initial_velocity =
+        Eigen::VectorXd::Constant(1, ctx.Number(node, where, "joint_velocity", 0));
+  } else {
+    for (const char* f : {"axis", "damping", "stiffness", "rest_position", "joint_position",
+                          "joint_velocity", "pd", "limits"}) {
+      if (node[f].IsDefined()) {
+        ctx.Fail(node[f],
+                 fmt::format("{}: '{}' applies only to revolute and prismatic joints", where, f));
+      }
+    }
+  }
+  if (sb.body.joint == JointType::kFloating) {
+    sb.initial_velocity.resize(6);
+    sb.initial_velocity << ctx.Vec3(node, where, "angular_velocity", Eigen::Vector3d::Zero()),
+        ctx.Vec3(node, where, "velocity", Eigen::Vector3d::Zero());
+  }
+
+  // Mass: `mass` or `density` × volume of the first shape; inertia from that shape as a solid
+  // unless given (principal moments [ixx, iyy, izz] or a 3×3 row-major list).
+  const bool has_mass = node["mass"].IsDefined(), has_density = node["density"].IsDefined();
+  if (has_mass && has_density)
+    ctx.Fail(node["density"], where + ": give mass or density, not both");
+  const Shape* first_shape = nullptr;
+  Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
+  for (const GeometrySpec& g : sb.geometries) {
+    if (g.shape.type != ShapeType::kHalfSpace) {
+      first_shape = &g.shape;
+      X_BS = g.X_BG;
+      break;
+    }
+  }
+  double mass = 0;
+  if (has_mass) {
+    mass = ctx.Number(node["mass"], where + ".mass");
+    if (!(mass > 0) || std::isinf(mass)) {
+      ctx.Fail(node["mass"],
+               fmt::format("{}.mass must be positive and finite, got {}", where, mass));
+    }
+  } else if (has_density) {
+    const double rho = ctx.Positive(node, where, "density", 0);
+    if (!first_shape) ctx.Fail(node["density"], where + ": density needs a bounded shape");
+    mass = rho * ShapeVolume(*first_shape);
+  } else {
+    ctx.Fail(node, where + ": a dynamic body needs mass or density");
+  }
+  sb.body.inertia.mass_kg = mass;
+  sb.body.inertia.com_B = first_shape && !node["com"].IsDefined()
+                              ? Eigen::Vector3d(X_BS.translation())
+                              : ctx.Vec3(node, where, "com", Eigen::Vector3d::Zero());
+  const YAML::Node inertia = node["inertia"];
+  if (inertia.IsDefined()) {
+    if (inertia.IsSequence() && inertia.size() == 3) {
+      sb.body.inertia.inertia_about_com_B = ctx.Vector(inertia, where + ".inertia", 3).asDiagonal();
+    } else if (inertia.IsSequence() && inertia.size() == 9) {
+      const Eigen::VectorXd I = ctx.Vector(inertia, where + ".inertia", 9);
+      sb.body.inertia.inertia_about_com_B = Eigen::Map<const Eigen::Matrix3d>(I.data()).transpose();
+    } else {
+      ctx.Fail(inertia, where + ".inertia must be [ixx, iyy, izz] or a 3x3 list of 9 numbers");
+    }
+    const Eigen::Matrix3d& I = sb.body.inertia.inertia_about_com_B;
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(0.5 * (I + I.transpose()));
+    if ((I - I.transpose()).norm() > 1e-12 * (1 + I.norm()) || eig.eigenvalues().minCoeff() <= 0) {
+      ctx.Fail(inertia, where + ".inertia must be symmetric positive definite");
+    }
+  } else if (first_shape) {
+    sb.body.inertia.inertia_about_com_B =
+        X_BS.linear() * SolidInertia(*first_shape, mass) * X_BS.linear().transpose();
+  } else {
+    ctx.Fail(node, where + ": a dynamic body without a bounded shape needs inertia");
+  }
+
+  if (node["pd"].IsDefined()) {
+    const YAML::Node pd = node["pd"];
+    ctx.CheckKeys(pd, where + ".pd",
+                  {"kp", "kd", "effort_limit", "target", "target_velocity", "feedforward"});
+    JointPdSpec s;
+    s.kp = ctx.NonNegative(pd, where + ".pd", "kp", 0);
+    s.kd = ctx.NonNegative(pd, where + ".pd", "kd", 0);
+    s.effort_limit = ctx.Positive(pd, where + ".pd", "effort_limit", 1e30);
+    s.q_desired = ctx.Number(pd, where + ".pd", "target", 0);
+    s.v_desired = ctx.Number(pd, where + ".pd", "target_velocity", 0);
+    s.feedforward = ctx.Number(pd, where + ".pd", "feedforward", 0);
+    sb.pd = s;
+  }
+  if (node["limits"].IsDefined()) {
+    const Eigen::VectorXd lim = ctx.Vector(node["limits"], where + ".limits", 2);
+    if (!(lim[0] < lim[1])) ctx.Fail(node["limits"], where + ".limits must be [lower, upper]");
+    sb.limits = std::make_pair(lim[0], lim[1]);
+  }
+  scene->bodies.push_back(std::move(sb));
+}
+
+void ParseGenerator(const Context& ctx, const YAML::Node& node, int index,
+                    const ContactProperties& defaults, SceneSpec* scene) {
+  const std::string where = fmt::format("generators[{}]", index);
+  ctx.CheckKeys(node, where,
+                With(kContactKeys, {"type", "count", "size", "container", "walls", "seed",
+                                    "density", "drop_height"}));
+  const std::string type = ctx.String(node, "type", "");
+  if (type != "clutter") {
+    ctx.Fail(node, fmt::format("{}: unknown generator type '{}' (clutter)", where, type));
+  }
+  ClutterSpec c;
+  const double count = ctx.Number(node, where, "count", c.count);
+  if (count < 1 || count > 10000 || count != std::floor(count)) {
+    ctx.Fail(node["count"], where + ".count must be a whole number from 1 to 10000");
+  }
+  c.count = static_cast<int>(count);
+  c.size_m = ctx.Positive(node, where, "size", c.size_m);
+  c.container_m = ctx.Positive(node, where, "container", c.container_m);
+  c.walls = ctx.Bool(node, "walls", c.walls);
+  c.seed = static_cast<unsigned>(ctx.NonNegative(node, where, "seed", c.seed));
+  c.density_kg_per_m3 = ctx.Positive(node, where, "density", c.density_kg_per_m3);
+  c.drop_height_m = ctx.NonNegative(node, where, "drop_height", c.drop_height_m);
+  const int side = static_cast<int>(std::ceil(std::sqrt(std::ceil(c.count / 10.0))));
+  if (c.container_m / side < 1.5 * c.size_m) {
+    ctx.Fail(node["container"], fmt::format("{}: a container of {} m is too small for {} columns "
+                                            "of objects of {} m",
+                                            where, c.container_m, side * side, c.size_m));
+  }
+  AddClutter(c, ParseContact(ctx, node, where, defaults), scene);
+}
+
+}  // namespace
+
+void AddClutter(const ClutterSpec& c, const ContactProperties& contact, SceneSpec* scene) {
+  // ICF paper §VII-A: objects start in columns of 10 (four columns for 40 bodies), an
+  // arbitrary assortment of spheres and boxes, and fall into the box.
+  constexpr int kPerColumn = 10;
+  std::mt19937 rng(c.seed);
+  std::uniform_real_distribution<double> jitter(-0.05, 0.05), angle(-M_PI, M_PI), coin(0, 1);
+  const int columns = (c.count + kPerColumn - 1) / kPerColumn;
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(columns))));
+  const double half = 0.5 * c.container_m;
+  const double pitch = c.container_m / side;
+  const double spacing = 1.1 * std::sqrt(3.0) * c.size_m;  // a rotated box's diagonal fits
+  if (c.walls) {
+    SceneBody walls;
+    walls.kind = SceneBody::Kind::kStatic;
+    walls.body.name = "walls";
+    const double thickness = 0.1, height = c.container_m;
+    for (int wall = 0; wall < 4; ++wall) {
+      GeometrySpec g;
+      g.name = fmt::format("wall{}", wall);
+      const bool normal_x = wall < 2;
+      const double sign = wall % 2 == 0 ? 1.0 : -1.0;
+      const double offset = half + 0.5 * thickness;
+      g.shape =
+          Shape::Box(normal_x ? Eigen::Vector3d(0.5 * thickness, half + thickness, 0.5 * height)
+                              : Eigen::Vector3d(half + thickness, 0.5 * thickness, 0.5 * height));
+      g.X_BG.translation() = normal_x ? Eigen::Vector3d(sign * offset, 0, 0.5 * height)
+                                      : Eigen::Vector3d(0, sign * offset, 0.5 * height);
+      g.contact = contact;
+      g.contact.stiffness_N_per_m = std::numeric_limits<double>::infinity();  // rigid walls
+      walls.geometries.push_back(g);
+    }
+    scene->bodies.push_back(walls);
+  }
+  for (int i = 0; i < c.count; ++i) {
+    const int column = i / kPerColumn, level = i % kPerColumn;
+    const int ix = column % side, iy = column / side;
+    SceneBody sb;
+    sb.kind = SceneBody::Kind::kDynamic;
+    const bool sphere = coin(rng) < 0.5;
+    sb.body.name = fmt::format("{}{}", sphere ? "sphere" : "box", i);
+    GeometrySpec g;
+    g.name = "shape";
+    g.shape = sphere ? Shape::Sphere(0.5 * c.size_m)
+                     : Shape::Box(Eigen::Vector3d::Constant(0.5 * c.size_m));
+    g.contact = contact;
+    sb.geometries.push_back(g);
+    const double mass = c.density_kg_per_m3 * ShapeVolume(g.shape);
+    sb.body.inertia.mass_kg = mass;
+    sb.body.inertia.inertia_about_com_B = SolidInertia(g.shape, mass);
+    const double x = -half + pitch * (ix + 0.5) + jitter(rng) * c.size_m;
+    const double y = -half + pitch * (iy + 0.5) + jitter(rng) * c.size_m;
+    const double z = c.drop_height_m + 0.5 * spacing + spacing * level;
+    sb.initial_pose.translation() = Eigen::Vector3d(x, y, z);
+    sb.initial_pose.linear() = (Eigen::AngleAxisd(angle(rng), Eigen::Vector3d::UnitZ()) *
+                                Eigen::AngleAxisd(angle(rng), Eigen::Vector3d::UnitY()) *
+                                Eigen::AngleAxisd(angle(rng), Eigen::Vector3d::UnitX()))
+                                   .toRotationMatrix();
+    sb.initial_velocity = Eigen::VectorXd::Zero(6);
+    scene->bodies.push_back(sb);
+  }
+}
+
+SceneSpec ParseScene(const std::string& text, const std::string& source) {
+  Context ctx{source};
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw SceneError(fmt::format("{}:{}: malformed YAML: {}", source, e.mark.line + 1, e.msg));
+  }
+  if (!root.IsMap()) throw SceneError(source + ": a scene file must be a YAML mapping");
+  try {
+    ctx.CheckKeys(root, "scene",
+                  {"scene", "description", "dt", "duration", "model", "gravity", "contact_margin",
+                   "stiction_tolerance", "sigma", "regularized_lagged", "default_contact", "bodies",
+                   "generators"});
+    SceneSpec scene;
+    scene.source = source;
+    scene.name = ctx.String(root, "scene", std::filesystem::path(source).stem().string());
+    scene.dt_s = ctx.Positive(root, "scene", "dt", scene.dt_s);
+    scene.duration_s = ctx.Positive(root, "scene", "duration", scene.duration_s);
+    const std::string model = ctx.String(root, "model", "lagged");
+    const auto approximation = ParseContactApproximation(model);
+    if (!approximation) {
+      ctx.Fail(root["model"], fmt::format("unknown model '{}' (sap, lagged, similar)", model));
+    }
+    scene.approximation = *approximation;
+    scene.gravity_W = ctx.Vec3(root, "scene", "gravity", scene.gravity_W);
+    scene.contact_margin_m =
+        ctx.NonNegative(root, "scene", "contact_margin", scene.contact_margin_m);
+    scene.stiction_tolerance_m_per_s =
+        ctx.Positive(root, "scene", "stiction_tolerance", scene.stiction_tolerance_m_per_s);
+    scene.sap_sigma = ctx.Positive(root, "scene", "sigma", scene.sap_sigma);
+    scene.regularized_lagged = ctx.Bool(root, "regularized_lagged", false);
+    ContactProperties defaults;
+    if (root["default_contact"].IsDefined()) {
+      ctx.CheckKeys(root["default_contact"], "default_contact", kContactKeys);
+      defaults = ParseContact(ctx, root["default_contact"], "default_contact", defaults);
+    }
+    const YAML::Node bodies = root["bodies"];
+    if (bodies.IsDefined()) {
+      if (!bodies.IsSequence()) ctx.Fail(bodies, "bodies must be a list");
+      for (size_t i = 0; i < bodies.size(); ++i) {
+        ParseBody(ctx, bodies[i], static_cast<int>(i), defaults, &scene);
+      }
+    }
+    const YAML::Node generators = root["generators"];
+    if (generators.IsDefined()) {
+      if (!generators.IsSequence()) ctx.Fail(generators, "generators must be a list");
+      for (size_t i = 0; i < generators.size(); ++i) {
+        ParseGenerator(ctx, generators[i], static_cast<int>(i), defaults, &scene);
+      }
+    }
+    if (scene.bodies.empty()) ctx.Fail(root, "the scene has no bodies");
+    try {
+      ValidateScene(scene);
+    } catch (const std::invalid_argument& e) {
+      throw SceneError(e.what());
+    }
+    return scene;
+  } catch (const YAML::Exception& e) {
+    throw SceneError(fmt::format("{}:{}: {}", source, e.mark.line + 1, e.msg));
+  }
+}
+
+SceneSpec LoadSceneFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw SceneError(fmt::format("{}: cannot open the scene file", path));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ParseScene(buffer.str(), path);
+}
+
+std::string AssetDirectory() {
+  if (const char* env = std::getenv("CONTACTLAB_ASSETS")) return env;
+  return CONTACTLAB_ASSET_DIR;
+}
+
+std::string ResolveScenePath(const std::string& name_or_path) {
+  namespace fs = std::filesystem;
+  if (fs::is_regular_file(name_or_path)) return name_or_path;
+  const fs::path builtin = fs::path(AssetDirectory()) / "scenes" / (name_or_path + ".yaml");
+  if (fs::is_regular_file(builtin)) return builtin.string();
+  std::string names;
+  if (fs::is_directory(fs::path(AssetDirectory()) / "scenes")) {
+    std::vector<std::string> all;
+    for (const auto& e : fs::directory_iterator(fs::path(AssetDirectory()) / "scenes")) {
+      if (e.path().extension() == ".yaml") all.push_back(e.path().stem().string());
+    }
+    std::sort(all.begin(), all.end());
+    for (const auto& n : all) names += (names.empty() ? "" : ", ") + n;
+  }
+  throw SceneError(
+      fmt::format("scene '{}': no such file and no built-in scene of that name "
+                  "(built-in: {})",
+                  name_or_path, names));
+}
+
+}  // namespace contactlab

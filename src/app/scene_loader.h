@@ -1,0 +1,42 @@
+// Scene files (YAML, assets/scenes/*.yaml) → SceneSpec. The format is documented in
+// assets/scenes/README.md.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "engine/world/scene_spec.h"
+
+namespace contactlab {
+
+// Any problem with a scene file: the message is one line naming the file, line and field.
+class SceneError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Loads and validates a scene file. Throws SceneError.
+SceneSpec LoadSceneFile(const std::string& path);
+// Parses scene YAML text; `source` names it in messages. Throws SceneError.
+SceneSpec ParseScene(const std::string& yaml_text, const std::string& source);
+
+// Resolves a built-in scene name (assets/scenes/NAME.yaml) or a path to a file. Throws
+// SceneError listing the built-in scenes when neither exists.
+std::string ResolveScenePath(const std::string& name_or_path);
+std::string AssetDirectory();
+
+// Adds the clutter of the ICF paper (contact-math.md §7): `count` spheres and boxes of
+// `size_m`, in columns of 10 above an open box of inner width `container_m` (walls optional),
+// deterministic for a seed. The floor is the scene's own.
+struct ClutterSpec {
+  int count = 40;
+  double size_m = 0.1;
+  double container_m = 0.8;
+  bool walls = true;
+  unsigned seed = 1;
+  double density_kg_per_m3 = 1000.0;
+  double drop_height_m = 0.05;  // clearance of the lowest object above the floor
+};
+void AddClutter(const ClutterSpec& clutter, const ContactProperties& contact, SceneSpec* scene);
+
+}  // namespace contactlab

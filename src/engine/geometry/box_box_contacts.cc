@@ -1,0 +1,215 @@
+// Box–box: separating-axis test over the 15 axes (3 + 3 face normals, 9 edge cross products),
+// then for a face axis the incident face of the other box clipped (Sutherland–Hodgman) against
+// the side planes of the reference face, and for an edge axis the closest points of the two
+// edges. Separated pairs within the margin use GJK for the exact distance, since the 15 axes
+// only bound it from below for vertex–vertex and vertex–edge configurations.
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "engine/geometry/contact_utils.h"
+#include "engine/geometry/convex_core.h"
+#include "engine/geometry/gjk_epa.h"
+#include "engine/geometry/pair_contacts.h"
+
+namespace contactlab::internal {
+namespace {
+
+inline double SignNonNegative(double x) { return x >= 0.0 ? 1.0 : -1.0; }
+
+// Clip polygon in the reference face's coordinates (x, y in the face, z along the normal).
+using ClipPolygon = std::array<Eigen::Vector3d, 8>;
+
+// Keeps the part of `in` with sign·p[axis] ≤ limit (one Sutherland–Hodgman pass).
+int ClipAgainst(const ClipPolygon& in, int count, int axis, double sign, double limit,
+                ClipPolygon* out) {
+  int n = 0;
+  for (int i = 0; i < count; ++i) {
+    const Eigen::Vector3d& p = in[i];
+    const Eigen::Vector3d& q = in[(i + 1) % count];
+    const double dp = limit - sign * p[axis], dq = limit - sign * q[axis];  // ≥ 0 inside
+    const int capacity = static_cast<int>(out->size());
+    if (dp >= 0 && n < capacity) (*out)[n++] = p;
+    if ((dp >= 0) != (dq >= 0) && n < capacity) {
+      (*out)[n++] = p + (q - p) * (dp / (dp - dq));
+    }
+  }
+  return n;
+}
+
+struct PosedBox {
+  const Eigen::Matrix3d& R;
+  const Eigen::Vector3d& p;
+  const Eigen::Vector3d& h;
+};
+
+// Contacts of the face of `ref` with outward normal `normal` (= ±axis ref_axis, pointing
+// towards `inc`) against the most anti-parallel face of `inc`. Points are for the pair
+// (ref, inc).
+int ClipFaces(const PosedBox& ref, int ref_axis, const Eigen::Vector3d& normal, const PosedBox& inc,
+              double margin_m, std::vector<ContactPoint>* out) {
+  const int iu = (ref_axis + 1) % 3, iv = (ref_axis + 2) % 3;
+  const Eigen::Vector3d u = ref.R.col(iu), v = ref.R.col(iv);
+  const Eigen::Vector3d face_center = ref.p + ref.h[ref_axis] * normal;
+
+  // Incident face: the face of inc whose outward normal is most opposed to `normal`.
+  const Eigen::Vector3d n_inc = inc.R.transpose() * normal;
+  int inc_axis = 0;
+  n_inc.cwiseAbs().maxCoeff(&inc_axis);
+  const double inc_sign = -SignNonNegative(n_inc[inc_axis]);
+  const int ju = (inc_axis + 1) % 3, jv = (inc_axis + 2) % 3;
+  const Eigen::Vector3d inc_center = inc.p + inc_sign * inc.h[inc_axis] * inc.R.col(inc_axis);
+  const Eigen::Vector3d a1 = inc.h[ju] * inc.R.col(ju), a2 = inc.h[jv] * inc.R.col(jv);
+
+  ClipPolygon poly, tmp;
+  const double cu[4] = {1, -1, -1, 1}, cv[4] = {1, 1, -1, -1};
+  for (int i = 0; i < 4; ++i) {
+    const Eigen::Vector3d rel = inc_center + cu[i] * a1 + cv[i] * a2 - face_center;
+    poly[i] = Eigen::Vector3d(u.dot(rel), v.dot(rel), normal.dot(rel));
+  }
+  int count = 4;
+  count = ClipAgainst(poly, count, 0, 1.0, ref.h[iu], &tmp);
+  count = ClipAgainst(tmp, count, 0, -1.0, ref.h[iu], &poly);
+  count = ClipAgainst(poly, count, 1, 1.0, ref.h[iv], &tmp);
+  count = ClipAgainst(tmp, count, 1, -1.0, ref.h[iv], &poly);
+
+  int added = 0;
+  for (int i = 0; i < count; ++i) {
+    const Eigen::Vector3d& c = poly[i];
+    if (c.z() >= margin_m) continue;
+    const Eigen::Vector3d on_ref = face_center + c.x() * u + c.y() * v;
+    out->push_back(MakeContact(on_ref, on_ref + c.z() * normal, normal, 0.0, 0.0));
+    ++added;
+  }
+  return added;
+}
+
+enum class AxisKind { kFaceA, kFaceB, kEdge };
+
+}  // namespace
+
+int BoxBoxContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
+                   const Eigen::Isometry3d& X_WB, double margin_m, std::vector<ContactPoint>* out) {
+  const Eigen::Matrix3d& R_WA = X_WA.linear();
+  const Eigen::Matrix3d& R_WB = X_WB.linear();
+  const Eigen::Vector3d& hA = a.half_extents_m;
+  const Eigen::Vector3d& hB = b.half_extents_m;
+  const Eigen::Vector3d t_W = X_WB.translation() - X_WA.translation();
+  const Eigen::Vector3d t = R_WA.transpose() * t_W;   // centre of B in A's axes
+  const Eigen::Matrix3d R = R_WA.transpose() * R_WB;  // B's axes in A's axes (columns)
+  const Eigen::Matrix3d absR = R.cwiseAbs();
+
+  // Face axes. Ties go to A, then to lower indices, so results are deterministic.
+  double best_face = -std::numeric_limits<double>::infinity();
+  AxisKind kind = AxisKind::kFaceA;
+  int best_index = 0;
+  for (int i = 0; i < 3; ++i) {
+    const double sep = std::abs(t[i]) - hA[i] - absR.row(i).dot(hB);
+    if (sep > margin_m) return 0;
+    if (sep > best_face) {
+      best_face = sep;
+      best_index = i;
+    }
+  }
+  const Eigen::Vector3d t_B = R.transpose() * t;  // centre offset in B's axes
+  for (int j = 0; j < 3; ++j) {
+    const double sep = std::abs(t_B[j]) - absR.col(j).dot(hA) - hB[j];
+    if (sep > margin_m) return 0;
+    // B's face only when clearly better, so that a stack keeps a stable reference face.
+    if (sep > best_face + 1e-9 + 1e-6 * std::abs(best_face)) {
+      best_face = sep;
+      kind = AxisKind::kFaceB;
+      best_index = j;
+    }
+  }
+  // Edge axes e_i × b_j, in A's axes.
+  double best_edge = -std::numeric_limits<double>::infinity();
+  int best_edge_i = -1, best_edge_j = -1;
+  Eigen::Vector3d best_edge_axis = Eigen::Vector3d::Zero();
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const Eigen::Vector3d axis = Eigen::Vector3d::Unit(i).cross(R.col(j));
+      const double len = axis.norm();
+      if (len < 1e-6) continue;  // parallel edges: covered by the face axes
+      const double ra = hA.dot(axis.cwiseAbs());
+      const double rb = hB.dot((R.transpose() * axis).cwiseAbs());
+      const double sep = (std::abs(t.dot(axis)) - ra - rb) / len;
+      if (sep > margin_m) return 0;
+      if (sep > best_edge) {
+        best_edge = sep;
+        best_edge_i = i;
+        best_edge_j = j;
+        best_edge_axis = axis / len;
+      }
+    }
+  }
+  // Edge contact only when clearly shallower than any face contact: face manifolds are what
+  // keep resting boxes stable, and near-ties are decided the same way every step.
+  const bool edge = best_edge_i >= 0 && best_edge > best_face + 1e-6 + 0.02 * std::abs(best_face);
+  if (edge) kind = AxisKind::kEdge;
+  const double best_sep = edge ? best_edge : best_face;
+
+  const size_t first = out->size();
+  auto single_point_from_gjk = [&]() {
+    const ConvexCore core_A(a, X_WA), core_B(b, X_WB);
+    const CoreDistance d = ComputeCoreDistance(core_A, core_B);
+    if (d.signed_distance >= margin_m) return 0;
+    out->push_back(MakeContact(d.point_A_W, d.point_B_W, d.normal_W, 0.0, 0.0));
+    return 1;
+  };
+
+  if (best_sep > 0) {
+    // Separated: the axis bound is exact only if it agrees with the true distance.
+    const ConvexCore core_A(a, X_WA), core_B(b, X_WB);
+    const CoreDistance d = ComputeCoreDistance(core_A, core_B);
+    if (d.signed_distance >= margin_m) return 0;
+    if (kind == AxisKind::kEdge || d.signed_distance > best_sep + 1e-9 + 1e-6 * best_sep) {
+      out->push_back(MakeContact(d.point_A_W, d.point_B_W, d.normal_W, 0.0, 0.0));
+      return 1;
+    }
+  }
+
+  const PosedBox box_A{R_WA, X_WA.translation(), hA}, box_B{R_WB, X_WB.translation(), hB};
+  switch (kind) {
+    case AxisKind::kFaceA: {
+      const Eigen::Vector3d normal = SignNonNegative(t[best_index]) * R_WA.col(best_index);
+      ClipFaces(box_A, best_index, normal, box_B, margin_m, out);
+      break;
+    }
+    case AxisKind::kFaceB: {
+      // B is the reference: compute for (B, A) and flip.
+      const Eigen::Vector3d normal = -SignNonNegative(t_B[best_index]) * R_WB.col(best_index);
+      ClipFaces(box_B, best_index, normal, box_A, margin_m, out);
+      FlipContacts(first, out);
+      break;
+    }
+    case AxisKind::kEdge: {
+      Eigen::Vector3d n_A = best_edge_axis;  // in A's axes, from A towards B
+      if (t.dot(n_A) < 0) n_A = -n_A;
+      const Eigen::Vector3d n_B = -(R.transpose() * n_A);  // towards A, in B's axes
+      // The edge of A farthest along n and the edge of B farthest along −n.
+      Eigen::Vector3d pa(SignNonNegative(n_A.x()) * hA.x(), SignNonNegative(n_A.y()) * hA.y(),
+                         SignNonNegative(n_A.z()) * hA.z());
+      Eigen::Vector3d pb(SignNonNegative(n_B.x()) * hB.x(), SignNonNegative(n_B.y()) * hB.y(),
+                         SignNonNegative(n_B.z()) * hB.z());
+      Eigen::Vector3d qa = pa, qb = pb;
+      pa[best_edge_i] = -hA[best_edge_i];
+      qa[best_edge_i] = hA[best_edge_i];
+      pb[best_edge_j] = -hB[best_edge_j];
+      qb[best_edge_j] = hB[best_edge_j];
+      const Eigen::Vector3d pa_W = X_WA * pa, qa_W = X_WA * qa;
+      const Eigen::Vector3d pb_W = X_WB * pb, qb_W = X_WB * qb;
+      double s = 0, u = 0;
+      ClosestPointsSegmentSegment(pa_W, qa_W, pb_W, qb_W, &s, &u);
+      const ContactPoint c =
+          MakeContact(pa_W + s * (qa_W - pa_W), pb_W + u * (qb_W - pb_W), R_WA * n_A, 0.0, 0.0);
+      if (c.signed_distance_m < margin_m) out->push_back(c);
+      break;
+    }
+  }
+  // Numerical corner cases (a face axis whose clip came out empty): one exact point.
+  if (out->size() == first && best_sep < margin_m) single_point_from_gjk();
+  return static_cast<int>(out->size() - first);
+}
+
+}  // namespace contactlab::internal

@@ -1,0 +1,150 @@
+#include "engine/geometry/convex_core.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace contactlab::internal {
+namespace {
+
+inline double SignNonNegative(double x) { return x >= 0.0 ? 1.0 : -1.0; }
+
+}  // namespace
+
+ConvexCore::ConvexCore(const Shape& shape, const Eigen::Isometry3d& X_WG)
+    : type(shape.type),
+      R_WG(X_WG.linear()),
+      p_WG(X_WG.translation()),
+      half_extents(shape.half_extents_m) {
+  switch (shape.type) {
+    case ShapeType::kSphere:
+      inflation = shape.radius_m;
+      break;
+    case ShapeType::kCapsule:
+      inflation = shape.radius_m;
+      half_length = 0.5 * shape.length_m;
+      break;
+    case ShapeType::kCylinder:
+      radius = shape.radius_m;
+      half_length = 0.5 * shape.length_m;
+      break;
+    default:
+      break;
+  }
+}
+
+Eigen::Vector3d ConvexCore::Support(const Eigen::Vector3d& dir_W) const {
+  const Eigen::Vector3d d = R_WG.transpose() * dir_W;
+  Eigen::Vector3d s = Eigen::Vector3d::Zero();
+  switch (type) {
+    case ShapeType::kBox:
+      s = Eigen::Vector3d(SignNonNegative(d.x()) * half_extents.x(),
+                          SignNonNegative(d.y()) * half_extents.y(),
+                          SignNonNegative(d.z()) * half_extents.z());
+      break;
+    case ShapeType::kCapsule:
+      s.z() = SignNonNegative(d.z()) * half_length;
+      break;
+    case ShapeType::kCylinder: {
+      const double radial = std::sqrt(d.x() * d.x() + d.y() * d.y());
+      // With no radial component every rim point supports; the cap centre also does.
+      if (radial > 1e-12 * (radial + std::abs(d.z()))) {
+        s.x() = radius * d.x() / radial;
+        s.y() = radius * d.y() / radial;
+      }
+      s.z() = SignNonNegative(d.z()) * half_length;
+      break;
+    }
+    default:
+      break;
+  }
+  return R_WG * s + p_WG;
+}
+
+SupportFeature ConvexCore::Feature(const Eigen::Vector3d& dir_W, double sin_tolerance) const {
+  SupportFeature f;
+  const Eigen::Vector3d d = R_WG.transpose() * dir_W;  // unit
+  const double cos_tolerance = std::sqrt(std::max(0.0, 1.0 - sin_tolerance * sin_tolerance));
+  auto to_world = [&](const Eigen::Vector3d& p_G) { return Eigen::Vector3d(R_WG * p_G + p_WG); };
+  switch (type) {
+    case ShapeType::kBox: {
+      int axis = 0;
+      d.cwiseAbs().maxCoeff(&axis);
+      if (std::abs(d[axis]) >= cos_tolerance) {
+        const double s = SignNonNegative(d[axis]);
+        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+        // (u, v) corners counterclockwise about +e_axis; reversed for the −e_axis face.
+        const double cu[4] = {1, -1, -1, 1}, cv[4] = {1, 1, -1, -1};
+        for (int i = 0; i < 4; ++i) {
+          const int k = s > 0 ? i : 3 - i;
+          Eigen::Vector3d p;
+          p[axis] = s * half_extents[axis];
+          p[u] = cu[k] * half_extents[u];
+          p[v] = cv[k] * half_extents[v];
+          f.vertices_W[i] = to_world(p);
+        }
+        f.count = 4;
+        f.face_normal_W = s * R_WG.col(axis);
+        return f;
+      }
+      // An edge along the axis to which d is (nearly) perpendicular.
+      int edge_axis = 0;
+      d.cwiseAbs().minCoeff(&edge_axis);
+      Eigen::Vector3d p(SignNonNegative(d.x()) * half_extents.x(),
+                        SignNonNegative(d.y()) * half_extents.y(),
+                        SignNonNegative(d.z()) * half_extents.z());
+      if (std::abs(d[edge_axis]) <= sin_tolerance) {
+        p[edge_axis] = -half_extents[edge_axis];
+        f.vertices_W[0] = to_world(p);
+        p[edge_axis] = half_extents[edge_axis];
+        f.vertices_W[1] = to_world(p);
+        f.count = 2;
+        return f;
+      }
+      f.vertices_W[0] = to_world(p);
+      f.count = 1;
+      return f;
+    }
+    case ShapeType::kCylinder: {
+      const double radial = std::hypot(d.x(), d.y());
+      if (std::abs(d.z()) >= cos_tolerance) {
+        const double s = SignNonNegative(d.z());
+        for (int i = 0; i < kCylinderCapVertices; ++i) {
+          const int k = s > 0 ? i : kCylinderCapVertices - 1 - i;
+          const double angle = 2.0 * std::numbers::pi * k / kCylinderCapVertices;
+          f.vertices_W[i] = to_world(
+              Eigen::Vector3d(radius * std::cos(angle), radius * std::sin(angle), s * half_length));
+        }
+        f.count = kCylinderCapVertices;
+        f.face_normal_W = s * R_WG.col(2);
+        return f;
+      }
+      const Eigen::Vector3d rim(radius * d.x() / radial, radius * d.y() / radial, 0.0);
+      if (std::abs(d.z()) <= sin_tolerance) {
+        f.vertices_W[0] = to_world(rim - Eigen::Vector3d(0, 0, half_length));
+        f.vertices_W[1] = to_world(rim + Eigen::Vector3d(0, 0, half_length));
+        f.count = 2;
+        return f;
+      }
+      f.vertices_W[0] = to_world(rim + Eigen::Vector3d(0, 0, SignNonNegative(d.z()) * half_length));
+      f.count = 1;
+      return f;
+    }
+    case ShapeType::kCapsule: {
+      if (std::abs(d.z()) <= sin_tolerance) {
+        f.vertices_W[0] = to_world(Eigen::Vector3d(0, 0, -half_length));
+        f.vertices_W[1] = to_world(Eigen::Vector3d(0, 0, half_length));
+        f.count = 2;
+        return f;
+      }
+      f.vertices_W[0] = to_world(Eigen::Vector3d(0, 0, SignNonNegative(d.z()) * half_length));
+      f.count = 1;
+      return f;
+    }
+    default:
+      f.vertices_W[0] = p_WG;
+      f.count = 1;
+      return f;
+  }
+}
+
+}  // namespace contactlab::internal

@@ -1,0 +1,46 @@
+// A posed convex shape seen as a "core" plus an inflation radius: a sphere is a point inflated
+// by its radius, a capsule a segment inflated by its radius, a box or cylinder is its own core
+// (radius 0). GJK/EPA run on the cores, which keeps them exact and fast for round shapes.
+#pragma once
+
+#include <array>
+
+#include "engine/geometry/shape.h"
+
+namespace contactlab::internal {
+
+// The supporting feature of a core in a direction: a point (count 1), a segment (count 2) or
+// a polygon (count ≥ 3, counterclockwise seen from outside, i.e. about face_normal_W).
+struct SupportFeature {
+  static constexpr int kMaxVertices = 8;
+  std::array<Eigen::Vector3d, kMaxVertices> vertices_W;
+  Eigen::Vector3d face_normal_W = Eigen::Vector3d::UnitZ();  // only for polygons
+  int count = 0;
+};
+
+// Number of vertices of the polygon standing in for a cylinder cap in contact manifolds.
+inline constexpr int kCylinderCapVertices = 8;
+
+struct ConvexCore {
+  ConvexCore(const Shape& shape, const Eigen::Isometry3d& X_WG);
+
+  // A point of the core farthest along dir_W (world frame, need not be unit).
+  Eigen::Vector3d Support(const Eigen::Vector3d& dir_W) const;
+
+  // The feature of the core whose outward normals are within the angular tolerance of the
+  // unit direction dir_W: a face if its normal is within angle asin(sin_tolerance) of dir_W,
+  // an edge/line if dir_W is within that angle of perpendicular to it, else the support point.
+  SupportFeature Feature(const Eigen::Vector3d& dir_W, double sin_tolerance) const;
+
+  const Eigen::Vector3d& center_W() const { return p_WG; }
+
+  ShapeType type;
+  Eigen::Matrix3d R_WG;
+  Eigen::Vector3d p_WG;
+  Eigen::Vector3d half_extents;  // box
+  double radius = 0.0;           // cylinder radius
+  double half_length = 0.0;      // cylinder, capsule
+  double inflation = 0.0;        // sphere, capsule radius
+};
+
+}  // namespace contactlab::internal

@@ -1,0 +1,128 @@
+#include "engine/solver/block_sparse_hessian.h"
+
+#include <algorithm>
+#include <atomic>
+
+namespace contactlab {
+namespace {
+
+std::atomic<uint64_t> next_pattern_serial{1};
+
+}  // namespace
+
+bool BlockSparseHessian::UpdatePattern(const ConvexProblem& problem) {
+  const int num_trees = problem.num_trees();
+  bool changed = serial_ == 0 || num_trees != this->num_trees();
+  for (int t = 0; t < num_trees && !changed; ++t) changed = problem.tree_nv(t) != tree_nv_[t];
+  if (changed) {
+    tree_nv_.resize(num_trees);
+    tree_start_.resize(num_trees);
+    for (int t = 0; t < num_trees; ++t) {
+      tree_nv_[t] = problem.tree_nv(t);
+      tree_start_[t] = problem.tree_start(t);
+    }
+    nv_ = problem.num_velocities();
+  }
+
+  // The coupled pairs, sorted and unique (the tree–contact graph's edges).
+  scratch_pairs_.clear();
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const auto& e = problem.entry(i);
+    if (e.num_cliques == 2) {
+      scratch_pairs_.emplace_back(std::min(e.tree[0], e.tree[1]), std::max(e.tree[0], e.tree[1]));
+    }
+  }
+  std::sort(scratch_pairs_.begin(), scratch_pairs_.end());
+  scratch_pairs_.erase(std::unique(scratch_pairs_.begin(), scratch_pairs_.end()),
+                       scratch_pairs_.end());
+  if (scratch_pairs_ != pairs_) {
+    changed = true;
+    pairs_ = scratch_pairs_;  // copy, not swap: both keep their capacity for the next step
+  }
+
+  if (changed) {
+    serial_ = next_pattern_serial.fetch_add(1);
+    diag_offset_.resize(num_trees);
+    off_offset_.resize(pairs_.size());
+    int size = 0;
+    for (int t = 0; t < num_trees; ++t) {
+      diag_offset_[t] = size;
+      size += tree_nv_[t] * tree_nv_[t];
+    }
+    for (size_t k = 0; k < pairs_.size(); ++k) {
+      off_offset_[k] = size;
+      size += tree_nv_[pairs_[k].first] * tree_nv_[pairs_[k].second];
+    }
+    values_.resize(size);
+  }
+
+  // Constraint → block map: the constraints may have changed even if the pattern did not.
+  constraint_block_.resize(problem.num_constraints());
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const auto& e = problem.entry(i);
+    constraint_block_[i] = -1;
+    if (e.num_cliques == 2) {
+      const std::pair<int, int> p(std::min(e.tree[0], e.tree[1]), std::max(e.tree[0], e.tree[1]));
+      constraint_block_[i] =
+          static_cast<int>(std::lower_bound(pairs_.begin(), pairs_.end(), p) - pairs_.begin());
+    }
+  }
+  return changed;
+}
+
+Eigen::Map<const Eigen::MatrixXd> BlockSparseHessian::diagonal_block(int t) const {
+  return {values_.data() + diag_offset_[t], tree_nv_[t], tree_nv_[t]};
+}
+
+Eigen::Map<const Eigen::MatrixXd> BlockSparseHessian::off_diagonal_block(int k) const {
+  return {values_.data() + off_offset_[k], tree_nv_[pairs_[k].first], tree_nv_[pairs_[k].second]};
+}
+
+void BlockSparseHessian::Assemble(const ConvexProblem& problem,
+                                  std::span<Eigen::MatrixXd* const> G) {
+  using MapX = Eigen::Map<Eigen::MatrixXd>;
+  for (int t = 0; t < num_trees(); ++t) {
+    MapX(values_.data() + diag_offset_[t], tree_nv_[t], tree_nv_[t]) = problem.tree_A(t);
+  }
+  if (!pairs_.empty()) {
+    std::fill(values_.begin() + off_offset_[0], values_.end(), 0.0);
+  }
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const auto& e = problem.entry(i);
+    const Eigen::MatrixXd& Gi = *G[i];
+    for (int c = 0; c < e.num_cliques; ++c) {
+      const int t = e.tree[c];
+      const auto Jc = problem.jacobian(i, c);
+      if (static_cast<int>(GJ_.size()) < e.num_rows * tree_nv_[t]) {
+        GJ_.resize(e.num_rows * tree_nv_[t]);
+      }
+      MapX GJ(GJ_.data(), e.num_rows, tree_nv_[t]);
+      GJ.noalias() = Gi * Jc;
+      MapX(values_.data() + diag_offset_[t], tree_nv_[t], tree_nv_[t]).noalias() +=
+          Jc.transpose() * GJ;
+      // The coupling block: H_ab += J_aᵀ G J_b with a < b, computed while G J_b is at hand.
+      if (e.num_cliques == 2 && t == std::max(e.tree[0], e.tree[1])) {
+        const int other = e.tree[1 - c];
+        const int k = constraint_block_[i];
+        MapX(values_.data() + off_offset_[k], tree_nv_[other], tree_nv_[t]).noalias() +=
+            problem.jacobian(i, 1 - c).transpose() * GJ;
+      }
+    }
+  }
+}
+
+void BlockSparseHessian::ToDense(Eigen::MatrixXd* H) const {
+  if (H->rows() != nv_ || H->cols() != nv_) H->resize(nv_, nv_);
+  H->setZero();
+  for (int t = 0; t < num_trees(); ++t) {
+    H->block(tree_start_[t], tree_start_[t], tree_nv_[t], tree_nv_[t]) = diagonal_block(t);
+  }
+  for (int k = 0; k < num_off_diagonal_blocks(); ++k) {
+    const auto [a, b] = pairs_[k];
+    const auto Hab = off_diagonal_block(k);
+    H->block(tree_start_[a], tree_start_[b], tree_nv_[a], tree_nv_[b]) = Hab;
+    H->block(tree_start_[b], tree_start_[a], tree_nv_[b], tree_nv_[a]) = Hab.transpose();
+  }
+}
+
+}  // namespace contactlab

@@ -1,0 +1,135 @@
+#include "engine/solver/convex_problem.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace contactlab {
+
+void ConvexProblem::Reset(const std::vector<int>& tree_num_velocities) {
+  tree_nv_ = tree_num_velocities;  // assignment reuses capacity
+  const int num_trees = static_cast<int>(tree_nv_.size());
+  tree_start_.resize(num_trees);
+  A_offset_.resize(num_trees);
+  nv_ = 0;
+  int A_size = 0;
+  for (int t = 0; t < num_trees; ++t) {
+    if (tree_nv_[t] < 0) throw std::invalid_argument("ConvexProblem: negative tree size");
+    tree_start_[t] = nv_;
+    A_offset_[t] = A_size;
+    nv_ += tree_nv_[t];
+    A_size += tree_nv_[t] * tree_nv_[t];
+  }
+  A_arena_.assign(A_size, 0.0);
+  if (v_star_.size() != nv_) v_star_.resize(nv_);
+  v_star_.setZero();
+  ClearConstraints();
+}
+
+void ConvexProblem::ClearConstraints() {
+  entries_.clear();
+  num_rows_ = 0;
+  J_size_ = 0;
+}
+
+Eigen::Map<Eigen::MatrixXd> ConvexProblem::mutable_tree_A(int t) {
+  return {A_arena_.data() + A_offset_[t], tree_nv_[t], tree_nv_[t]};
+}
+
+Eigen::Map<const Eigen::MatrixXd> ConvexProblem::tree_A(int t) const {
+  return {A_arena_.data() + A_offset_[t], tree_nv_[t], tree_nv_[t]};
+}
+
+int ConvexProblem::AddConstraint(const Constraint* c, int tree_a, int tree_b) {
+  const int num_trees = this->num_trees();
+  if (c == nullptr) throw std::invalid_argument("ConvexProblem::AddConstraint: null constraint");
+  if (tree_a < 0 || tree_a >= num_trees || tree_b >= num_trees || tree_b == tree_a) {
+    throw std::invalid_argument("ConvexProblem::AddConstraint: bad trees " +
+                                std::to_string(tree_a) + ", " + std::to_string(tree_b));
+  }
+  ConstraintEntry e;
+  e.constraint = c;
+  e.row_start = num_rows_;
+  e.num_rows = c->num_rows();
+  e.num_cliques = tree_b >= 0 ? 2 : 1;
+  e.tree[0] = tree_a;
+  e.tree[1] = tree_b;
+  // Jacobian arena: amortized doubling so that a warmed-up arena never reallocates.
+  int needed = J_size_;
+  for (int k = 0; k < e.num_cliques; ++k) needed += e.num_rows * tree_nv_[e.tree[k]];
+  if (static_cast<int>(J_arena_.size()) < needed) {
+    J_arena_.resize(std::max<size_t>(needed, 2 * J_arena_.size()));
+  }
+  for (int k = 0; k < e.num_cliques; ++k) {
+    e.jacobian_offset[k] = J_size_;
+    J_size_ += e.num_rows * tree_nv_[e.tree[k]];
+  }
+  std::fill(J_arena_.begin() + e.jacobian_offset[0], J_arena_.begin() + J_size_, 0.0);
+  if (bias_.size() < num_rows_ + e.num_rows) {
+    bias_.conservativeResize(std::max<Eigen::Index>(num_rows_ + e.num_rows, 2 * bias_.size()));
+  }
+  bias_.segment(num_rows_, e.num_rows).setZero();
+  num_rows_ += e.num_rows;
+  entries_.push_back(e);
+  return static_cast<int>(entries_.size()) - 1;
+}
+
+Eigen::Map<Eigen::MatrixXd> ConvexProblem::mutable_jacobian(int index, int clique) {
+  const ConstraintEntry& e = entries_[index];
+  return {J_arena_.data() + e.jacobian_offset[clique], e.num_rows, tree_nv_[e.tree[clique]]};
+}
+
+Eigen::Map<const Eigen::MatrixXd> ConvexProblem::jacobian(int index, int clique) const {
+  const ConstraintEntry& e = entries_[index];
+  return {J_arena_.data() + e.jacobian_offset[clique], e.num_rows, tree_nv_[e.tree[clique]]};
+}
+
+Eigen::Ref<Eigen::VectorXd> ConvexProblem::mutable_bias(int index) {
+  const ConstraintEntry& e = entries_[index];
+  return bias_.segment(e.row_start, e.num_rows);
+}
+
+void ConvexProblem::MultiplyJ(const Eigen::VectorXd& v, Eigen::VectorXd* vc) const {
+  if (vc->size() != num_rows_) vc->resize(num_rows_);
+  for (int i = 0; i < num_constraints(); ++i) {
+    const ConstraintEntry& e = entries_[i];
+    auto out = vc->segment(e.row_start, e.num_rows);
+    const int t0 = e.tree[0];
+    out.noalias() = jacobian(i, 0) * v.segment(tree_start_[t0], tree_nv_[t0]);
+    if (e.num_cliques == 2) {
+      const int t1 = e.tree[1];
+      out.noalias() += jacobian(i, 1) * v.segment(tree_start_[t1], tree_nv_[t1]);
+    }
+  }
+}
+
+void ConvexProblem::MultiplyJTranspose(const Eigen::VectorXd& gamma, Eigen::VectorXd* y) const {
+  y->setZero(nv_);
+  for (int i = 0; i < num_constraints(); ++i) {
+    const ConstraintEntry& e = entries_[i];
+    const auto g = gamma.segment(e.row_start, e.num_rows);
+    for (int k = 0; k < e.num_cliques; ++k) {
+      const int t = e.tree[k];
+      y->segment(tree_start_[t], tree_nv_[t]).noalias() += jacobian(i, k).transpose() * g;
+    }
+  }
+}
+
+void ConvexProblem::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const {
+  if (y->size() != nv_) y->resize(nv_);
+  for (int t = 0; t < num_trees(); ++t) {
+    y->segment(tree_start_[t], tree_nv_[t]).noalias() =
+        tree_A(t) * x.segment(tree_start_[t], tree_nv_[t]);
+  }
+}
+
+bool ConvexProblem::AllFinite() const {
+  const auto finite = [](const double* p, size_t n) {
+    return std::all_of(p, p + n, [](double x) { return std::isfinite(x); });
+  };
+  return finite(A_arena_.data(), A_arena_.size()) && v_star_.allFinite() &&
+         finite(J_arena_.data(), J_size_) && bias_.head(num_rows_).allFinite();
+}
+
+}  // namespace contactlab

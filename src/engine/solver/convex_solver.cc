@@ -1,0 +1,318 @@
+#include "engine/solver/convex_solver.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "engine/solver/block_sparse_hessian.h"
+#include "engine/solver/supernodal_cholesky.h"
+
+namespace contactlab {
+namespace {
+
+// Resizes only when the size differs, so a warmed-up workspace never reallocates.
+void EnsureSize(Eigen::VectorXd* x, Eigen::Index n) {
+  if (x->size() != n) x->resize(n);
+}
+
+}  // namespace
+
+struct ConvexSolver::Workspace {
+  Eigen::VectorXd D;            // diag(A)^(−½), the scaling of the stopping criterion (§4)
+  Eigen::VectorXd r;            // v − v*
+  Eigen::VectorXd Ar;           // A (v − v*)
+  Eigen::VectorXd JT_gamma;     // Jᵀ γ
+  Eigen::VectorXd gradient;     // ∇ℓ = A (v − v*) − Jᵀ γ
+  Eigen::VectorXd dv;           // Newton direction Δv
+  Eigen::VectorXd A_dv;         // A Δv
+  Eigen::VectorXd dvc;          // Δv_c = J Δv
+  Eigen::VectorXd vc_alpha;     // v_c + α Δv_c
+  Eigen::VectorXd gamma_alpha;  // γ(α)
+  // Line-search terms of the quadratic part: ℓ_A(α) = ℓ_A0 + α a0 + ½ α² a1 (§4).
+  double ell_A0 = 0, a0 = 0, a1 = 0;
+
+  // Constraint Hessians G_i, pre-sized matrices pooled by size so that a change in the order
+  // of constraints of different sizes reuses them; G[i] points into the pool.
+  std::vector<std::vector<Eigen::MatrixXd>> G_pool;
+  std::vector<int> G_count;
+  std::vector<Eigen::MatrixXd*> G;
+
+  BlockSparseHessian hessian;
+  Eigen::MatrixXd H_dense;
+  Eigen::LLT<Eigen::MatrixXd> llt;
+  SupernodalCholesky cholesky;
+};
+
+ConvexSolver::ConvexSolver() : ws_(std::make_unique<Workspace>()) {}
+ConvexSolver::~ConvexSolver() = default;
+
+int ConvexSolver::num_supernodal_analyses() const { return ws_->cholesky.num_analyses(); }
+
+void ConvexSolver::Prepare(const ConvexProblem& problem) {
+  Workspace& ws = *ws_;
+  const int nv = problem.num_velocities();
+  const int nrows = problem.num_constraint_rows();
+  for (Eigen::VectorXd* x : {&ws.D, &ws.r, &ws.Ar, &ws.JT_gamma, &ws.gradient, &ws.dv, &ws.A_dv}) {
+    EnsureSize(x, nv);
+  }
+  for (Eigen::VectorXd* x : {&ws.dvc, &ws.vc_alpha, &ws.gamma_alpha, &gamma_, &vc_}) {
+    EnsureSize(x, nrows);
+  }
+  for (int t = 0; t < problem.num_trees(); ++t) {
+    ws.D.segment(problem.tree_start(t), problem.tree_nv(t)) =
+        problem.tree_A(t).diagonal().cwiseSqrt().cwiseInverse();
+  }
+
+  // Pool of G_i by size.
+  int max_rows = 0;
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    max_rows = std::max(max_rows, problem.entry(i).num_rows);
+  }
+  ws.G_count.assign(max_rows + 1, 0);
+  for (int i = 0; i < problem.num_constraints(); ++i) ++ws.G_count[problem.entry(i).num_rows];
+  if (static_cast<int>(ws.G_pool.size()) < max_rows + 1) ws.G_pool.resize(max_rows + 1);
+  for (int s = 0; s <= max_rows; ++s) {
+    if (static_cast<int>(ws.G_pool[s].size()) < ws.G_count[s]) {
+      ws.G_pool[s].resize(ws.G_count[s], Eigen::MatrixXd::Zero(s, s));
+    }
+  }
+  std::fill(ws.G_count.begin(), ws.G_count.end(), 0);
+  ws.G.resize(problem.num_constraints());
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const int s = problem.entry(i).num_rows;
+    ws.G[i] = &ws.G_pool[s][ws.G_count[s]++];
+  }
+
+  ws.hessian.UpdatePattern(problem);
+}
+
+double ConvexSolver::EvaluateAt(const ConvexProblem& problem, const Eigen::VectorXd& v,
+                                bool with_hessian) {
+  Workspace& ws = *ws_;
+  const int nrows = problem.num_constraint_rows();
+  ws.r.noalias() = v - problem.free_motion_velocity();
+  problem.MultiplyA(ws.r, &ws.Ar);
+  problem.MultiplyJ(v, &vc_);
+  vc_ += problem.bias().head(nrows);
+  double ell = 0.5 * ws.r.dot(ws.Ar);
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const auto& e = problem.entry(i);
+    Eigen::MatrixXd* G = with_hessian ? ws.G[i] : nullptr;
+    if (G != nullptr) G->setZero();
+    ell += e.constraint->Evaluate(vc_.segment(e.row_start, e.num_rows),
+                                  gamma_.segment(e.row_start, e.num_rows), G);
+  }
+  problem.MultiplyJTranspose(gamma_, &ws.JT_gamma);
+  ws.gradient.noalias() = ws.Ar - ws.JT_gamma;
+  return ell;
+}
+
+double ConvexSolver::EvaluateAlongLine(const ConvexProblem& problem, double alpha, double* dell,
+                                       double* d2ell) {
+  // O(n_c) per evaluation: the quadratic part uses the precomputed a0 = Δvᵀ A (v − v*) and
+  // a1 = Δvᵀ A Δv, the constraints only need v_c + α Δv_c (contact-math.md §4).
+  Workspace& ws = *ws_;
+  ws.vc_alpha.noalias() = vc_ + alpha * ws.dvc;
+  double ell = ws.ell_A0 + alpha * ws.a0 + 0.5 * alpha * alpha * ws.a1;
+  double d1 = ws.a0 + alpha * ws.a1;
+  double d2 = ws.a1;
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const auto& e = problem.entry(i);
+    Eigen::MatrixXd& G = *ws.G[i];
+    G.setZero();
+    ell += e.constraint->Evaluate(ws.vc_alpha.segment(e.row_start, e.num_rows),
+                                  ws.gamma_alpha.segment(e.row_start, e.num_rows), &G);
+    const double* dvc = ws.dvc.data() + e.row_start;
+    for (int k = 0; k < e.num_rows; ++k) {
+      d1 -= ws.gamma_alpha[e.row_start + k] * dvc[k];
+      for (int j = 0; j < e.num_rows; ++j) d2 += dvc[j] * G(j, k) * dvc[k];
+    }
+  }
+  *dell = d1;
+  *d2ell = d2;
+  return ell;
+}
+
+double ConvexSolver::LineSearch(const ConvexProblem& problem, double ell0, double* ell_alpha,
+                                int* num_evaluations) {
+  // ℓ(α) is convex, so its minimizer on (0, α_max] is the root of dℓ/dα if dℓ/dα changes sign
+  // there, α_max otherwise. Root search: Newton–Raphson safeguarded by bisection (rtsafe),
+  // keeping a bracket [lo, hi] with dℓ/dα(lo) < 0 < dℓ/dα(hi). Returns NaN (and *ell_alpha =
+  // NaN) if a constraint evaluated to NaN/inf on the way.
+  Workspace& ws = *ws_;
+  *num_evaluations = 0;
+  *ell_alpha = ell0;
+  const double f0 = ws.gradient.dot(ws.dv);  // dℓ/dα(0) = −∇ℓᵀ H⁻¹ ∇ℓ < 0
+  if (!(f0 < 0)) return 0;  // not a descent direction: ∇ℓ is at round-off level
+  const double alpha_max = params_.max_step;
+  double f = 0, df = 0;
+  double ell = EvaluateAlongLine(problem, alpha_max, &f, &df);
+  ++*num_evaluations;
+  *ell_alpha = ell;
+  if (!std::isfinite(ell) || !std::isfinite(f)) return std::numeric_limits<double>::quiet_NaN();
+  if (f <= 0) return alpha_max;  // still descending at α_max: take the longest step
+  const double tolerance = params_.line_search_tolerance * -f0;
+  double lo = 0, hi = alpha_max;
+  // The full Newton step is exact for a quadratic ℓ; start there.
+  double alpha = alpha_max > 1 ? 1.0 : 0.5 * alpha_max;
+  double dx = hi - lo, dx_old = dx;
+  for (;;) {
+    ell = EvaluateAlongLine(problem, alpha, &f, &df);
+    ++*num_evaluations;
+    *ell_alpha = ell;
+    if (!std::isfinite(ell) || !std::isfinite(f) || !std::isfinite(df)) {
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+    if (std::abs(f) <= tolerance) break;
+    if (f < 0) {
+      lo = alpha;
+    } else {
+      hi = alpha;
+    }
+    if (*num_evaluations >= params_.max_line_search_iterations) break;
+    if (hi - lo <= 4 * std::numeric_limits<double>::epsilon() * hi) break;
+    const double newton = alpha - f / df;
+    // Bisect when Newton leaves the bracket or does not halve the step (kinks in ℓ_i'').
+    if (df > 0 && newton > lo && newton < hi && std::abs(2 * f) <= std::abs(dx_old * df)) {
+      dx_old = dx;
+      dx = f / df;
+      alpha = newton;
+    } else {
+      dx_old = dx;
+      dx = 0.5 * (hi - lo);
+      alpha = lo + dx;
+    }
+  }
+  return alpha;
+}
+
+ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::VectorXd* v) {
+  ConvexSolverStats stats;
+  stats.num_constraints = problem.num_constraints();
+  stats.num_constraint_rows = problem.num_constraint_rows();
+  const int nv = problem.num_velocities();
+  if (record_cost_history_) stats.cost_history.reserve(params_.max_iterations + 1);
+
+  const bool v_ok = v->size() != nv || v->allFinite();
+  if (!v_ok || !problem.AllFinite()) {
+    stats.invalid_input = true;
+    spdlog::warn("ConvexSolver: NaN or inf in the {}; not solved",
+                 v_ok ? "problem data" : "warm-start velocity");
+    return stats;
+  }
+  if (v->size() != nv) *v = problem.free_motion_velocity();
+  Prepare(problem);
+  Workspace& ws = *ws_;
+  if (!ws.D.allFinite()) {  // diag(A) must be positive for A to be SPD (§2)
+    stats.invalid_input = true;
+    spdlog::warn("ConvexSolver: A has a non-positive diagonal entry; not solved");
+    return stats;
+  }
+  const bool use_supernodal =
+      params_.linear_solver == LinearSolverType::kSupernodal ||
+      (params_.linear_solver == LinearSolverType::kAuto && nv > params_.dense_max_velocities);
+  stats.used_supernodal = use_supernodal;
+
+  double ell = EvaluateAt(problem, *v, /*with_hessian=*/true);
+  bool stagnated = false;
+  bool constraint_nan = false;
+  double previous_residual = std::numeric_limits<double>::infinity();
+  for (;;) {
+    stats.cost = ell;
+    stats.residual = ws.D.cwiseProduct(ws.gradient).norm();
+    // §4 criterion with the momentum term A (v − v*): see convex_solver.h.
+    stats.tolerance = params_.absolute_tolerance +
+                      params_.relative_tolerance * std::max(ws.D.cwiseProduct(ws.Ar).norm(),
+                                                            ws.D.cwiseProduct(ws.JT_gamma).norm());
+    if (record_cost_history_) stats.cost_history.push_back(ell);
+    if (!std::isfinite(ell) || !std::isfinite(stats.residual)) {
+      constraint_nan = true;
+      break;
+    }
+    if (stats.residual <= stats.tolerance) {
+      stats.converged = true;
+      break;
+    }
+    // The cost alone is a poor judge near the solution: its change falls below round-off
+    // of |ℓ| while the derivative-based line search still makes Newton progress on ∇ℓ. Stop
+    // for stagnation only when the gradient has stopped shrinking too.
+    if (stagnated && stats.residual >= 0.5 * previous_residual) {
+      stats.converged = true;
+      stats.cost_stagnated = true;
+      break;
+    }
+    previous_residual = stats.residual;
+    if (stats.iterations >= params_.max_iterations) break;
+
+    // Newton direction: H Δv = −∇ℓ, H = A + Jᵀ G J.
+    ws.hessian.Assemble(problem, ws.G);
+    ws.dv = -ws.gradient;
+    bool solved = false;
+    if (use_supernodal) {
+      const auto status = ws.cholesky.Factorize(ws.hessian);
+      solved = status == SupernodalCholesky::Status::kSuccess && ws.cholesky.Solve(ws.dv, &ws.dv);
+    } else {
+      ws.hessian.ToDense(&ws.H_dense);
+      ws.llt.compute(ws.H_dense);
+      solved = ws.llt.info() == Eigen::Success;
+      if (solved) ws.llt.solveInPlace(ws.dv);
+    }
+    if (!solved || !ws.dv.allFinite()) {
+      stats.factorization_failed = true;
+      break;
+    }
+
+    // Exact line search along Δv with the precomputed Δv_c = J Δv and A Δv.
+    problem.MultiplyJ(ws.dv, &ws.dvc);
+    problem.MultiplyA(ws.dv, &ws.A_dv);
+    ws.ell_A0 = 0.5 * ws.r.dot(ws.Ar);
+    ws.a0 = ws.dv.dot(ws.Ar);
+    ws.a1 = ws.dv.dot(ws.A_dv);
+    double ell_alpha = ell;
+    int num_evaluations = 0;
+    const double alpha = LineSearch(problem, ell, &ell_alpha, &num_evaluations);
+    stats.line_search_iterations += num_evaluations;
+    ++stats.iterations;
+    if (!std::isfinite(alpha)) {  // a constraint returned NaN/inf: keep the last finite v
+      constraint_nan = true;
+      break;
+    }
+    if (alpha > 0 && ell_alpha <= ell) {
+      v->noalias() += alpha * ws.dv;
+      stagnated = ell - ell_alpha <= params_.cost_abs_tolerance +
+                                         params_.cost_relative_tolerance * std::abs(ell_alpha);
+      ell = EvaluateAt(problem, *v, /*with_hessian=*/true);
+    } else {
+      // No decrease is possible along Δv: ∇ℓ is at round-off level. The state (γ, v_c, ∇ℓ)
+      // is still that of v.
+      stagnated = true;
+    }
+  }
+
+  if (!stats.converged) {
+    const char* reason = stats.factorization_failed ? "H not positive definite"
+                         : constraint_nan           ? "a constraint returned NaN or inf"
+                                                    : "iteration limit";
+    spdlog::warn(
+        "ConvexSolver: not converged ({}) after {} iterations: residual {:.3e} > tolerance "
+        "{:.3e}, n_v = {}, {} constraints",
+        reason, stats.iterations, stats.residual, stats.tolerance, nv, stats.num_constraints);
+  }
+  return stats;
+}
+
+double ConvexSolver::EvaluateCost(const ConvexProblem& problem, const Eigen::VectorXd& v,
+                                  Eigen::VectorXd* gradient, Eigen::MatrixXd* hessian) {
+  Prepare(problem);
+  const double ell = EvaluateAt(problem, v, hessian != nullptr);
+  if (gradient != nullptr) *gradient = ws_->gradient;
+  if (hessian != nullptr) {
+    ws_->hessian.Assemble(problem, ws_->G);
+    ws_->hessian.ToDense(hessian);
+  }
+  return ell;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,214 @@
+#include "engine/solver/supernodal_cholesky.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
+namespace contactlab {
+namespace {
+
+// CHOLMOD reports through this hook (its own printing is off). Warnings such as "not positive
+// definite" are handled and reported by the caller, so they are only debug-logged here.
+void CholmodErrorHandler(int status, const char* file, int line, const char* message) {
+  if (status < 0) {
+    spdlog::error("CHOLMOD error {} ({}:{}): {}", status, file, line, message);
+  } else {
+    spdlog::debug("CHOLMOD warning {} ({}:{}): {}", status, file, line, message);
+  }
+}
+
+}  // namespace
+
+SupernodalCholesky::SupernodalCholesky() {
+  cholmod_start(&common_);
+  common_.print = 0;
+  common_.error_handler = &CholmodErrorHandler;
+  common_.supernodal = CHOLMOD_SUPERNODAL;
+  // The ordering is ours (tree-level AMD, see the header); a CHOLMOD postorder would turn the
+  // natural ordering into CHOLMOD_POSTORDERED and bring back a copy per factorization.
+  common_.nmethods = 1;
+  common_.method[0].ordering = CHOLMOD_NATURAL;
+  common_.postorder = 0;
+  common_.final_asis = 1;  // keep the supernodal LLᵀ as computed
+}
+
+SupernodalCholesky::~SupernodalCholesky() {
+  FreeFactorization();
+  cholmod_finish(&common_);
+}
+
+void SupernodalCholesky::FreeFactorization() {
+  cholmod_free_sparse(&A_, &common_);
+  cholmod_free_factor(&L_, &common_);
+  cholmod_free_dense(&X_, &common_);
+  cholmod_free_dense(&Y_, &common_);
+  cholmod_free_dense(&E_, &common_);
+  analyzed_serial_ = 0;
+  factored_ = false;
+}
+
+int64_t SupernodalCholesky::factor_nonzeros() const {
+  if (L_ == nullptr) return 0;
+  if (L_->is_super) return static_cast<int64_t>(L_->xsize);
+  return static_cast<int64_t>(L_->nzmax);
+}
+
+bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
+  FreeFactorization();
+  const int num_trees = H.num_trees();
+  const int n = H.num_velocities();
+
+  // 1. Tree-level fill-reducing ordering: AMD on the tree–contact graph (upper pattern).
+  tree_order_.resize(num_trees);
+  std::iota(tree_order_.begin(), tree_order_.end(), 0);
+  const int num_pairs = H.num_off_diagonal_blocks();
+  if (num_trees > 1 && num_pairs > 0) {
+    cholmod_sparse* graph =
+        cholmod_allocate_sparse(num_trees, num_trees, num_pairs, /*sorted=*/1, /*packed=*/1,
+                                /*stype=*/1, CHOLMOD_PATTERN, &common_);
+    if (graph == nullptr) return false;
+    // Pairs are sorted by (a, b); the upper pattern wants columns b with rows a < b.
+    std::vector<std::pair<int, int>> by_column(num_pairs);
+    for (int k = 0; k < num_pairs; ++k) {
+      by_column[k] = {H.off_diagonal_pair(k).second, H.off_diagonal_pair(k).first};
+    }
+    std::sort(by_column.begin(), by_column.end());
+    int* Gp = static_cast<int*>(graph->p);
+    int* Gi = static_cast<int*>(graph->i);
+    std::fill(Gp, Gp + num_trees + 1, 0);
+    for (int k = 0; k < num_pairs; ++k) {
+      Gi[k] = by_column[k].second;
+      ++Gp[by_column[k].first + 1];
+    }
+    for (int t = 0; t < num_trees; ++t) Gp[t + 1] += Gp[t];
+    const int ok = cholmod_amd(graph, nullptr, 0, tree_order_.data(), &common_);
+    cholmod_free_sparse(&graph, &common_);
+    if (!ok) return false;
+  }
+  std::vector<int> position(num_trees);
+  permuted_start_.resize(num_trees);
+  tree_start_.resize(num_trees);
+  tree_nv_.resize(num_trees);
+  for (int t = 0; t < num_trees; ++t) {
+    tree_start_[t] = H.tree_start(t);
+    tree_nv_[t] = H.tree_nv(t);
+  }
+  for (int k = 0, row = 0; k < num_trees; ++k) {
+    const int t = tree_order_[k];
+    position[t] = k;
+    permuted_start_[t] = row;
+    row += H.tree_nv(t);
+  }
+
+  // 2. Per tree, its neighbours later in the elimination order with the block index.
+  std::vector<std::vector<std::pair<int, int>>> later(num_trees);  // (neighbour, block)
+  for (int k = 0; k < num_pairs; ++k) {
+    const auto [a, b] = H.off_diagonal_pair(k);
+    if (position[a] < position[b]) {
+      later[a].emplace_back(b, k);
+    } else {
+      later[b].emplace_back(a, k);
+    }
+  }
+  for (auto& list : later) {
+    std::sort(list.begin(), list.end(),
+              [&](const auto& x, const auto& y) { return position[x.first] < position[y.first]; });
+  }
+
+  // 3. Lower triangle of P H Pᵀ in CSC, rows sorted, with each entry's source in H.values().
+  std::vector<int> col_ptr(n + 1, 0);
+  std::vector<int> row_ind;
+  value_source_.clear();
+  int col = 0;
+  for (int k = 0; k < num_trees; ++k) {
+    const int t = tree_order_[k];
+    const int nt = H.tree_nv(t);
+    for (int c = 0; c < nt; ++c, ++col) {
+      for (int r = c; r < nt; ++r) {  // diagonal block, lower part: H_tt(r, c)
+        row_ind.push_back(permuted_start_[t] + r);
+        value_source_.push_back(H.diagonal_offset(t) + c * nt + r);
+      }
+      for (const auto& [u, block] : later[t]) {  // H(u_r, t_c) for u after t
+        const int nu = H.tree_nv(u);
+        const bool u_first = H.off_diagonal_pair(block).first == u;  // block is n_u × n_t
+        for (int r = 0; r < nu; ++r) {
+          row_ind.push_back(permuted_start_[u] + r);
+          value_source_.push_back(H.off_diagonal_offset(block) +
+                                  (u_first ? c * nu + r : r * nt + c));
+        }
+      }
+      col_ptr[col + 1] = static_cast<int>(row_ind.size());
+    }
+  }
+  const size_t nnz = row_ind.size();
+  A_ = cholmod_allocate_sparse(n, n, nnz, /*sorted=*/1, /*packed=*/1, /*stype=*/-1, CHOLMOD_REAL,
+                               &common_);
+  if (A_ == nullptr) return false;
+  std::copy(col_ptr.begin(), col_ptr.end(), static_cast<int*>(A_->p));
+  std::copy(row_ind.begin(), row_ind.end(), static_cast<int*>(A_->i));
+  std::fill_n(static_cast<double*>(A_->x), nnz, 0.0);
+
+  // 4. Symbolic supernodal analysis (natural ordering of the permuted matrix).
+  L_ = cholmod_analyze(A_, &common_);
+  if (L_ == nullptr || common_.status < CHOLMOD_OK) return false;
+  ++num_analyses_;
+  analyzed_serial_ = H.pattern_serial();
+  permuted_rhs_.resize(n);
+  return true;
+}
+
+SupernodalCholesky::Status SupernodalCholesky::Factorize(const BlockSparseHessian& H) {
+  factored_ = false;
+  failed_column_ = -1;
+  if (analyzed_serial_ != H.pattern_serial() && !Analyze(H)) {
+    spdlog::error("SupernodalCholesky: symbolic analysis failed (CHOLMOD status {})",
+                  common_.status);
+    FreeFactorization();
+    return Status::kFailure;
+  }
+  // Gather the block values into the kept matrix, in place.
+  double* x = static_cast<double*>(A_->x);
+  const double* values = H.values().data();
+  for (size_t p = 0; p < value_source_.size(); ++p) x[p] = values[value_source_[p]];
+
+  const int ok = cholmod_factorize(A_, L_, &common_);
+  if (common_.status == CHOLMOD_NOT_POSDEF) {
+    failed_column_ = static_cast<int>(L_->minor);
+    return Status::kNotPositiveDefinite;
+  }
+  if (!ok || common_.status < CHOLMOD_OK) return Status::kFailure;
+  factored_ = true;
+  return Status::kSuccess;
+}
+
+bool SupernodalCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) {
+  const int n = static_cast<int>(permuted_rhs_.size());
+  if (!factored_ || b.size() != n) return false;
+  // CHOLMOD sees P H Pᵀ in its natural order; apply the tree permutation here.
+  const int num_trees = static_cast<int>(tree_order_.size());
+  for (int t = 0; t < num_trees; ++t) {
+    permuted_rhs_.segment(permuted_start_[t], tree_nv_[t]) = b.segment(tree_start_[t], tree_nv_[t]);
+  }
+  // A header over our own storage: cholmod_solve2 only reads B.
+  cholmod_dense B{};
+  B.nrow = n;
+  B.ncol = 1;
+  B.nzmax = n;
+  B.d = n;
+  B.x = permuted_rhs_.data();
+  B.z = nullptr;
+  B.xtype = CHOLMOD_REAL;
+  B.dtype = CHOLMOD_DOUBLE;
+  const int ok = cholmod_solve2(CHOLMOD_A, L_, &B, nullptr, &X_, nullptr, &Y_, &E_, &common_);
+  if (!ok || common_.status < CHOLMOD_OK) return false;
+  if (x->size() != n) x->resize(n);
+  const Eigen::Map<const Eigen::VectorXd> solution(static_cast<const double*>(X_->x), n);
+  for (int t = 0; t < num_trees; ++t) {
+    x->segment(tree_start_[t], tree_nv_[t]) = solution.segment(permuted_start_[t], tree_nv_[t]);
+  }
+  return true;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,208 @@
+#include "engine/world/scene_spec.h"
+
+#include <spdlog/fmt/fmt.h>
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace contactlab {
+
+const char* ContactApproximationName(ContactApproximation a) {
+  switch (a) {
+    case ContactApproximation::kSap:
+      return "sap";
+    case ContactApproximation::kLagged:
+      return "lagged";
+    case ContactApproximation::kSimilar:
+      return "similar";
+  }
+  return "?";
+}
+
+std::optional<ContactApproximation> ParseContactApproximation(const std::string& s) {
+  if (s == "sap") return ContactApproximation::kSap;
+  if (s == "lagged") return ContactApproximation::kLagged;
+  if (s == "similar") return ContactApproximation::kSimilar;
+  return std::nullopt;
+}
+
+double KinematicMotion::Displacement(double t) const {
+  const double omega = 2 * std::numbers::pi * frequency_Hz;
+  return amplitude_m * std::sin(omega * t + phase_rad) + speed_m_per_s * t;
+}
+
+double KinematicMotion::Velocity(double t) const {
+  const double omega = 2 * std::numbers::pi * frequency_Hz;
+  return amplitude_m * omega * std::cos(omega * t + phase_rad) + speed_m_per_s;
+}
+
+int SceneSpec::FindBody(const std::string& body_name) const {
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    if (bodies[i].body.name == body_name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+namespace {
+
+void Require(bool ok, const std::string& message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+void CheckPositive(double value, const std::string& what) {
+  Require(std::isfinite(value) && value > 0,
+          fmt::format("{} must be a positive finite number, got {}", what, value));
+}
+
+void CheckNonNegative(double value, const std::string& what) {
+  Require(std::isfinite(value) && value >= 0,
+          fmt::format("{} must be a non-negative finite number, got {}", what, value));
+}
+
+void CheckContactProperties(const ContactProperties& c, const std::string& where) {
+  // Stiffness may be +inf: a rigid geometry (the pair then takes the other's stiffness, §6).
+  Require(!std::isnan(c.stiffness_N_per_m) && c.stiffness_N_per_m > 0,
+          fmt::format("{}: stiffness must be positive, got {}", where, c.stiffness_N_per_m));
+  CheckNonNegative(c.hunt_crossley_s_per_m, where + ": hunt_crossley");
+  CheckNonNegative(c.relaxation_time_s, where + ": relaxation_time");
+  CheckNonNegative(c.friction, where + ": friction");
+}
+
+void CheckShape(const Shape& s, const std::string& where) {
+  switch (s.type) {
+    case ShapeType::kSphere:
+      CheckPositive(s.radius_m, where + ": radius");
+      break;
+    case ShapeType::kBox:
+      for (int i = 0; i < 3; ++i) CheckPositive(s.half_extents_m[i], where + ": size");
+      break;
+    case ShapeType::kCylinder:
+    case ShapeType::kCapsule:
+      CheckPositive(s.radius_m, where + ": radius");
+      CheckPositive(s.length_m, where + ": length");
+      break;
+    case ShapeType::kHalfSpace:
+      break;
+  }
+}
+
+}  // namespace
+
+void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene) {
+  if (o.stiffness_N_per_m) CheckPositive(*o.stiffness_N_per_m, "--stiffness");
+  if (o.hunt_crossley_s_per_m) CheckNonNegative(*o.hunt_crossley_s_per_m, "--hunt-crossley");
+  if (o.relaxation_time_s) CheckNonNegative(*o.relaxation_time_s, "--relaxation-time");
+  if (o.friction) CheckNonNegative(*o.friction, "--friction");
+  if (o.stiction_tolerance_m_per_s) {
+    CheckPositive(*o.stiction_tolerance_m_per_s, "--stiction-tolerance");
+  }
+  if (o.dt_s) CheckPositive(*o.dt_s, "--dt");
+  ContactOverrides& mine = scene->overrides;
+  if (o.stiffness_N_per_m) mine.stiffness_N_per_m = o.stiffness_N_per_m;
+  if (o.hunt_crossley_s_per_m) mine.hunt_crossley_s_per_m = o.hunt_crossley_s_per_m;
+  if (o.relaxation_time_s) mine.relaxation_time_s = o.relaxation_time_s;
+  if (o.friction) mine.friction = o.friction;
+  if (o.stiction_tolerance_m_per_s) {
+    scene->stiction_tolerance_m_per_s = *o.stiction_tolerance_m_per_s;
+  }
+  if (o.dt_s) scene->dt_s = *o.dt_s;
+  if (o.approximation) scene->approximation = *o.approximation;
+}
+
+void ValidateScene(const SceneSpec& scene) {
+  const std::string& src = scene.source.empty() ? scene.name : scene.source;
+  CheckPositive(scene.dt_s, src + ": dt");
+  CheckPositive(scene.duration_s, src + ": duration");
+  CheckNonNegative(scene.contact_margin_m, src + ": contact_margin");
+  CheckPositive(scene.stiction_tolerance_m_per_s, src + ": stiction_tolerance");
+  CheckPositive(scene.sap_sigma, src + ": sigma");
+  Require(scene.gravity_W.allFinite(), src + ": gravity must be finite");
+  for (size_t i = 0; i < scene.bodies.size(); ++i) {
+    const SceneBody& b = scene.bodies[i];
+    const std::string where = fmt::format("{}: body '{}'", src, b.body.name);
+    Require(!b.body.name.empty(), fmt::format("{}: body #{} has no name", src, i));
+    Require(scene.FindBody(b.body.name) == static_cast<int>(i), where + ": name used twice");
+    Require(b.initial_pose.matrix().allFinite(), where + ": pose must be finite");
+    if (b.kind == SceneBody::Kind::kDynamic) {
+      Require(b.parent_scene_index < static_cast<int>(i),
+              where + ": parent must be listed before the body");
+      if (b.parent_scene_index >= 0) {
+        Require(scene.bodies[b.parent_scene_index].kind == SceneBody::Kind::kDynamic,
+                where + ": parent must be a dynamic body (or the world)");
+      }
+      CheckPositive(b.body.inertia.mass_kg, where + ": mass");
+      Require(b.initial_velocity.allFinite(), where + ": velocity must be finite");
+      Require(std::isfinite(b.initial_position), where + ": position must be finite");
+    }
+    if (b.pd) {
+      CheckNonNegative(b.pd->kp, where + ": pd.kp");
+      CheckNonNegative(b.pd->kd, where + ": pd.kd");
+      CheckPositive(b.pd->effort_limit, where + ": pd.effort_limit");
+    }
+    if (b.limits) {
+      Require(b.limits->first < b.limits->second, where + ": limits must satisfy lower < upper");
+    }
+    for (const GeometrySpec& g : b.geometries) {
+      const std::string gw = fmt::format("{} shape '{}'", where, g.name);
+      CheckShape(g.shape, gw);
+      CheckContactProperties(g.contact, gw);
+    }
+  }
+}
+
+double ShapeVolume(const Shape& s) {
+  const double pi = std::numbers::pi;
+  const double r = s.radius_m;
+  switch (s.type) {
+    case ShapeType::kSphere:
+      return 4.0 / 3.0 * pi * r * r * r;
+    case ShapeType::kBox:
+      return 8.0 * s.half_extents_m.prod();
+    case ShapeType::kCylinder:
+      return pi * r * r * s.length_m;
+    case ShapeType::kCapsule:
+      return pi * r * r * s.length_m + 4.0 / 3.0 * pi * r * r * r;
+    case ShapeType::kHalfSpace:
+      return std::numeric_limits<double>::infinity();
+  }
+  return 0;
+}
+
+Eigen::Matrix3d SolidInertia(const Shape& s, double m) {
+  const double r = s.radius_m, L = s.length_m;
+  Eigen::Vector3d d = Eigen::Vector3d::Zero();
+  switch (s.type) {
+    case ShapeType::kSphere:
+      d.setConstant(0.4 * m * r * r);
+      break;
+    case ShapeType::kBox: {
+      const Eigen::Vector3d h2 = s.half_extents_m.cwiseAbs2();
+      d << m / 3 * (h2.y() + h2.z()), m / 3 * (h2.x() + h2.z()), m / 3 * (h2.x() + h2.y());
+      break;
+    }
+    case ShapeType::kCylinder:
+      d << m * (3 * r * r + L * L) / 12, m * (3 * r * r + L * L) / 12, 0.5 * m * r * r;
+      break;
+    case ShapeType::kCapsule: {
+      // Cylinder plus two hemispheres, masses split by volume.
+      const double v_cyl = std::numbers::pi * r * r * L;
+      const double v_sph = 4.0 / 3.0 * std::numbers::pi * r * r * r;
+      const double m_cyl = m * v_cyl / (v_cyl + v_sph);
+      const double m_hemi = 0.5 * (m - m_cyl);
+      const double axial = 0.5 * m_cyl * r * r + 2 * (0.4 * m_hemi * r * r);
+      // Hemisphere: 2/5 m r² about its flat face's centre; its COM sits 3r/8 from that face.
+      const double hemi_com = 0.4 * m_hemi * r * r - m_hemi * std::pow(3 * r / 8, 2);
+      const double offset = L / 2 + 3 * r / 8;
+      const double transverse =
+          m_cyl * (3 * r * r + L * L) / 12 + 2 * (hemi_com + m_hemi * offset * offset);
+      d << transverse, transverse, axial;
+      break;
+    }
+    case ShapeType::kHalfSpace:
+      throw std::invalid_argument("a half-space has no finite inertia");
+  }
+  return d.asDiagonal();
+}
+
+}  // namespace contactlab

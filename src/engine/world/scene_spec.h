@@ -1,0 +1,111 @@
+// A scene as plain data: what the YAML loader produces and what tests and benchmarks build
+// programmatically. `World` is constructed from it.
+#pragma once
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/geometry/shape.h"
+#include "engine/multibody/multibody.h"
+
+namespace contactlab {
+
+enum class ContactApproximation { kSap, kLagged, kSimilar };
+const char* ContactApproximationName(ContactApproximation a);  // "sap", "lagged", "similar"
+// Parses "sap" | "lagged" | "similar"; std::nullopt otherwise.
+std::optional<ContactApproximation> ParseContactApproximation(const std::string& s);
+
+// Per-geometry contact properties; a pair combines them by contact-math.md §6.
+// Defaults follow contact-math.md §2.1 ("defaults worth matching").
+struct ContactProperties {
+  double stiffness_N_per_m = 1e6;
+  double hunt_crossley_s_per_m = 50.0;
+  double relaxation_time_s = 0.1;  // SAP's τ_d
+  double friction = 0.5;           // μ
+};
+
+struct GeometrySpec {
+  std::string name;
+  Shape shape;
+  Eigen::Isometry3d X_BG = Eigen::Isometry3d::Identity();  // placement on the body
+  ContactProperties contact;
+};
+
+// Prescribed motion of a kinematic body: X_WB(t) = translation(s(t)·axis) · X_WB0 with
+// s(t) = amplitude·sin(2π f t + phase) + speed·t (a belt oscillating or running).
+struct KinematicMotion {
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitX();
+  double amplitude_m = 0.0;
+  double frequency_Hz = 0.0;
+  double phase_rad = 0.0;
+  double speed_m_per_s = 0.0;
+  double Displacement(double t) const;
+  double Velocity(double t) const;
+};
+
+// PD controller with effort limit on a 1-dof joint (contact-math.md §3).
+struct JointPdSpec {
+  double kp = 0.0, kd = 0.0;
+  double effort_limit = 1e30;
+  double q_desired = 0.0, v_desired = 0.0, feedforward = 0.0;
+};
+
+struct SceneBody {
+  enum class Kind { kDynamic, kStatic, kKinematic };
+  Kind kind = Kind::kDynamic;
+  // For dynamic bodies: name, parent (index into SceneSpec::bodies of a dynamic body, or −1
+  // for the world), joint, placement and inertia. The index of this body in the multibody
+  // is its order among dynamic bodies.
+  BodySpec body;
+  int parent_scene_index = -1;
+  // Static and kinematic bodies, and floating joints: the initial pose X_PB (world for roots).
+  Eigen::Isometry3d initial_pose = Eigen::Isometry3d::Identity();
+  // Initial velocity: floating [ω (3), v (3)] in the parent frame; 1-dof: one entry.
+  Eigen::VectorXd initial_velocity;
+  double initial_position = 0.0;                    // 1-dof joints
+  KinematicMotion motion;                           // kinematic bodies
+  std::optional<JointPdSpec> pd;                    // 1-dof joints
+  std::optional<std::pair<double, double>> limits;  // 1-dof joints [lower, upper]
+  std::vector<GeometrySpec> geometries;
+};
+
+// Overrides from the command line or the UI. Contact values replace the pair's combined value
+// (contact-math.md §6), so `--stiffness 1e7` means every contact pair has k = 1e7 N/m.
+struct ContactOverrides {
+  std::optional<double> stiffness_N_per_m, hunt_crossley_s_per_m, relaxation_time_s, friction,
+      stiction_tolerance_m_per_s, dt_s;
+  std::optional<ContactApproximation> approximation;
+};
+struct SceneSpec {
+  std::string name = "unnamed";
+  std::string source;  // file it came from (for messages)
+  double dt_s = 1e-3;
+  double duration_s = 1.0;
+  ContactApproximation approximation = ContactApproximation::kLagged;
+  Eigen::Vector3d gravity_W{0, 0, -9.81};
+  double contact_margin_m = 0.01;
+  double stiction_tolerance_m_per_s = 1e-4;  // v_s
+  double sap_sigma = 1e-3;                   // σ
+  bool regularized_lagged = false;           // ε = max(v_s, σ w_t μ γ_n0), §2.3
+  ContactOverrides overrides;
+  std::vector<SceneBody> bodies;
+  int FindBody(const std::string& name) const;
+};
+
+// Validates `o` and stores it in the scene (dt and approximation replace the scene's own);
+// throws std::invalid_argument naming the option on a bad value.
+void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene);
+
+// Throws std::invalid_argument with a message naming the body/field for an invalid scene
+// (non-positive dt, negative stiffness, NaN, unknown parent...).
+void ValidateScene(const SceneSpec& scene);
+
+// Solid-body inertia of a shape of the given mass about its centroid, in the shape frame.
+Eigen::Matrix3d SolidInertia(const Shape& shape, double mass_kg);
+// Volume of a bounded shape (m³).
+double ShapeVolume(const Shape& shape);
+
+}  // namespace contactlab

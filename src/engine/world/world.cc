@@ -1,0 +1,550 @@
+#include "engine/world/world.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace contactlab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MillisecondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Springs in series; a rigid (infinite) side leaves the other's value (contact-math.md §6).
+double CombineStiffness(double ka, double kb) {
+  if (std::isinf(ka)) return kb;
+  if (std::isinf(kb)) return ka;
+  return ka * kb / (ka + kb);
+}
+
+double CombineDissipation(double ka, double da, double kb, double db) {
+  if (std::isinf(ka) && std::isinf(kb)) return 0.5 * (da + db);
+  if (std::isinf(ka)) return db;
+  if (std::isinf(kb)) return da;
+  return (kb * da + ka * db) / (ka + kb);
+}
+
+double CombineFriction(double mu_a, double mu_b) {
+  if (mu_a + mu_b <= 0) return 0;
+  return 2 * mu_a * mu_b / (mu_a + mu_b);
+}
+
+// Contact frame with z = n̂ (columns t̂1, t̂2, n̂).
+Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& n) {
+  const Eigen::Vector3d helper =
+      std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  const Eigen::Vector3d t1 = n.cross(helper).normalized();
+  Eigen::Matrix3d R;
+  R.col(0) = t1;
+  R.col(1) = n.cross(t1);
+  R.col(2) = n;
+  return R;
+}
+
+}  // namespace
+
+World::World(const SceneSpec& scene) : scene_(scene) {
+  ValidateScene(scene_);
+  BuildFromScene();
+}
+
+World::~World() = default;
+
+void World::BuildFromScene() {
+  scene_to_multibody_.assign(scene_.bodies.size(), -1);
+  for (size_t i = 0; i < scene_.bodies.size(); ++i) {
+    const SceneBody& sb = scene_.bodies[i];
+    if (sb.kind != SceneBody::Kind::kDynamic) continue;
+    BodySpec spec = sb.body;
+    spec.parent = sb.parent_scene_index < 0 ? -1 : scene_to_multibody_[sb.parent_scene_index];
+    scene_to_multibody_[i] = multibody_.AddBody(spec);
+  }
+  multibody_.Finalize();
+  data_ = std::make_unique<MultibodyData>(multibody_);
+
+  q_ = multibody_.DefaultPositions();
+  v_ = Eigen::VectorXd::Zero(multibody_.num_velocities());
+  for (size_t i = 0; i < scene_.bodies.size(); ++i) {
+    const SceneBody& sb = scene_.bodies[i];
+    const int b = scene_to_multibody_[i];
+    if (b < 0) continue;
+    const int nv = multibody_.joint_num_velocities(b);
+    if (sb.body.joint == JointType::kFloating) {
+      multibody_.SetFloatingPose(b, sb.initial_pose, &q_);
+    } else if (multibody_.joint_num_positions(b) == 1) {
+      q_[multibody_.position_start(b)] = sb.initial_position;
+    }
+    if (nv > 0 && sb.initial_velocity.size() == nv) {
+      v_.segment(multibody_.velocity_start(b), nv) = sb.initial_velocity;
+    } else if (nv > 0 && sb.initial_velocity.size() != 0) {
+      throw std::invalid_argument("body '" + sb.body.name + "': velocity needs " +
+                                  std::to_string(nv) + " entries");
+    }
+  }
+  q_initial_ = q_;
+  v_initial_ = v_;
+
+  for (size_t i = 0; i < scene_.bodies.size(); ++i) {
+    for (const GeometrySpec& g : scene_.bodies[i].geometries) {
+      geometries_.push_back({&g, static_cast<int>(i)});
+    }
+  }
+  const int ng = num_geometries();
+  geometry_poses_.resize(ng);
+  aabbs_.resize(ng);
+  net_normal_force_.assign(scene_.bodies.size(), Eigen::Vector3d::Zero());
+  net_friction_force_.assign(scene_.bodies.size(), Eigen::Vector3d::Zero());
+
+  std::vector<int> tree_nv(multibody_.num_trees());
+  int max_nv = 1;
+  for (int t = 0; t < multibody_.num_trees(); ++t) {
+    tree_nv[t] = multibody_.tree_num_velocities(t);
+    max_nv = std::max(max_nv, tree_nv[t]);
+  }
+  problem_.Reset(tree_nv);
+  tree_mass_.resize(multibody_.num_trees());
+  tree_llt_.resize(multibody_.num_trees());
+  for (int t = 0; t < multibody_.num_trees(); ++t) {
+    tree_mass_[t].resize(tree_nv[t], tree_nv[t]);
+    tree_llt_[t] = Eigen::LLT<Eigen::MatrixXd>(tree_nv[t]);
+  }
+  jacobian_scratch_.resize(3, max_nv);
+  multibody_.UpdateKinematics(q_, v_, data_.get());
+}
+
+void World::Reset() {
+  q_ = q_initial_;
+  v_ = v_initial_;
+  time_ = 0;
+  contacts_.clear();
+  stats_ = StepStats{};
+  for (auto& f : net_normal_force_) f.setZero();
+  for (auto& f : net_friction_force_) f.setZero();
+  multibody_.UpdateKinematics(q_, v_, data_.get());
+}
+
+void World::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  if (q.size() != q_.size() || v.size() != v_.size()) {
+    throw std::invalid_argument("World::SetState: wrong state size");
+  }
+  q_ = q;
+  v_ = v;
+  multibody_.UpdateKinematics(q_, v_, data_.get());
+}
+
+void World::SetOverrides(const ContactOverrides& o) { ApplyOverrides(o, &scene_); }
+
+Eigen::Isometry3d World::BodyPose(int scene_body) const {
+  const SceneBody& sb = scene_.bodies[scene_body];
+  const int b = scene_to_multibody_[scene_body];
+  if (b >= 0) return data_->X_WB[b];
+  if (sb.kind == SceneBody::Kind::kKinematic) {
+    Eigen::Isometry3d X = sb.initial_pose;
+    X.pretranslate(sb.motion.Displacement(time_) * sb.motion.axis);
+    return X;
+  }
+  return sb.initial_pose;
+}
+
+Eigen::Matrix<double, 6, 1> World::BodyVelocity(int scene_body) const {
+  Eigen::Matrix<double, 6, 1> V = Eigen::Matrix<double, 6, 1>::Zero();
+  const SceneBody& sb = scene_.bodies[scene_body];
+  const int b = scene_to_multibody_[scene_body];
+  if (b >= 0) {
+    V.head<3>() = data_->w_WB[b];
+    V.tail<3>() = data_->v_WBo[b];
+  } else if (sb.kind == SceneBody::Kind::kKinematic) {
+    // The velocity the last step used (see KinematicStepVelocity), analytic before any step.
+    V.tail<3>() = time_ > 0 ? KinematicStepVelocity(sb, time_ - scene_.dt_s)
+                            : sb.motion.Velocity(time_) * sb.motion.axis;
+  }
+  return V;
+}
+
+Eigen::Isometry3d World::GeometryPose(int g) const {
+  return BodyPose(geometries_[g].scene_body) * geometries_[g].spec->X_BG;
+}
+
+Eigen::Vector3d World::KinematicStepVelocity(const SceneBody& sb, double t0) const {
+  // The mean velocity over [t0, t0 + δt]: what the symplectic Euler step that ends at
+  // s(t0 + δt) moves with, so a box stuck to a belt follows the belt's prescribed positions
+  // exactly (the analytic velocity at either end would drift by a·δt/2).
+  const double dt = scene_.dt_s;
+  return (sb.motion.Displacement(t0 + dt) - sb.motion.Displacement(t0)) / dt * sb.motion.axis;
+}
+
+Eigen::Vector3d World::KinematicPointVelocity(int scene_body, const Eigen::Vector3d&) const {
+  const SceneBody& sb = scene_.bodies[scene_body];
+  if (sb.kind != SceneBody::Kind::kKinematic) return Eigen::Vector3d::Zero();
+  // Prescribed motion is a pure translation, so every point moves alike.
+  return KinematicStepVelocity(sb, time_);
+}
+
+ContactProperties World::CombinedProperties(int ga, int gb) const {
+  const ContactProperties& a = geometries_[ga].spec->contact;
+  const ContactProperties& b = geometries_[gb].spec->contact;
+  ContactProperties c;
+  c.stiffness_N_per_m = CombineStiffness(a.stiffness_N_per_m, b.stiffness_N_per_m);
+  c.hunt_crossley_s_per_m = CombineDissipation(a.stiffness_N_per_m, a.hunt_crossley_s_per_m,
+                                               b.stiffness_N_per_m, b.hunt_crossley_s_per_m);
+  c.relaxation_time_s = CombineDissipation(a.stiffness_N_per_m, a.relaxation_time_s,
+                                           b.stiffness_N_per_m, b.relaxation_time_s);
+  c.friction = CombineFriction(a.friction, b.friction);
+  const ContactOverrides& o = scene_.overrides;
+  if (o.stiffness_N_per_m) c.stiffness_N_per_m = *o.stiffness_N_per_m;
+  if (o.hunt_crossley_s_per_m) c.hunt_crossley_s_per_m = *o.hunt_crossley_s_per_m;
+  if (o.relaxation_time_s) c.relaxation_time_s = *o.relaxation_time_s;
+  if (o.friction) c.friction = *o.friction;
+  if (std::isinf(c.stiffness_N_per_m)) c.stiffness_N_per_m = 1e12;  // two rigid geometries
+  return c;
+}
+
+void World::ComputeContactPoints() {
+  const int ng = num_geometries();
+  for (int g = 0; g < ng; ++g) {
+    geometry_poses_[g] = GeometryPose(g);
+    aabbs_[g] =
+        ComputeAabb(geometries_[g].spec->shape, geometry_poses_[g], scene_.contact_margin_m);
+  }
+  auto filter = [this](int i, int j) {
+    const int bi = geometries_[i].scene_body, bj = geometries_[j].scene_body;
+    if (bi == bj) return false;
+    // Only pairs where at least one side has degrees of freedom can exchange forces.
+    if (!HasDofs(bi) && !HasDofs(bj)) return false;
+    // A body does not collide with its joint parent (they overlap by construction).
+    const SceneBody& si = scene_.bodies[bi];
+    const SceneBody& sj = scene_.bodies[bj];
+    if (si.kind == SceneBody::Kind::kDynamic && si.parent_scene_index == bj) return false;
+    if (sj.kind == SceneBody::Kind::kDynamic && sj.parent_scene_index == bi) return false;
+    return true;
+  };
+  broad_phase_.FindPairs(aabbs_, filter, &candidate_pairs_);
+  raw_contacts_.clear();
+  for (const auto& [i, j] : candidate_pairs_) {
+    pair_points_.clear();
+    contactlab::ComputeContactPoints(geometries_[i].spec->shape, geometry_poses_[i],
+                                     geometries_[j].spec->shape, geometry_poses_[j],
+                                     scene_.contact_margin_m, &pair_points_);
+    for (const ContactPoint& p : pair_points_) raw_contacts_.push_back({i, j, p});
+  }
+}
+
+bool World::HasDofs(int scene_body) const {
+  const int b = scene_to_multibody_[scene_body];
+  return b >= 0 && multibody_.tree_num_velocities(multibody_.body_tree(b)) > 0;
+}
+
+void World::AddPointJacobian(int scene_body, const Eigen::Vector3d& p_W,
+                             const Eigen::Matrix3d& R_WC, double sign, int constraint) {
+  if (!HasDofs(scene_body)) return;
+  const int b = scene_to_multibody_[scene_body];
+  const int tree = multibody_.body_tree(b);
+  const int nt = multibody_.tree_num_velocities(tree);
+  if (nt == 0) return;
+  auto Jp = jacobian_scratch_.leftCols(nt);
+  multibody_.CalcPointJacobian(*data_, b, p_W, Jp);
+  const ConvexProblem::ConstraintEntry& e = problem_.entry(constraint);
+  const int clique = (e.tree[0] == tree) ? 0 : 1;
+  problem_.mutable_jacobian(constraint, clique).noalias() += sign * R_WC.transpose() * Jp;
+}
+
+void World::BuildProblem() {
+  const double dt = scene_.dt_s;
+  const int nt = multibody_.num_trees();
+  problem_.ClearConstraints();
+
+  // Free motion (contact-math.md §1): A (v* − v0) = δt k(q0, v0), A = M + δt D + δt² K.
+  multibody_.CalcBiasForces(*data_, scene_.gravity_W, &bias_forces_);
+  multibody_.CalcJointSpringForces(q_, &generalized_forces_);
+  generalized_forces_ -= bias_forces_;
+  generalized_forces_.array() -= multibody_.joint_damping().array() * v_.array();
+  Eigen::VectorXd& v_star = problem_.mutable_free_motion_velocity();
+  for (int t = 0; t < nt; ++t) {
+    const int s = multibody_.tree_velocity_start(t), n = multibody_.tree_num_velocities(t);
+    multibody_.CalcTreeMassMatrix(*data_, t, &tree_mass_[t]);
+    auto A = problem_.mutable_tree_A(t);
+    A = tree_mass_[t];
+    A.diagonal() += dt * multibody_.joint_damping().segment(s, n) +
+                    dt * dt * multibody_.joint_stiffness().segment(s, n);
+    tree_llt_[t].compute(A);
+    v_star.segment(s, n) =
+        v_.segment(s, n) + dt * tree_llt_[t].solve(generalized_forces_.segment(s, n));
+  }
+
+  // Contacts. Constraint objects live in typed vectors that must not reallocate once the
+  // problem holds pointers to them: size them first.
+  const int nc = static_cast<int>(raw_contacts_.size());
+  sap_contacts_.clear();
+  lagged_contacts_.clear();
+  similar_contacts_.clear();
+  switch (scene_.approximation) {
+    case ContactApproximation::kSap:
+      sap_contacts_.resize(nc);
+      break;
+    case ContactApproximation::kLagged:
+      lagged_contacts_.resize(nc);
+      break;
+    case ContactApproximation::kSimilar:
+      similar_contacts_.resize(nc);
+      break;
+  }
+  contact_constraint_index_.resize(nc);
+  contact_frames_.resize(nc);
+  for (int c = 0; c < nc; ++c) BuildContactConstraint(c);
+
+  // Joint-level PD controllers and limits (contact-math.md §3).
+  pd_constraints_.clear();
+  limit_constraints_.clear();
+  int num_pd = 0, num_limits = 0;
+  for (const SceneBody& sb : scene_.bodies) {
+    if (sb.pd) ++num_pd;
+    if (sb.limits) num_limits += 2;
+  }
+  pd_constraints_.reserve(num_pd);
+  limit_constraints_.reserve(num_limits);
+  for (size_t i = 0; i < scene_.bodies.size(); ++i) {
+    const SceneBody& sb = scene_.bodies[i];
+    const int b = scene_to_multibody_[i];
+    if (b < 0 || multibody_.joint_num_velocities(b) != 1) continue;
+    const int tree = multibody_.body_tree(b);
+    const int local = multibody_.velocity_start(b) - multibody_.tree_velocity_start(tree);
+    const double q0 = q_[multibody_.position_start(b)];
+    const double inverse_mass = 1.0 / problem_.tree_A(tree)(local, local);
+    if (sb.pd) {
+      PdControllerConstraint::Parameters p;
+      p.dt_s = dt;
+      p.kp = sb.pd->kp;
+      p.kd = sb.pd->kd;
+      p.q0 = q0;
+      p.q_desired = sb.pd->q_desired;
+      p.v_desired = sb.pd->v_desired;
+      p.feedforward = sb.pd->feedforward;
+      p.effort_limit = sb.pd->effort_limit;
+      pd_constraints_.emplace_back(PdControllerConstraint::CapGains(p, inverse_mass));
+      const int k = problem_.AddConstraint(&pd_constraints_.back(), tree, -1);
+      problem_.mutable_jacobian(k, 0)(0, local) = 1.0;
+    }
+    if (sb.limits) {
+      const double distances[2] = {q0 - sb.limits->first, sb.limits->second - q0};
+      const double signs[2] = {1.0, -1.0};
+      for (int side = 0; side < 2; ++side) {
+        limit_constraints_.emplace_back(
+            JointLimitConstraint::MakeParameters(dt, distances[side], inverse_mass));
+        const int k = problem_.AddConstraint(&limit_constraints_.back(), tree, -1);
+        problem_.mutable_jacobian(k, 0)(0, local) = signs[side];
+      }
+    }
+  }
+}
+
+void World::BuildContactConstraint(int c) {
+  const double dt = scene_.dt_s;
+  const RawContact& rc = raw_contacts_[c];
+  const int body_a = geometries_[rc.geometry_a].scene_body;
+  const int body_b = geometries_[rc.geometry_b].scene_body;
+  const int mb_a = scene_to_multibody_[body_a], mb_b = scene_to_multibody_[body_b];
+  const int tree_a = HasDofs(body_a) ? multibody_.body_tree(mb_a) : -1;
+  const int tree_b = HasDofs(body_b) ? multibody_.body_tree(mb_b) : -1;
+  int t0 = tree_a >= 0 ? tree_a : tree_b;
+  int t1 = (tree_a >= 0 && tree_b >= 0 && tree_b != tree_a) ? tree_b : -1;
+
+  const Eigen::Vector3d p_W = rc.point.Midpoint();
+  const Eigen::Matrix3d R_WC = ContactFrame(rc.point.normal_W);
+  contact_frames_[c] = R_WC;
+  const ContactProperties props = CombinedProperties(rc.geometry_a, rc.geometry_b);
+  const double phi0 = rc.point.signed_distance_m;
+
+  Constraint* constraint = nullptr;
+  switch (scene_.approximation) {
+    case ContactApproximation::kSap:
+      constraint = &sap_contacts_[c];
+      break;
+    case ContactApproximation::kLagged:
+      constraint = &lagged_contacts_[c];
+      break;
+    case ContactApproximation::kSimilar:
+      constraint = &similar_contacts_[c];
+      break;
+  }
+  const int k = problem_.AddConstraint(constraint, t0, t1);
+  contact_constraint_index_[c] = k;
+  // v_c = R_WCᵀ (v_B(p) − v_A(p)): B moving along +n̂ relative to A separates.
+  AddPointJacobian(body_b, p_W, R_WC, +1.0, k);
+  AddPointJacobian(body_a, p_W, R_WC, -1.0, k);
+  const Eigen::Vector3d kinematic_velocity =
+      KinematicPointVelocity(body_b, p_W) - KinematicPointVelocity(body_a, p_W);
+  problem_.mutable_bias(k) = R_WC.transpose() * kinematic_velocity;
+
+  // Contact velocity at the previous state v0 (Lagged's γ_n0, §2.3).
+  Eigen::Vector3d vc0 = problem_.mutable_bias(k);
+  const ConvexProblem::ConstraintEntry& e = problem_.entry(k);
+  for (int q = 0; q < e.num_cliques; ++q) {
+    const int s = problem_.tree_start(e.tree[q]), n = problem_.tree_nv(e.tree[q]);
+    vc0 += problem_.jacobian(k, q) * v_.segment(s, n);
+  }
+
+  HuntCrossleyNormal normal;
+  normal.dt_s = dt;
+  normal.stiffness_N_per_m = props.stiffness_N_per_m;
+  normal.dissipation_s_per_m = props.hunt_crossley_s_per_m;
+  normal.penetration_m = -phi0;
+
+  switch (scene_.approximation) {
+    case ContactApproximation::kSap: {
+      // Delassus diagonal estimate W = Σ_t J_t diag(A_t)⁻¹ J_tᵀ (contact-math.md §2.1).
+      Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
+      for (int q = 0; q < e.num_cliques; ++q) {
+        const auto J = problem_.jacobian(k, q);
+        const auto A = problem_.tree_A(e.tree[q]);
+        W.noalias() += J * A.diagonal().cwiseInverse().asDiagonal() * J.transpose();
+      }
+      const double w_rms = W.norm() / 3.0;
+      const double w_t = std::max(0.5 * (W(0, 0) + W(1, 1)), w_rms);
+      const double w_n = std::max(W(2, 2), w_rms);
+      sap_contacts_[c] = SapContact(
+          SapContact::MakeParameters(dt, props.stiffness_N_per_m, props.relaxation_time_s,
+                                     props.friction, phi0, w_t, w_n, scene_.sap_sigma));
+      break;
+    }
+    case ContactApproximation::kLagged: {
+      LaggedContact::Parameters p;
+      p.normal = normal;
+      p.friction = props.friction;
+      p.lagged_normal_impulse = LaggedContact::LaggedNormalImpulse(normal, vc0.z());
+      p.epsilon_m_per_s = scene_.stiction_tolerance_m_per_s;
+      if (scene_.regularized_lagged) {
+        Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
+        for (int q = 0; q < e.num_cliques; ++q) {
+          const auto J = problem_.jacobian(k, q);
+          const auto A = problem_.tree_A(e.tree[q]);
+          W.noalias() += J * A.diagonal().cwiseInverse().asDiagonal() * J.transpose();
+        }
+        const double w_t = std::max(0.5 * (W(0, 0) + W(1, 1)), W.norm() / 3.0);
+        p.epsilon_m_per_s =
+            LaggedContact::RegularizedEpsilon(scene_.stiction_tolerance_m_per_s, scene_.sap_sigma,
+                                              w_t, props.friction, p.lagged_normal_impulse);
+      }
+      lagged_contacts_[c] = LaggedContact(p);
+      break;
+    }
+    case ContactApproximation::kSimilar: {
+      SimilarContact::Parameters p;
+      p.normal = normal;
+      p.friction = props.friction;
+      p.epsilon_m_per_s = scene_.stiction_tolerance_m_per_s;
+      similar_contacts_[c] = SimilarContact(p);
+      break;
+    }
+  }
+}
+
+bool World::Step() {
+  const auto t_start = Clock::now();
+  multibody_.UpdateKinematics(q_, v_, data_.get());
+  ComputeContactPoints();
+  stats_.geometry_ms = MillisecondsSince(t_start);
+
+  const auto t_solve = Clock::now();
+  BuildProblem();
+  v_next_ = v_;  // warm start at v0 (contact-math.md §4)
+  solver_stats_ = solver_.Solve(problem_, &v_next_);
+  const ConvexSolverStats& s = solver_stats_;
+  stats_.solve_ms = MillisecondsSince(t_solve);
+  stats_.iterations = s.iterations;
+  stats_.residual = s.residual;
+  stats_.cost = s.cost;
+  stats_.num_contacts = static_cast<int>(raw_contacts_.size());
+  stats_.num_constraints = s.num_constraints;
+  stats_.converged = s.converged;
+  stats_.used_supernodal = s.used_supernodal;
+
+  if (!v_next_.allFinite()) {
+    spdlog::error("step at t = {:.6f} s: the solver returned a non-finite velocity; state kept",
+                  time_);
+    stats_.converged = false;
+    stats_.total_ms = MillisecondsSince(t_start);
+    return false;
+  }
+  if (!s.converged) {
+    spdlog::warn(
+        "step at t = {:.6f} s: solver did not converge ({} iterations, residual {:.3e} "
+        "> {:.3e})",
+        time_, s.iterations, s.residual, s.tolerance);
+  }
+  multibody_.IntegratePositions(q_, v_next_, scene_.dt_s, &q_next_);
+  if (!q_next_.allFinite()) {
+    spdlog::error("step at t = {:.6f} s: non-finite positions; state kept", time_);
+    stats_.total_ms = MillisecondsSince(t_start);
+    return false;
+  }
+  StoreResults();
+  q_.swap(q_next_);
+  v_.swap(v_next_);
+  time_ += scene_.dt_s;
+  multibody_.UpdateKinematics(q_, v_, data_.get());
+  stats_.total_ms = MillisecondsSince(t_start);
+  return true;
+}
+
+void World::StoreResults() {
+  const double dt = scene_.dt_s;
+  const Eigen::VectorXd& gamma = solver_.impulses();
+  const Eigen::VectorXd& vc = solver_.constraint_velocities();
+  const int nc = static_cast<int>(raw_contacts_.size());
+  contacts_.resize(nc);
+  for (auto& f : net_normal_force_) f.setZero();
+  for (auto& f : net_friction_force_) f.setZero();
+  for (int c = 0; c < nc; ++c) {
+    const RawContact& rc = raw_contacts_[c];
+    const ConvexProblem::ConstraintEntry& e = problem_.entry(contact_constraint_index_[c]);
+    const Eigen::Vector3d g = gamma.segment<3>(e.row_start);
+    const Eigen::Vector3d v_c = vc.segment<3>(e.row_start);
+    const Eigen::Matrix3d& R = contact_frames_[c];
+    ContactResult& r = contacts_[c];
+    r.geometry_a = rc.geometry_a;
+    r.geometry_b = rc.geometry_b;
+    r.body_a = geometries_[rc.geometry_a].scene_body;
+    r.body_b = geometries_[rc.geometry_b].scene_body;
+    r.position_W = rc.point.Midpoint();
+    r.normal_W = rc.point.normal_W;
+    r.signed_distance_m = rc.point.signed_distance_m;
+    r.normal_force_W = R.col(2) * (g.z() / dt);
+    r.friction_force_W = R.leftCols<2>() * (g.head<2>() / dt);
+    r.slip_velocity_W = R.leftCols<2>() * v_c.head<2>();
+    r.normal_velocity = v_c.z();
+    if (g.z() <= 0) {
+      r.state = ContactResult::State::kMargin;
+    } else if (v_c.head<2>().norm() <= 2 * scene_.stiction_tolerance_m_per_s) {
+      r.state = ContactResult::State::kStick;
+    } else {
+      r.state = ContactResult::State::kSlip;
+    }
+    net_normal_force_[r.body_b] += r.normal_force_W;
+    net_friction_force_[r.body_b] += r.friction_force_W;
+    net_normal_force_[r.body_a] -= r.normal_force_W;
+    net_friction_force_[r.body_a] -= r.friction_force_W;
+  }
+}
+
+Eigen::Vector3d World::NetNormalForce(int scene_body) const {
+  return net_normal_force_[scene_body];
+}
+
+Eigen::Vector3d World::NetFrictionForce(int scene_body) const {
+  return net_friction_force_[scene_body];
+}
+
+double World::KineticEnergy() const { return multibody_.CalcKineticEnergy(*data_); }
+
+double World::PotentialEnergy() const {
+  return multibody_.CalcPotentialEnergy(*data_, scene_.gravity_W);
+}
+
+}  // namespace contactlab

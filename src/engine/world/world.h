@@ -1,0 +1,158 @@
+// The simulated world: a multibody, its collision geometry, kinematic bodies and joint-level
+// controllers, advanced one time step at a time by the convex contact solver
+// (contact-math.md §1–4). Engine only: no rendering, no UI.
+#pragma once
+
+#include <Eigen/Dense>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/geometry/broad_phase.h"
+#include "engine/geometry/collision.h"
+#include "engine/multibody/multibody.h"
+#include "engine/solver/contact_constraints.h"
+#include "engine/solver/convex_solver.h"
+#include "engine/solver/joint_constraints.h"
+#include "engine/world/scene_spec.h"
+
+namespace contactlab {
+
+// One contact point of the last step, with the force the solver applied.
+struct ContactResult {
+  int geometry_a = -1, geometry_b = -1;
+  int body_a = -1, body_b = -1;  // scene body indices
+  Eigen::Vector3d position_W;    // where the force acts
+  Eigen::Vector3d normal_W;      // from A into B
+  double signed_distance_m = 0;  // at the start of the step
+  // Force on B (minus on A) averaged over the step [N], split into normal and friction.
+  Eigen::Vector3d normal_force_W = Eigen::Vector3d::Zero();
+  Eigen::Vector3d friction_force_W = Eigen::Vector3d::Zero();
+  Eigen::Vector3d slip_velocity_W = Eigen::Vector3d::Zero();  // v_t of B relative to A at end
+  double normal_velocity = 0;                                 // v_n at end of step
+  enum class State { kStick, kSlip, kMargin } state = State::kMargin;
+};
+
+struct StepStats {
+  double geometry_ms = 0, solve_ms = 0, total_ms = 0;
+  int iterations = 0;
+  double residual = 0;
+  double cost = 0;
+  int num_contacts = 0;
+  int num_constraints = 0;
+  bool converged = true;
+  bool used_supernodal = false;
+};
+
+class World {
+ public:
+  // Throws std::invalid_argument on an invalid scene (ValidateScene + multibody checks).
+  explicit World(const SceneSpec& scene);
+  ~World();
+
+  // Advances one step of δt. Returns false on an unrecoverable failure (non-finite state);
+  // the state is then left at the last good values. Non-convergence is reported in
+  // last_stats().converged and logged, and the step is still taken.
+  bool Step();
+  // Restores the initial state exactly.
+  void Reset();
+
+  // Changes parameters between steps (the UI or command line). Validated by ApplyOverrides.
+  void SetOverrides(const ContactOverrides& o);
+
+  const SceneSpec& scene() const { return scene_; }
+  const Multibody& multibody() const { return multibody_; }
+  const MultibodyData& data() const { return *data_; }  // kinematics at the current state
+  double time() const { return time_; }
+  double dt() const { return scene_.dt_s; }
+  const Eigen::VectorXd& q() const { return q_; }
+  const Eigen::VectorXd& v() const { return v_; }
+  void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+  // Scene body index → multibody body index (−1 for static/kinematic bodies).
+  int multibody_index(int scene_body) const { return scene_to_multibody_[scene_body]; }
+  // Pose and velocity of any scene body at the current state/time.
+  Eigen::Isometry3d BodyPose(int scene_body) const;
+  // [ω, v_origin] in the world frame. Kinematic bodies report the mean velocity of the last
+  // step (the one the solver used).
+  Eigen::Matrix<double, 6, 1> BodyVelocity(int scene_body) const;
+  // World pose of geometry g (flattened over bodies in scene order).
+  Eigen::Isometry3d GeometryPose(int g) const;
+  int num_geometries() const { return static_cast<int>(geometries_.size()); }
+  const GeometrySpec& geometry(int g) const { return *geometries_[g].spec; }
+  int geometry_body(int g) const { return geometries_[g].scene_body; }
+
+  const std::vector<ContactResult>& contacts() const { return contacts_; }
+  const StepStats& last_stats() const { return stats_; }
+  // The last step's full solver statistics and its problem (valid until the next Step).
+  const ConvexSolverStats& last_solver_stats() const { return solver_stats_; }
+  const ConvexProblem& last_problem() const { return problem_; }
+  // Net contact force on a scene body over the last step: normal and friction parts [N].
+  Eigen::Vector3d NetNormalForce(int scene_body) const;
+  Eigen::Vector3d NetFrictionForce(int scene_body) const;
+
+  double KineticEnergy() const;
+  double PotentialEnergy() const;  // gravity + joint springs
+  ConvexSolver& solver() { return solver_; }
+
+ private:
+  struct GeometryInstance {
+    const GeometrySpec* spec;
+    int scene_body;
+  };
+  void BuildFromScene();
+  // True for a body of a tree with at least one velocity (false: static, kinematic, welded).
+  bool HasDofs(int scene_body) const;
+  void ComputeContactPoints();
+  void BuildProblem();
+  void BuildContactConstraint(int contact_index);
+  void StoreResults();
+  // Pair properties after §6 combination and overrides.
+  ContactProperties CombinedProperties(int geometry_a, int geometry_b) const;
+  // Velocity of the point p_W fixed to scene body b, from kinematic motion only (zero for
+  // dynamic and static bodies): the bias b of v_c = J v + b.
+  Eigen::Vector3d KinematicPointVelocity(int scene_body, const Eigen::Vector3d& p_W) const;
+  Eigen::Vector3d KinematicStepVelocity(const SceneBody& body, double t0) const;
+  void AddPointJacobian(int scene_body, const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R_WC,
+                        double sign, int constraint);
+
+  SceneSpec scene_;
+  Multibody multibody_;
+  std::unique_ptr<MultibodyData> data_;
+  std::vector<int> scene_to_multibody_;
+  std::vector<GeometryInstance> geometries_;
+  Eigen::VectorXd q_, v_, q_initial_, v_initial_;
+  double time_ = 0;
+
+  // Per-step storage, reused.
+  std::vector<Eigen::Isometry3d> geometry_poses_;
+  std::vector<Aabb> aabbs_;
+  std::vector<std::pair<int, int>> candidate_pairs_;
+  BroadPhase broad_phase_;
+  struct RawContact {
+    int geometry_a, geometry_b;
+    ContactPoint point;
+  };
+  std::vector<RawContact> raw_contacts_;
+  std::vector<ContactPoint> pair_points_;
+  std::vector<Eigen::MatrixXd> tree_mass_;  // M_t
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> tree_llt_;
+  Eigen::VectorXd bias_forces_, generalized_forces_, v_star_, v_next_, q_next_;
+  Eigen::MatrixXd jacobian_scratch_;  // 3 × max tree nv
+  std::vector<SapContact> sap_contacts_;
+  std::vector<LaggedContact> lagged_contacts_;
+  std::vector<SimilarContact> similar_contacts_;
+  std::vector<PdControllerConstraint> pd_constraints_;
+  std::vector<JointLimitConstraint> limit_constraints_;
+  std::vector<int> contact_constraint_index_;    // contact → problem constraint index
+  std::vector<Eigen::Matrix3d> contact_frames_;  // R_WC per contact
+  ConvexProblem problem_;
+  ConvexSolver solver_;
+  Eigen::VectorXd vc_scratch_;
+  std::vector<ContactResult> contacts_;
+  std::vector<Eigen::Vector3d> net_normal_force_, net_friction_force_;
+  StepStats stats_;
+  ConvexSolverStats solver_stats_;
+};
+
+}  // namespace contactlab

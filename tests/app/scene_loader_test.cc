@@ -1,0 +1,156 @@
+// Scene files: every built-in loads; bad input gives one clear message naming file and field.
+#include "app/scene_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+namespace contactlab {
+namespace {
+
+const char* kValidBody = R"(
+bodies:
+  - name: ground
+    type: static
+    shapes: [{type: half_space}]
+  - name: ball
+    mass: 1.0
+    position: [0, 0, 0.1]
+    shapes: [{type: sphere, radius: 0.05}]
+)";
+
+std::string ErrorOf(const std::string& yaml) {
+  try {
+    ParseScene(yaml, "bad.yaml");
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SceneLoader, EveryBuiltinSceneLoads) {
+  int count = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(CONTACTLAB_SOURCE_DIR) + "/assets/scenes")) {
+    if (entry.path().extension() != ".yaml") continue;
+    SCOPED_TRACE(entry.path().string());
+    EXPECT_NO_THROW(LoadSceneFile(entry.path().string()));
+    ++count;
+  }
+  EXPECT_GE(count, 6);
+}
+
+TEST(SceneLoader, ValidSceneParses) {
+  const SceneSpec s = ParseScene(std::string("dt: 0.002\n") + kValidBody, "ok.yaml");
+  ASSERT_EQ(s.bodies.size(), 2u);
+  EXPECT_DOUBLE_EQ(s.dt_s, 0.002);
+  EXPECT_DOUBLE_EQ(s.bodies[1].body.inertia.mass_kg, 1.0);
+  // Solid sphere inertia 2/5 m r².
+  EXPECT_NEAR(s.bodies[1].body.inertia.inertia_about_com_B(0, 0), 0.4 * 0.05 * 0.05, 1e-15);
+}
+
+TEST(SceneLoader, ClutterGeneratorMakesTheRequestedBodies) {
+  const SceneSpec s = ParseScene(R"(
+bodies: [{name: ground, type: static, shapes: [{type: half_space}]}]
+generators: [{type: clutter, count: 40}]
+)",
+                                 "c.yaml");
+  int dynamic = 0;
+  for (const SceneBody& b : s.bodies) dynamic += b.kind == SceneBody::Kind::kDynamic;
+  EXPECT_EQ(dynamic, 40);
+}
+
+struct BadCase {
+  const char* name;
+  std::string yaml;
+  std::string expected_fragment;  // the field the message must name
+};
+
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
+
+class SceneLoaderBadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(SceneLoaderBadInput, ClearOneLineError) {
+  const BadCase& c = GetParam();
+  const std::string message = ErrorOf(c.yaml);
+  ASSERT_FALSE(message.empty()) << "accepted bad input";
+  EXPECT_NE(message.find("bad.yaml"), std::string::npos) << message;
+  EXPECT_NE(message.find(c.expected_fragment), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << "not one line: " << message;
+}
+
+std::string WithBall(const std::string& ball_fields) {
+  return std::string(R"(
+bodies:
+  - name: ball
+)") + ball_fields;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, SceneLoaderBadInput,
+    ::testing::Values(
+        BadCase{"MalformedYaml", "bodies: [ {name: x, \n  - oops", "malformed YAML"},
+        BadCase{"UnknownShape", WithBall("    mass: 1\n    shapes: [{type: torus, radius: 1}]\n"),
+                "torus"},
+        BadCase{"UnknownJoint",
+                WithBall("    mass: 1\n    joint: ball_socket\n    shapes: [{type: sphere, "
+                         "radius: 1}]\n"),
+                "ball_socket"},
+        BadCase{"NegativeMass", WithBall("    mass: -1\n    shapes: [{type: sphere, radius: 1}]\n"),
+                "mass"},
+        BadCase{"ZeroMass", WithBall("    mass: 0\n    shapes: [{type: sphere, radius: 1}]\n"),
+                "mass"},
+        BadCase{"InertiaNotPositiveDefinite",
+                WithBall("    mass: 1\n    inertia: [1, -1, 1]\n    shapes: [{type: sphere, "
+                         "radius: 1}]\n"),
+                "inertia"},
+        BadCase{"InertiaNotSymmetric",
+                WithBall("    mass: 1\n    inertia: [1, 0.5, 0, 0, 1, 0, 0, 0, 1]\n"), "inertia"},
+        BadCase{"NanStiffness",
+                WithBall("    mass: 1\n    shapes: [{type: sphere, radius: 1, stiffness: .nan}]\n"),
+                "stiffness"},
+        BadCase{"NegativeStiffness",
+                WithBall("    mass: 1\n    shapes: [{type: sphere, radius: 1, stiffness: -5}]\n"),
+                "stiffness"},
+        BadCase{"NegativeFriction",
+                WithBall("    mass: 1\n    shapes: [{type: sphere, radius: 1, friction: -0.1}]\n"),
+                "friction"},
+        BadCase{"NanFriction",
+                WithBall("    mass: 1\n    shapes: [{type: sphere, radius: 1, friction: .nan}]\n"),
+                "friction"},
+        BadCase{"NegativeTimeStep", std::string("dt: -0.001\n") + kValidBody, "dt"},
+        BadCase{"ZeroTimeStep", std::string("dt: 0\n") + kValidBody, "dt"},
+        BadCase{"NanTimeStep", std::string("dt: .nan\n") + kValidBody, "dt"},
+        BadCase{"TextForNumber",
+                WithBall("    mass: heavy\n    shapes: [{type: sphere, radius: 1}]\n"), "mass"},
+        BadCase{"UnknownField", WithBall("    mas: 1\n"), "mas"},
+        BadCase{"NegativeRadius",
+                WithBall("    mass: 1\n    shapes: [{type: sphere, radius: -1}]\n"), "radius"},
+        BadCase{"UnknownParent",
+                WithBall("    mass: 1\n    parent: nobody\n    joint: revolute\n    shapes: "
+                         "[{type: sphere, radius: 1}]\n"),
+                "nobody"},
+        BadCase{"UnknownModel", std::string("model: pgs\n") + kValidBody, "pgs"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(SceneLoader, MissingFileIsReported) {
+  try {
+    LoadSceneFile("/nonexistent/scene.yaml");
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/scene.yaml"), std::string::npos);
+  }
+}
+
+TEST(SceneLoader, UnknownBuiltinListsTheBuiltins) {
+  try {
+    ResolveScenePath("no_such_scene");
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("falling_sphere"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace contactlab

@@ -1,0 +1,902 @@
+// Contact constraints (contact-math.md §2.1–§2.4): at seeded random points in every region and
+// on every region boundary, γ = −∂ℓ/∂v_c and G = −∂γ/∂v_c by finite differences, G symmetric
+// PSD, ℓ ≥ 0 (= 0 when open), convexity, and hand-computed values.
+#include "engine/solver/contact_constraints.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace contactlab {
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::Vector3d;
+using Eigen::VectorXd;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kPi = std::numbers::pi;
+
+struct Sample {
+  double ell;
+  VectorXd gamma;
+  MatrixXd G;
+};
+
+// Evaluates with NaN-prefilled outputs, so an entry Evaluate forgets to write shows up as NaN.
+Sample Eval(const Constraint& c, const VectorXd& v) {
+  const int n = c.num_rows();
+  Sample s{0, VectorXd::Constant(n, kNaN), MatrixXd::Constant(n, n, kNaN)};
+  s.ell = c.Evaluate(v, s.gamma, &s.G);
+  return s;
+}
+
+double CostOnly(const Constraint& c, const VectorXd& v) {
+  VectorXd g(c.num_rows());
+  return c.Cost(v, g);
+}
+
+VectorXd ImpulseOnly(const Constraint& c, const VectorXd& v) {
+  VectorXd g(c.num_rows());
+  c.Cost(v, g);
+  return g;
+}
+
+double MaxAbs(const MatrixXd& m) { return m.size() ? m.cwiseAbs().maxCoeff() : 0.0; }
+
+// Finite, consistent between Evaluate and Cost, G symmetric PSD.
+void ExpectWellFormed(const Constraint& c, const VectorXd& v, const std::string& where) {
+  const Sample s = Eval(c, v);
+  ASSERT_TRUE(std::isfinite(s.ell)) << where;
+  ASSERT_TRUE(s.gamma.allFinite()) << where << " gamma=" << s.gamma.transpose();
+  ASSERT_TRUE(s.G.allFinite()) << where << "\nG=\n" << s.G;
+  VectorXd g2(c.num_rows());
+  const double ell2 = c.Cost(v, g2);
+  EXPECT_EQ(ell2, s.ell) << where;
+  EXPECT_EQ((g2 - s.gamma).cwiseAbs().maxCoeff(), 0.0) << where;
+  const double scale = MaxAbs(s.G);
+  EXPECT_LE(MaxAbs(s.G - s.G.transpose()), 1e-14 * scale) << where;
+  if (scale > 0) {
+    Eigen::SelfAdjointEigenSolver<MatrixXd> eig(s.G);
+    EXPECT_GE(eig.eigenvalues().minCoeff(), -1e-12 * scale) << where << "\nG=\n" << s.G;
+  }
+}
+
+// Central differences: −∇ℓ (to compare with γ) and −∂γ/∂v_c (to compare with G).
+void CentralDifferences(const Constraint& c, const VectorXd& v, const VectorXd& h,
+                        VectorXd* neg_grad, MatrixXd* neg_jac) {
+  const int n = c.num_rows();
+  neg_grad->resize(n);
+  neg_jac->resize(n, n);
+  for (int j = 0; j < n; ++j) {
+    VectorXd vp = v, vm = v;
+    vp(j) += h(j);
+    vm(j) -= h(j);
+    (*neg_grad)(j) = -(CostOnly(c, vp) - CostOnly(c, vm)) / (2 * h(j));
+    neg_jac->col(j) = -(ImpulseOnly(c, vp) - ImpulseOnly(c, vm)) / (2 * h(j));
+  }
+}
+
+// A point where the stencil v ± h stays inside one smooth region.
+void ExpectMatchesFiniteDifferences(const Constraint& c, const VectorXd& v, const VectorXd& h,
+                                    double tol, const std::string& where) {
+  ExpectWellFormed(c, v, where);
+  const Sample s = Eval(c, v);
+  VectorXd neg_grad;
+  MatrixXd neg_jac;
+  CentralDifferences(c, v, h, &neg_grad, &neg_jac);
+  EXPECT_LE(MaxAbs(neg_grad - s.gamma), tol * MaxAbs(s.gamma) + 1e-300)
+      << where << "\n gamma=" << s.gamma.transpose() << "\n fd   =" << neg_grad.transpose();
+  EXPECT_LE(MaxAbs(neg_jac - s.G), tol * MaxAbs(s.G) + 1e-300) << where << "\nG=\n"
+                                                               << s.G << "\nfd=\n"
+                                                               << neg_jac;
+}
+
+// A point on a kink. ℓ is C¹ so γ still matches central differences of ℓ; G must equal the
+// Hessian of one of the adjacent regions (evaluated at `sides`, points just off the kink), and
+// each column of G must be one of the one-sided difference quotients of γ.
+void ExpectKinkConsistent(const Constraint& c, const VectorXd& v, const VectorXd& h,
+                          const std::vector<VectorXd>& sides, double tol,
+                          const std::string& where) {
+  ExpectWellFormed(c, v, where);
+  const Sample s = Eval(c, v);
+  VectorXd neg_grad;
+  MatrixXd neg_jac;
+  CentralDifferences(c, v, h, &neg_grad, &neg_jac);
+  double g_scale = MaxAbs(s.G);
+  std::vector<MatrixXd> side_G;
+  for (const VectorXd& side : sides) {
+    const Sample t = Eval(c, side);
+    side_G.push_back(t.G);
+    g_scale = std::max(g_scale, MaxAbs(t.G));
+  }
+  // γ is continuous across the kink: Lipschitz with constant ‖G‖ ≤ n·max|G_ij|.
+  for (const VectorXd& side : sides) {
+    const VectorXd t_gamma = ImpulseOnly(c, side);
+    EXPECT_LE(MaxAbs(t_gamma - s.gamma),
+              2 * c.num_rows() * g_scale * MaxAbs(side - v) + 1e-12 * MaxAbs(s.gamma))
+        << where;
+  }
+  // Central differences across a kink of ℓ'' are off by O(ΔG·h).
+  EXPECT_LE(MaxAbs(neg_grad - s.gamma), tol * MaxAbs(s.gamma) + g_scale * h.maxCoeff())
+      << where << "\n gamma=" << s.gamma.transpose() << "\n fd   =" << neg_grad.transpose();
+  double best = std::numeric_limits<double>::infinity();
+  for (const MatrixXd& Gs : side_G) best = std::min(best, MaxAbs(Gs - s.G));
+  EXPECT_LE(best, tol * g_scale) << where << "\nG=\n" << s.G;
+  const VectorXd g0 = ImpulseOnly(c, v);
+  for (int j = 0; j < c.num_rows(); ++j) {
+    VectorXd vp = v, vm = v;
+    vp(j) += h(j);
+    vm(j) -= h(j);
+    const VectorXd fwd = -(ImpulseOnly(c, vp) - g0) / h(j);
+    const VectorXd bwd = -(g0 - ImpulseOnly(c, vm)) / h(j);
+    const double err = std::min(MaxAbs(s.G.col(j) - fwd), MaxAbs(s.G.col(j) - bwd));
+    EXPECT_LE(err, tol * g_scale + 1e-300)
+        << where << " column " << j << "\nG=\n"
+        << s.G << "\nfwd=" << fwd.transpose() << "\nbwd=" << bwd.transpose();
+  }
+}
+
+void ExpectMidpointConvex(const Constraint& c, const VectorXd& a, const VectorXd& b,
+                          const std::string& where) {
+  const double la = CostOnly(c, a), lb = CostOnly(c, b), lm = CostOnly(c, 0.5 * (a + b));
+  EXPECT_LE(lm, 0.5 * (la + lb) + 1e-12 * (std::abs(la) + std::abs(lb)) + 1e-300) << where;
+}
+
+std::string Where(const char* what, int i) { return std::string(what) + " #" + std::to_string(i); }
+
+double LogUniform(std::mt19937& rng, double lo_exp, double hi_exp) {
+  return std::pow(10.0, std::uniform_real_distribution<double>(lo_exp, hi_exp)(rng));
+}
+double Uniform(std::mt19937& rng, double lo, double hi) {
+  return std::uniform_real_distribution<double>(lo, hi)(rng);
+}
+double Normal(std::mt19937& rng, double sigma) {
+  return std::normal_distribution<double>(0, sigma)(rng);
+}
+
+// ============================================================================================
+// SAP (§2.1). Points are built in y = −R⁻¹(v_c − v̂) space, where the regions are cones.
+
+struct SapCase {
+  SapContact::Parameters p;
+  double mu_hat() const { return p.friction * p.R_t / p.R_n; }
+  // v_c = v̂ − R y for y = (y_r t̂, y_n).
+  VectorXd VelocityFromY(double yr, double angle, double yn) const {
+    return Vector3d(-p.R_t * yr * std::cos(angle), -p.R_t * yr * std::sin(angle),
+                    p.vhat_n - p.R_n * yn);
+  }
+  // Steps of ~1e-7 in y, but never below 1e-9 relative to v (roundoff of v = v̂ − R y).
+  VectorXd Step(const VectorXd& v) const {
+    return Vector3d(1e-7 * p.R_t + 1e-9 * std::abs(v(0)), 1e-7 * p.R_t + 1e-9 * std::abs(v(1)),
+                    1e-7 * p.R_n + 1e-9 * std::abs(v(2)));
+  }
+};
+
+SapCase RandomSap(std::mt19937& rng) {
+  SapCase c;
+  c.p.friction = Uniform(rng, 0.1, 1.5);
+  c.p.R_t = LogUniform(rng, -4, 0);
+  c.p.R_n = LogUniform(rng, -4, 0);
+  c.p.vhat_n = Normal(rng, 0.1);
+  return c;
+}
+
+// Independent SAP reference: projection of y on the friction cone in the R-norm, by brute force
+// over the cone boundary (plus the apex and y itself when it is inside).
+Vector3d ProjectOnConeBruteForce(const Vector3d& y, double mu, double Rt, double Rn) {
+  const double yr = std::hypot(y(0), y(1));
+  if (yr <= mu * y(2)) return y;
+  // The projection lies in the plane of y_t and the axis: γ = (r t̂, r/μ), r ≥ 0 minimizing
+  // Rt (r − y_r)² + Rn (r/μ − y_n)²  ⇒  r = (Rt y_r + Rn y_n/μ)/(Rt + Rn/μ²), clamped at 0.
+  const double r = std::max(0.0, (Rt * yr + Rn * y(2) / mu) / (Rt + Rn / (mu * mu)));
+  const double tx = yr > 0 ? y(0) / yr : 0, ty = yr > 0 ? y(1) / yr : 0;
+  return Vector3d(r * tx, r * ty, r / mu);
+}
+
+TEST(SapContactTest, StictionRegionMatchesClosedFormAndFiniteDifferences) {
+  std::mt19937 rng(11);
+  for (int i = 0; i < 2000; ++i) {
+    const SapCase c = RandomSap(rng);
+    const SapContact sap(c.p);
+    const double yn = Uniform(rng, 0.1, 1.0);
+    const double yr = Uniform(rng, 0.0, 0.99) * c.p.friction * yn;
+    const VectorXd v = c.VelocityFromY(yr, Uniform(rng, 0, 2 * kPi), yn);
+    const std::string where = Where("stick", i);
+    ExpectMatchesFiniteDifferences(sap, v, c.Step(v), 1e-5, where);
+    const Sample s = Eval(sap, v);
+    // γ = −R⁻¹(v_c − v̂), G = R⁻¹, ℓ = ½ γᵀRγ.
+    const Vector3d R(c.p.R_t, c.p.R_t, c.p.R_n);
+    const Vector3d vhat(0, 0, c.p.vhat_n);
+    const Vector3d expected = -(Vector3d(v) - vhat).cwiseQuotient(R);
+    EXPECT_LE(MaxAbs(s.gamma - expected), 1e-12 * MaxAbs(expected)) << where;
+    EXPECT_LE(MaxAbs(s.G - MatrixXd(R.cwiseInverse().asDiagonal())), 1e-12 * MaxAbs(s.G));
+    EXPECT_NEAR(s.ell, 0.5 * expected.dot(R.cwiseProduct(expected)), 1e-12 * s.ell) << where;
+  }
+}
+
+TEST(SapContactTest, SlidingRegionMatchesProjectionAndFiniteDifferences) {
+  std::mt19937 rng(12);
+  for (int i = 0; i < 2000; ++i) {
+    const SapCase c = RandomSap(rng);
+    const SapContact sap(c.p);
+    const double mu = c.p.friction;
+    const double yr = Uniform(rng, 0.1, 1.0);
+    const double yn = -c.mu_hat() * yr + Uniform(rng, 0.01, 0.99) * (yr / mu + c.mu_hat() * yr);
+    const double angle = Uniform(rng, 0, 2 * kPi);
+    const VectorXd v = c.VelocityFromY(yr, angle, yn);
+    const std::string where = Where("slide", i);
+    ExpectMatchesFiniteDifferences(sap, v, c.Step(v), 1e-5, where);
+    const Sample s = Eval(sap, v);
+    // On the cone surface, friction opposes the slip direction of v_t.
+    const double gn = s.gamma(2);
+    EXPECT_GT(gn, 0) << where;
+    EXPECT_NEAR(s.gamma.head<2>().norm(), mu * gn, 1e-12 * gn) << where;
+    EXPECT_LT(s.gamma.head<2>().dot(v.head<2>()), 0) << where;
+    // It is the R-norm projection of y (independent brute-force reference).
+    const Vector3d y(yr * std::cos(angle), yr * std::sin(angle), yn);
+    const Vector3d ref = ProjectOnConeBruteForce(y, mu, c.p.R_t, c.p.R_n);
+    EXPECT_LE(MaxAbs(s.gamma - ref), 1e-9 * MaxAbs(ref)) << where;
+  }
+}
+
+TEST(SapContactTest, SeparationRegionIsZero) {
+  std::mt19937 rng(13);
+  for (int i = 0; i < 2000; ++i) {
+    const SapCase c = RandomSap(rng);
+    const SapContact sap(c.p);
+    const double yn = -Uniform(rng, 0.1, 1.0);
+    const double yr = Uniform(rng, 0.0, 0.99) * (-yn) / c.mu_hat();
+    const VectorXd v = c.VelocityFromY(yr, Uniform(rng, 0, 2 * kPi), yn);
+    const std::string where = Where("separation", i);
+    ExpectMatchesFiniteDifferences(sap, v, c.Step(v), 1e-5, where);
+    const Sample s = Eval(sap, v);
+    EXPECT_EQ(s.ell, 0.0) << where;
+    EXPECT_EQ(MaxAbs(s.gamma), 0.0) << where;
+    EXPECT_EQ(MaxAbs(s.G), 0.0) << where;
+  }
+}
+
+TEST(SapContactTest, RegionBoundariesAreConsistentFromBothSides) {
+  std::mt19937 rng(14);
+  for (int i = 0; i < 1000; ++i) {
+    const SapCase c = RandomSap(rng);
+    const SapContact sap(c.p);
+    const double mu = c.p.friction;
+    const double angle = Uniform(rng, 0, 2 * kPi);
+    const double off = 1e-7;
+    {  // stick / slide: y_r = μ y_n
+      const double yn = Uniform(rng, 0.1, 1.0);
+      const double yr = mu * yn;
+      const VectorXd v = c.VelocityFromY(yr, angle, yn);
+      ExpectKinkConsistent(
+          sap, v, c.Step(v),
+          {c.VelocityFromY(yr * (1 - off), angle, yn), c.VelocityFromY(yr * (1 + off), angle, yn)},
+          1e-4, Where("stick/slide", i));
+    }
+    {  // slide / separation: y_n = −μ̂ y_r
+      const double yr = Uniform(rng, 0.1, 1.0);
+      const double yn = -c.mu_hat() * yr;
+      const VectorXd v = c.VelocityFromY(yr, angle, yn);
+      ExpectKinkConsistent(
+          sap, v, c.Step(v),
+          {c.VelocityFromY(yr * (1 - off), angle, yn), c.VelocityFromY(yr * (1 + off), angle, yn)},
+          1e-4, Where("slide/separation", i));
+    }
+    {  // apex y = 0 (v_c = v̂): all three regions meet; γ = 0 and ℓ = 0 there.
+      const VectorXd v = c.VelocityFromY(0, angle, 0);
+      ExpectWellFormed(sap, v, Where("apex", i));
+      const Sample s = Eval(sap, v);
+      EXPECT_EQ(s.ell, 0.0);
+      EXPECT_EQ(MaxAbs(s.gamma), 0.0);
+      VectorXd neg_grad;
+      MatrixXd neg_jac;
+      CentralDifferences(sap, v, c.Step(v), &neg_grad, &neg_jac);
+      // ℓ ≈ ½ yᵀRy ⇒ its central difference is O(h/R) at the apex.
+      const VectorXd h = c.Step(v);
+      EXPECT_LE(MaxAbs(neg_grad), 3 * MaxAbs(h) / std::min(c.p.R_t, c.p.R_n)) << i;
+    }
+  }
+}
+
+TEST(SapContactTest, ExactlyZeroTangentialVelocity) {
+  // v_t = 0 ⇒ y_t = 0, y_r = 0: stiction for v_n < v̂, separation for v_n ≥ v̂; no 0/0.
+  std::mt19937 rng(15);
+  for (int i = 0; i < 500; ++i) {
+    const SapCase c = RandomSap(rng);
+    const SapContact sap(c.p);
+    const double yn = Uniform(rng, -1, 1);
+    const VectorXd v = Vector3d(0, 0, c.p.vhat_n - c.p.R_n * yn);
+    const std::string where = Where("v_t = 0", i);
+    ExpectWellFormed(sap, v, where);
+    const Sample s = Eval(sap, v);
+    EXPECT_EQ(s.gamma(0), 0.0);
+    EXPECT_EQ(s.gamma(1), 0.0);
+    if (yn > 0) {
+      // v = v̂ − R_n y_n rounds by ~ulp(v̂): y_n is recovered to ~1e-16·|v̂|/R_n.
+      EXPECT_NEAR(s.gamma(2), yn,
+                  1e-12 * yn + 1e-15 * (std::abs(c.p.vhat_n) + std::abs(v(2))) / c.p.R_n)
+          << where;
+      EXPECT_DOUBLE_EQ(s.G(0, 0), 1 / c.p.R_t) << where;
+      ExpectMatchesFiniteDifferences(sap, v, c.Step(v), 1e-5, where);
+    } else {
+      EXPECT_EQ(s.gamma(2), 0.0) << where;
+    }
+  }
+}
+
+TEST(SapContactTest, FrictionlessIsOneSidedNormal) {
+  // μ = 0: the stiction test y_r ≤ μ y_n alone would accept y_t = 0, y_n < 0 (pulling).
+  SapContact::Parameters p{.friction = 0, .R_t = 1e-3, .R_n = 1e-2, .vhat_n = 0.05};
+  const SapContact sap(p);
+  for (double vt : {0.0, 0.3}) {
+    for (double vn : {-0.2, 0.0, 0.05, 0.2}) {
+      const VectorXd v = Vector3d(vt, -vt, vn);
+      const std::string where = "vt=" + std::to_string(vt) + " vn=" + std::to_string(vn);
+      ExpectWellFormed(sap, v, where);
+      const Sample s = Eval(sap, v);
+      const double expected_gn = std::max(0.0, -(vn - p.vhat_n) / p.R_n);
+      EXPECT_NEAR(s.gamma(2), expected_gn, 1e-12) << where;
+      EXPECT_EQ(s.gamma(0), 0.0) << where;
+      EXPECT_EQ(s.gamma(1), 0.0) << where;
+      EXPECT_NEAR(s.ell, 0.5 * p.R_n * expected_gn * expected_gn, 1e-12) << where;
+    }
+  }
+}
+
+TEST(SapContactTest, MakeParametersByHand) {
+  // δt = 1 ms, τ_d = 0.1 s, φ0 = −1 mm, w_t = 2, w_n = 3 kg⁻¹, μ = 0.5.
+  // k = 1e6: compliance 1/(1e-3·1e6·0.101) = 9.90e-3 < near-rigid 3/(4π²) = 7.599e-2.
+  auto p = SapContact::MakeParameters(1e-3, 1e6, 0.1, 0.5, -1e-3, 2.0, 3.0);
+  EXPECT_NEAR(p.R_n, 3.0 / (4 * kPi * kPi), 1e-15);
+  EXPECT_NEAR(p.R_t, 2e-3, 1e-18);
+  EXPECT_NEAR(p.vhat_n, 1e-3 / 0.101, 1e-15);
+  EXPECT_EQ(p.friction, 0.5);
+  // k = 1e3: compliance 1/(1e-3·1e3·0.101) = 9.901 wins.
+  p = SapContact::MakeParameters(1e-3, 1e3, 0.1, 0.5, -1e-3, 2.0, 3.0);
+  EXPECT_NEAR(p.R_n, 1.0 / 0.101, 1e-12);
+  // σ, β honoured.
+  p = SapContact::MakeParameters(1e-3, 1e9, 0.0, 0.5, 2e-3, 2.0, 3.0, 1e-2, 0.5);
+  EXPECT_NEAR(p.R_t, 2e-2, 1e-17);
+  EXPECT_NEAR(p.R_n, 0.25 * 3.0 / (4 * kPi * kPi), 1e-15);
+  EXPECT_NEAR(p.vhat_n, -2.0, 1e-12);
+}
+
+TEST(SapContactTest, ZeroStiffnessIsInactiveWithoutNaN) {
+  const auto p = SapContact::MakeParameters(1e-3, 0.0, 0.1, 0.5, -1e-3, 2.0, 3.0);
+  EXPECT_TRUE(std::isinf(p.R_n));
+  const SapContact sap(p);
+  for (const VectorXd& v : {VectorXd(Vector3d(0, 0, 0)), VectorXd(Vector3d(0.1, 0, -1)),
+                            VectorXd(Vector3d(0, 0, -1e3))}) {
+    ExpectWellFormed(sap, v, "k = 0");
+    const Sample s = Eval(sap, v);
+    EXPECT_EQ(s.ell, 0.0);
+    EXPECT_EQ(MaxAbs(s.gamma), 0.0);
+    EXPECT_EQ(MaxAbs(s.G), 0.0);
+  }
+}
+
+TEST(SapContactTest, ConvexAlongRandomSegments) {
+  std::mt19937 rng(16);
+  for (int i = 0; i < 3000; ++i) {
+    const SapCase c = RandomSap(rng);
+    const SapContact sap(c.p);
+    const double scale = std::max(c.p.R_t, c.p.R_n);
+    const VectorXd a = Vector3d(Normal(rng, scale), Normal(rng, scale), Normal(rng, scale));
+    const VectorXd b = Vector3d(Normal(rng, scale), Normal(rng, scale), Normal(rng, scale));
+    ExpectMidpointConvex(sap, a, b, Where("SAP convexity", i));
+    ExpectWellFormed(sap, a, Where("SAP random", i));
+    EXPECT_GE(CostOnly(sap, a), 0.0);
+  }
+}
+
+// ============================================================================================
+// Hunt & Crossley normal (§2.2).
+
+// The law written directly from §2.2, independent of the implementation.
+double ReferenceImpulse(const HuntCrossleyNormal& hc, double vn) {
+  return hc.dt_s * hc.stiffness_N_per_m * std::max(hc.penetration_m - hc.dt_s * vn, 0.0) *
+         std::max(1 - hc.dissipation_s_per_m * vn, 0.0);
+}
+
+// ℓ_n(v) = ∫_v^{v̂} n: n is a quadratic polynomial on [v, v̂], so Simpson's rule is exact.
+double ReferencePotential(const HuntCrossleyNormal& hc, double vn, double vhat) {
+  if (vn >= vhat) return 0;
+  return (vhat - vn) / 6 *
+         (ReferenceImpulse(hc, vn) + 4 * ReferenceImpulse(hc, 0.5 * (vn + vhat)) +
+          ReferenceImpulse(hc, vhat));
+}
+
+double ReferenceOpening(const HuntCrossleyNormal& hc) {
+  const double d = hc.dissipation_s_per_m;
+  return std::min(hc.penetration_m / hc.dt_s,
+                  d > 0 ? 1 / d : std::numeric_limits<double>::infinity());
+}
+
+HuntCrossleyNormal RandomNormal(std::mt19937& rng) {
+  HuntCrossleyNormal hc;
+  hc.dt_s = LogUniform(rng, -4, -2);
+  hc.stiffness_N_per_m = LogUniform(rng, 3, 8);
+  hc.dissipation_s_per_m = Uniform(rng, 0, 1) < 0.15 ? 0.0 : Uniform(rng, 0, 100);
+  hc.penetration_m = Normal(rng, 1e-3);
+  return hc;
+}
+
+double NormalStep(double vn, double vhat) {
+  return 1e-7 * (std::abs(vn) + (std::isfinite(vhat) ? std::abs(vhat) : 0) + 1e-6);
+}
+
+TEST(HuntCrossleyNormalTest, ImpulseByHand) {
+  HuntCrossleyNormal hc{
+      .dt_s = 1e-3, .stiffness_N_per_m = 1e6, .dissipation_s_per_m = 50, .penetration_m = 1e-3};
+  // v̂ = min(1e-3/1e-3, 1/50) = 0.02 m/s.
+  EXPECT_DOUBLE_EQ(hc.OpeningVelocity(), 0.02);
+  // v_n = −0.1: 1e-3·1e6·(1e-3 + 1e-4)·(1 + 5) = 6.6 N·s.
+  EXPECT_NEAR(hc.Impulse(-0.1), 6.6, 1e-12);
+  // v_n = 0.01: 1e3·(1e-3 − 1e-5)·(1 − 0.5) = 0.495 N·s.
+  EXPECT_NEAR(hc.Impulse(0.01), 0.495, 1e-12);
+  // −n' = δt·k·[δt(1 − d v) + d(x0 − δt v)] at v = 0.01: 1e3·[1e-3·0.5 + 50·9.9e-4] = 50.
+  EXPECT_NEAR(hc.ImpulseDerivativeNeg(0.01), 50.0, 1e-10);
+  // ℓ_n(0.01) = ∫_{0.01}^{0.02} 1e3(1e-3 − 1e-3 s)(1 − 50 s) ds
+  //           = ∫ (1 − s)(1 − 50 s) ds = [s − 51 s²/2 + 50 s³/3] = 0.0024916666…
+  EXPECT_NEAR(hc.Potential(0.01), 0.01 - 51 * (4e-4 - 1e-4) / 2 + 50 * (8e-6 - 1e-6) / 3, 1e-15);
+  EXPECT_EQ(hc.Impulse(0.02), 0.0);
+  EXPECT_EQ(hc.Potential(0.03), 0.0);
+  // d = 0: v̂ = x0/δt = 1 m/s, n = δt k (x0 − δt v).
+  hc.dissipation_s_per_m = 0;
+  EXPECT_DOUBLE_EQ(hc.OpeningVelocity(), 1.0);
+  EXPECT_NEAR(hc.Impulse(0.5), 0.5, 1e-12);
+  EXPECT_NEAR(hc.Potential(0.5), 1e3 * 1e-3 * 0.5 * 0.5 / 2, 1e-15);  // δt²k·u²/2
+  // Separated within the margin, x0 = −1 mm: v̂ = −1 m/s; acts only if approaching faster.
+  hc.dissipation_s_per_m = 50;
+  hc.penetration_m = -1e-3;
+  EXPECT_DOUBLE_EQ(hc.OpeningVelocity(), -1.0);
+  EXPECT_EQ(hc.Impulse(-0.5), 0.0);
+  // v = −2: 1e3·(−1e-3 + 2e-3)·(1 + 100) = 101 N·s.
+  EXPECT_NEAR(hc.Impulse(-2.0), 101.0, 1e-10);
+}
+
+TEST(HuntCrossleyNormalTest, RandomPointsMatchReferenceAndDerivatives) {
+  std::mt19937 rng(21);
+  int active = 0, open = 0;
+  for (int i = 0; i < 5000; ++i) {
+    const HuntCrossleyNormal hc = RandomNormal(rng);
+    const double vhat = ReferenceOpening(hc);
+    EXPECT_DOUBLE_EQ(hc.OpeningVelocity(), vhat);
+    const double vn = (std::isfinite(vhat) ? vhat : 0) + Normal(rng, 0.05);
+    const double h = NormalStep(vn, vhat);
+    if (std::abs(vn - vhat) < 100 * h) continue;
+    const std::string where = Where("HC", i);
+    const double n = hc.Impulse(vn), dn = hc.ImpulseDerivativeNeg(vn), ell = hc.Potential(vn);
+    ASSERT_TRUE(std::isfinite(n) && std::isfinite(dn) && std::isfinite(ell)) << where;
+    const double n_ref = ReferenceImpulse(hc, vn);
+    EXPECT_NEAR(n, n_ref, 1e-9 * n_ref) << where;
+    const double ell_ref = ReferencePotential(hc, vn, vhat);
+    EXPECT_NEAR(ell, ell_ref, 1e-10 * ell_ref) << where;
+    EXPECT_GE(ell, 0.0) << where;
+    EXPECT_GE(dn, 0.0) << where;
+    const double fd_n = -(hc.Potential(vn + h) - hc.Potential(vn - h)) / (2 * h);
+    EXPECT_NEAR(fd_n, n, 1e-6 * n + 1e-300) << where;
+    const double fd_dn = -(hc.Impulse(vn + h) - hc.Impulse(vn - h)) / (2 * h);
+    EXPECT_NEAR(fd_dn, dn, 1e-6 * dn + 1e-300) << where;
+    if (vn < vhat) {
+      ++active;
+      EXPECT_GT(n, 0.0) << where;
+    } else {
+      ++open;
+      EXPECT_EQ(n, 0.0) << where;
+      EXPECT_EQ(ell, 0.0) << where;
+      EXPECT_EQ(dn, 0.0) << where;
+    }
+  }
+  EXPECT_GT(active, 1000);
+  EXPECT_GT(open, 1000);
+}
+
+TEST(HuntCrossleyNormalTest, OpeningVelocityKinks) {
+  // v_n = v̂ with v̂ = x0/δt (elastic part opens first) and with v̂ = 1/d (dissipation first).
+  std::mt19937 rng(22);
+  int elastic = 0, dissipative = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const HuntCrossleyNormal hc = RandomNormal(rng);
+    const double vhat = hc.OpeningVelocity();
+    const double h = NormalStep(vhat, vhat);
+    const bool elastic_first = hc.penetration_m / hc.dt_s <= 1 / hc.dissipation_s_per_m;
+    (elastic_first ? elastic : dissipative)++;
+    const std::string where = Where(elastic_first ? "v̂ = x0/δt" : "v̂ = 1/d", i);
+    EXPECT_EQ(hc.Impulse(vhat), 0.0) << where;
+    EXPECT_EQ(hc.Potential(vhat), 0.0) << where;
+    // One-sided: from the open side n' = 0, from the active side −n'(v̂⁻) = slope of n.
+    const double fwd = -(hc.Impulse(vhat + h) - hc.Impulse(vhat)) / h;
+    const double bwd = -(hc.Impulse(vhat) - hc.Impulse(vhat - h)) / h;
+    const double dn = hc.ImpulseDerivativeNeg(vhat);
+    EXPECT_EQ(fwd, 0.0) << where;
+    EXPECT_TRUE(std::abs(dn - fwd) <= 1e-5 * bwd || std::abs(dn - bwd) <= 1e-5 * bwd) << where;
+    // The active-side slope by hand: δt k [δt(1 − d v̂) + d(x0 − δt v̂)].
+    const double k = hc.stiffness_N_per_m, d = hc.dissipation_s_per_m, dt = hc.dt_s;
+    const double slope = dt * k * (dt * (1 - d * vhat) + d * (hc.penetration_m - dt * vhat));
+    // Backward difference of the quadratic n: off by n''·h/2, n'' = 2δt·δt·k·d.
+    EXPECT_NEAR(bwd, slope, 1e-5 * slope + dt * dt * k * d * h) << where;
+    EXPECT_NEAR(hc.ImpulseDerivativeNeg(vhat - 1e-9 * std::abs(vhat) - 1e-300), slope, 1e-6 * slope)
+        << where;
+    // ℓ is C¹: the central difference of ℓ at the kink still gives n(v̂) = 0 (to O(h)).
+    const double fd_n = -(hc.Potential(vhat + h) - hc.Potential(vhat - h)) / (2 * h);
+    EXPECT_LE(std::abs(fd_n), slope * h) << where;
+  }
+  EXPECT_GT(elastic, 100);
+  EXPECT_GT(dissipative, 100);
+}
+
+TEST(HuntCrossleyNormalTest, PotentialIsConvex) {
+  std::mt19937 rng(23);
+  for (int i = 0; i < 3000; ++i) {
+    const HuntCrossleyNormal hc = RandomNormal(rng);
+    const double a = Normal(rng, 0.5), b = Normal(rng, 0.5);
+    const double la = hc.Potential(a), lb = hc.Potential(b), lm = hc.Potential(0.5 * (a + b));
+    EXPECT_LE(lm, 0.5 * (la + lb) * (1 + 1e-12)) << i;
+  }
+}
+
+TEST(HuntCrossleyNormalTest, ForceFormWithVanishingStiffness) {
+  // Hydroelastic face (§5): f0 = A·p0 finite while k = A·g → 0. Then
+  // n = δt·(f0 − δt k v)₊(1 − d v)₊ → δt·f0·(1 − d v)₊, v̂ → 1/d.
+  HuntCrossleyNormal hc{.dt_s = 1e-3, .stiffness_N_per_m = 0, .dissipation_s_per_m = 20};
+  hc.elastic_force_N = 10.0;
+  EXPECT_DOUBLE_EQ(hc.ElasticForce(), 10.0);
+  EXPECT_DOUBLE_EQ(hc.OpeningVelocity(), 0.05);
+  EXPECT_NEAR(hc.Impulse(-0.1), 1e-2 * 3, 1e-15);
+  // ℓ(v) = δt f0 d u²/2, u = 0.05 − v.
+  EXPECT_NEAR(hc.Potential(-0.1), 1e-2 * 20 * 0.15 * 0.15 / 2, 1e-15);
+  EXPECT_NEAR(hc.ImpulseDerivativeNeg(-0.1), 1e-2 * 20, 1e-15);
+  // Continuous in k → 0.
+  HuntCrossleyNormal soft = hc;
+  soft.stiffness_N_per_m = 1e-9;
+  for (double v : {-1.0, -0.1, 0.0, 0.04}) {
+    EXPECT_NEAR(soft.Impulse(v), hc.Impulse(v), 1e-12) << v;
+    EXPECT_NEAR(soft.Potential(v), hc.Potential(v), 1e-12) << v;
+  }
+  // Same law as the stiffness·penetration form when f0 = k·x0.
+  HuntCrossleyNormal a{
+      .dt_s = 2e-3, .stiffness_N_per_m = 3e5, .dissipation_s_per_m = 5, .penetration_m = 2e-3};
+  HuntCrossleyNormal b = a;
+  b.penetration_m = 123;  // ignored when f0 is given
+  b.elastic_force_N = 3e5 * 2e-3;
+  for (double v : {-1.0, 0.1, 0.5, 0.9, 1.5}) {
+    EXPECT_NEAR(a.Impulse(v), b.Impulse(v), 1e-12 * (1 + a.Impulse(v))) << v;
+    EXPECT_NEAR(a.Potential(v), b.Potential(v), 1e-12 * (1 + a.Potential(v))) << v;
+  }
+  // k = 0 and d = 0: constant impulse δt·f0 that never opens; potential −δt f0 v.
+  hc.dissipation_s_per_m = 0;
+  EXPECT_TRUE(std::isinf(hc.OpeningVelocity()));
+  EXPECT_DOUBLE_EQ(hc.Impulse(3.0), 1e-2);
+  EXPECT_DOUBLE_EQ(hc.Potential(3.0), -3e-2);
+  EXPECT_EQ(hc.ImpulseDerivativeNeg(3.0), 0.0);
+  // k = 0 with f0 ≤ 0: never in contact.
+  hc.elastic_force_N = -1.0;
+  for (double v : {-1e3, 0.0, 1.0}) {
+    EXPECT_EQ(hc.Impulse(v), 0.0);
+    EXPECT_EQ(hc.Potential(v), 0.0);
+  }
+  // k = 0 in the penetration form: f0 = 0, nothing.
+  HuntCrossleyNormal none{
+      .dt_s = 1e-3, .stiffness_N_per_m = 0, .dissipation_s_per_m = 0, .penetration_m = 1e-3};
+  for (double v : {-1e3, 0.0, 1.0}) {
+    EXPECT_EQ(none.Impulse(v), 0.0);
+    EXPECT_EQ(none.Potential(v), 0.0);
+    EXPECT_EQ(none.ImpulseDerivativeNeg(v), 0.0);
+  }
+}
+
+TEST(HuntCrossleyNormalTest, FarSeparatedPairHasNoCostOffset) {
+  // x0 = −0.1 m at δt = 1 ms: v̂ = −100 m/s. ℓ must be exactly 0 for v_n ≥ v̂ and accurate
+  // just below (no cancellation between two large N⁺ values).
+  HuntCrossleyNormal hc{
+      .dt_s = 1e-3, .stiffness_N_per_m = 1e6, .dissipation_s_per_m = 50, .penetration_m = -0.1};
+  EXPECT_EQ(hc.Potential(0.0), 0.0);
+  EXPECT_EQ(hc.Potential(-99.0), 0.0);
+  // u = 1e-3: ℓ = δt²k(1 − d v̂)u²/2 + δt²k·d·u³/3 = 5001·1e-6/2 + 50·1e-9/3.
+  const double v = -100 - 1e-3;
+  EXPECT_NEAR(hc.Potential(v), ReferencePotential(hc, v, -100.0), 1e-9 * 2.5e-3);
+  EXPECT_NEAR(hc.Potential(v), 5001 * 1e-6 / 2 + 50 * 1e-9 / 3, 1e-9 * 2.5e-3);
+}
+
+// ============================================================================================
+// Lagged (§2.3).
+
+double SoftNormReference(double vt_norm, double eps) {
+  return std::sqrt(vt_norm * vt_norm + eps * eps) - eps;
+}
+
+LaggedContact::Parameters RandomLagged(std::mt19937& rng) {
+  LaggedContact::Parameters p;
+  p.normal = RandomNormal(rng);
+  p.friction = Uniform(rng, 0, 1) < 0.05 ? 0.0 : Uniform(rng, 0.1, 1.5);
+  p.lagged_normal_impulse = std::abs(Normal(rng, 1e-2));
+  p.epsilon_m_per_s = LogUniform(rng, -5, -3);
+  return p;
+}
+
+// Tangential step relative to the soft-norm curvature scale sqrt(‖v_t‖² + ε²).
+VectorXd ContactStep(const VectorXd& v, double eps, double vhat) {
+  const double s = std::hypot(v.head<2>().norm(), eps);
+  return Vector3d(1e-4 * s, 1e-4 * s, NormalStep(v(2), vhat));
+}
+
+TEST(LaggedContactTest, RandomPointsMatchFiniteDifferences) {
+  std::mt19937 rng(31);
+  int active = 0, open = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const auto p = RandomLagged(rng);
+    const LaggedContact c(p);
+    const double vhat = p.normal.OpeningVelocity();
+    // Tangential speeds from well inside ε to far beyond it; v_t = 0 exactly sometimes.
+    const double speed = Uniform(rng, 0, 1) < 0.1 ? 0.0 : LogUniform(rng, -7, -0.5);
+    const double angle = Uniform(rng, 0, 2 * kPi);
+    const VectorXd v =
+        Vector3d(speed * std::cos(angle), speed * std::sin(angle), vhat + Normal(rng, 0.05));
+    const VectorXd h = ContactStep(v, p.epsilon_m_per_s, vhat);
+    if (std::abs(v(2) - vhat) < 100 * h(2)) continue;
+    (v(2) < vhat ? active : open)++;
+    const std::string where = Where("Lagged", i);
+    ExpectMatchesFiniteDifferences(c, v, h, 1e-5, where);
+    const Sample s = Eval(c, v);
+    EXPECT_GE(s.ell, 0.0) << where;
+    // Normal is exactly Hunt & Crossley, independent of v_t (consistent).
+    EXPECT_EQ(s.gamma(2), p.normal.Impulse(v(2))) << where;
+    // Friction never exceeds μγ_n0 and opposes v_t.
+    const double bound = p.friction * p.lagged_normal_impulse;
+    EXPECT_LE(s.gamma.head<2>().norm(), bound * (1 + 1e-14)) << where;
+    EXPECT_LE(s.gamma.head<2>().dot(v.head<2>()), 0.0) << where;
+    if (v(2) >= vhat) {
+      EXPECT_EQ(s.gamma(2), 0.0) << where;
+    }
+  }
+  EXPECT_GT(active, 1000);
+  EXPECT_GT(open, 1000);
+}
+
+TEST(LaggedContactTest, NormalKink) {
+  std::mt19937 rng(32);
+  for (int i = 0; i < 1000; ++i) {
+    const auto p = RandomLagged(rng);
+    const LaggedContact c(p);
+    const double vhat = p.normal.OpeningVelocity();
+    const double speed = Uniform(rng, 0, 1) < 0.2 ? 0.0 : LogUniform(rng, -6, -1);
+    const VectorXd v = Vector3d(speed, -0.5 * speed, vhat);
+    const VectorXd h = ContactStep(v, p.epsilon_m_per_s, vhat);
+    const double off = 1e-3 * h(2);
+    ExpectKinkConsistent(c, v, h,
+                         {Vector3d(v(0), v(1), vhat - off), Vector3d(v(0), v(1), vhat + off)}, 1e-4,
+                         Where("Lagged v_n = v̂", i));
+    // The normal contributes nothing at v̂: ℓ = μγ_n0‖v_t‖_s only.
+    const double friction_cost = p.friction * p.lagged_normal_impulse *
+                                 SoftNormReference(speed * std::hypot(1.0, 0.5), p.epsilon_m_per_s);
+    EXPECT_NEAR(CostOnly(c, v), friction_cost, 1e-6 * friction_cost + 1e-300);
+  }
+}
+
+TEST(LaggedContactTest, FrictionSaturatesAtLaggedCoulombBound) {
+  LaggedContact::Parameters p;
+  p.normal = HuntCrossleyNormal{
+      .dt_s = 1e-3, .stiffness_N_per_m = 1e6, .dissipation_s_per_m = 50, .penetration_m = 1e-3};
+  p.friction = 0.5;
+  p.lagged_normal_impulse = LaggedContact::LaggedNormalImpulse(p.normal, -0.1);
+  EXPECT_NEAR(p.lagged_normal_impulse, 1e-3 * 1e6 * 1e-3 * 6, 1e-12);  // 6 N·s
+  p.epsilon_m_per_s = 1e-4;
+  const LaggedContact c(p);
+  const double bound = 0.5 * 6;
+  for (double speed : {0.1, 1.0, 10.0}) {  // ‖v_t‖ ≥ 1e3·ε
+    const VectorXd v = Vector3d(0.6 * speed, -0.8 * speed, 0.0);
+    const Sample s = Eval(c, v);
+    const double eps_ratio = 1e-4 / speed;
+    EXPECT_NEAR(s.gamma.head<2>().norm(), bound, bound * eps_ratio * eps_ratio) << speed;
+    EXPECT_NEAR(s.gamma(0) / bound, -0.6, 1e-6);
+    EXPECT_NEAR(s.gamma(1) / bound, 0.8, 1e-6);
+    // Normal impulse at v_n = 0: δt k x0 = 1 N·s, regardless of slip.
+    EXPECT_NEAR(s.gamma(2), 1.0, 1e-12);
+  }
+  // Below ε it is viscous: γ_t ≈ −μγ_n0 v_t/ε, Hessian μγ_n0/ε·I at v_t = 0.
+  const Sample s0 = Eval(c, Vector3d(0, 0, 0));
+  EXPECT_EQ(s0.gamma(0), 0.0);
+  EXPECT_EQ(s0.gamma(1), 0.0);
+  EXPECT_NEAR(s0.G(0, 0), bound / 1e-4, 1e-9);
+  EXPECT_NEAR(s0.G(1, 1), bound / 1e-4, 1e-9);
+  EXPECT_EQ(s0.G(0, 1), 0.0);
+  // γ_n0 = 0 when the previous step was already separating fast (1 − d v_n0 ≤ 0) or separated.
+  EXPECT_EQ(LaggedContact::LaggedNormalImpulse(p.normal, 0.05), 0.0);
+  HuntCrossleyNormal sep = p.normal;
+  sep.penetration_m = -1e-3;
+  EXPECT_EQ(LaggedContact::LaggedNormalImpulse(sep, -1.0), 0.0);
+}
+
+TEST(LaggedContactTest, RegularizedEpsilon) {
+  // ε = max(v_s, σ·w_t·μ·γ_n0).
+  EXPECT_DOUBLE_EQ(LaggedContact::RegularizedEpsilon(1e-4, 1e-3, 10.0, 0.5, 0.2), 1e-3);
+  EXPECT_DOUBLE_EQ(LaggedContact::RegularizedEpsilon(1e-4, 1e-3, 10.0, 0.5, 1e-3), 1e-4);
+  EXPECT_DOUBLE_EQ(LaggedContact::RegularizedEpsilon(1e-4, 1e-3, 10.0, 0.0, 1e3), 1e-4);
+}
+
+TEST(LaggedContactTest, DegenerateParametersGiveNoNaN) {
+  std::mt19937 rng(33);
+  for (int i = 0; i < 500; ++i) {
+    LaggedContact::Parameters p = RandomLagged(rng);
+    switch (i % 6) {
+      case 0:
+        p.epsilon_m_per_s = 0;
+        break;
+      case 1:
+        p.epsilon_m_per_s = 1e-300;
+        break;
+      case 2:
+        p.normal.stiffness_N_per_m = 0;
+        break;
+      case 3:
+        p.normal.dissipation_s_per_m = 0;
+        break;
+      case 4:
+        p.friction = 0;
+        break;
+      case 5:
+        p.lagged_normal_impulse = 0;
+        break;
+    }
+    const LaggedContact c(p);
+    const double vt = (i % 2) ? 0.0 : Normal(rng, 1e-3);
+    const VectorXd v = Vector3d(vt, 0.0, Normal(rng, 0.1));
+    ExpectWellFormed(c, v, Where("Lagged degenerate", i));
+    EXPECT_GE(CostOnly(c, v), 0.0);
+  }
+}
+
+TEST(LaggedContactTest, ConvexAlongRandomSegments) {
+  std::mt19937 rng(34);
+  for (int i = 0; i < 3000; ++i) {
+    const LaggedContact c(RandomLagged(rng));
+    const VectorXd a = Vector3d(Normal(rng, 1e-3), Normal(rng, 1e-3), Normal(rng, 0.1));
+    const VectorXd b = Vector3d(Normal(rng, 1e-3), Normal(rng, 1e-3), Normal(rng, 0.1));
+    ExpectMidpointConvex(c, a, b, Where("Lagged convexity", i));
+  }
+}
+
+// ============================================================================================
+// Similar (§2.4).
+
+SimilarContact::Parameters RandomSimilar(std::mt19937& rng) {
+  SimilarContact::Parameters p;
+  p.normal = RandomNormal(rng);
+  p.friction = Uniform(rng, 0, 1) < 0.05 ? 0.0 : Uniform(rng, 0.1, 1.5);
+  p.epsilon_m_per_s = LogUniform(rng, -5, -3);
+  return p;
+}
+
+TEST(SimilarContactTest, RandomPointsMatchFiniteDifferences) {
+  std::mt19937 rng(41);
+  int active = 0, open = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const auto p = RandomSimilar(rng);
+    const SimilarContact c(p);
+    const double vhat = p.normal.OpeningVelocity();
+    const double mu = p.friction;
+    const double speed = Uniform(rng, 0, 1) < 0.1 ? 0.0 : LogUniform(rng, -7, -0.5);
+    const double angle = Uniform(rng, 0, 2 * kPi);
+    const double z = vhat + Normal(rng, 0.05);
+    const double vn = z + mu * SoftNormReference(speed, p.epsilon_m_per_s);
+    const VectorXd v = Vector3d(speed * std::cos(angle), speed * std::sin(angle), vn);
+    const VectorXd h = ContactStep(v, p.epsilon_m_per_s, vhat);
+    if (std::abs(z - vhat) < 100 * (h(2) + mu * h(0))) continue;
+    (z < vhat ? active : open)++;
+    const std::string where = Where("Similar", i);
+    ExpectMatchesFiniteDifferences(c, v, h, 1e-5, where);
+    const Sample s = Eval(c, v);
+    EXPECT_GE(s.ell, 0.0) << where;
+    // γ_n = n(z); friction μ·n(z)·ŝ opposing v_t.
+    const double n_ref = ReferenceImpulse(p.normal, z);
+    EXPECT_NEAR(s.gamma(2), n_ref, 1e-9 * n_ref + 1e-300) << where;
+    const double s_len = std::hypot(speed, p.epsilon_m_per_s);
+    EXPECT_NEAR(s.gamma.head<2>().norm(), mu * n_ref * speed / s_len, 1e-9 * n_ref + 1e-300)
+        << where;
+    EXPECT_LE(s.gamma.head<2>().dot(v.head<2>()), 0.0) << where;
+    if (z >= vhat) {
+      EXPECT_EQ(s.ell, 0.0) << where;
+      EXPECT_EQ(MaxAbs(s.gamma), 0.0) << where;
+      EXPECT_EQ(MaxAbs(s.G), 0.0) << where;
+    }
+  }
+  EXPECT_GT(active, 1000);
+  EXPECT_GT(open, 1000);
+}
+
+TEST(SimilarContactTest, ZeroForceSetIsExactlyTheShiftedCone) {
+  // γ = 0 exactly iff v_n ≥ μ‖v_t‖_s + v̂.
+  std::mt19937 rng(42);
+  for (int i = 0; i < 2000; ++i) {
+    auto p = RandomSimilar(rng);
+    p.friction = Uniform(rng, 0.1, 1.5);
+    const SimilarContact c(p);
+    const double vhat = p.normal.OpeningVelocity();
+    const double speed = Uniform(rng, 0, 1) < 0.1 ? 0.0 : LogUniform(rng, -6, -0.5);
+    const double boundary = vhat + p.friction * SoftNormReference(speed, p.epsilon_m_per_s);
+    const double tiny = 1e-9 * (std::abs(boundary) + std::abs(vhat) + 1e-6);
+    const std::string where = Where("Similar zero set", i);
+    const Sample above = Eval(c, Vector3d(speed, 0, boundary + tiny));
+    EXPECT_EQ(MaxAbs(above.gamma), 0.0) << where;
+    EXPECT_EQ(above.ell, 0.0) << where;
+    const Sample below = Eval(c, Vector3d(speed, 0, boundary - tiny));
+    EXPECT_GT(below.gamma(2), 0.0) << where;
+    EXPECT_GT(below.ell, 0.0) << where;
+  }
+}
+
+TEST(SimilarContactTest, OpeningKinkAndZeroTangentialVelocity) {
+  std::mt19937 rng(43);
+  for (int i = 0; i < 1000; ++i) {
+    const auto p = RandomSimilar(rng);
+    const SimilarContact c(p);
+    const double vhat = p.normal.OpeningVelocity();
+    const double speed = (i % 3 == 0) ? 0.0 : LogUniform(rng, -6, -1);
+    const double vn = vhat + p.friction * SoftNormReference(speed, p.epsilon_m_per_s);
+    const VectorXd v = Vector3d(0.0, speed, vn);
+    const VectorXd h = ContactStep(v, p.epsilon_m_per_s, vhat);
+    const double off = 1e-3 * h(2);
+    ExpectKinkConsistent(c, v, h, {Vector3d(0.0, speed, vn - off), Vector3d(0.0, speed, vn + off)},
+                         1e-4, Where("Similar z = v̂", i));
+    // v_t = 0 exactly in the active region: no friction, tangential Hessian μ n/ε.
+    const VectorXd w = Vector3d(0, 0, vhat - 0.01);
+    ExpectWellFormed(c, w, Where("Similar v_t = 0", i));
+    const Sample s = Eval(c, w);
+    EXPECT_EQ(s.gamma(0), 0.0);
+    EXPECT_EQ(s.gamma(1), 0.0);
+    const double n = p.normal.Impulse(vhat - 0.01);
+    EXPECT_NEAR(s.G(0, 0), p.friction * n / p.epsilon_m_per_s, 1e-12 * (1 + s.G(0, 0)));
+    ExpectMatchesFiniteDifferences(c, w, ContactStep(w, p.epsilon_m_per_s, vhat), 1e-5,
+                                   Where("Similar v_t = 0 FD", i));
+  }
+}
+
+TEST(SimilarContactTest, DegenerateParametersGiveNoNaN) {
+  std::mt19937 rng(44);
+  for (int i = 0; i < 500; ++i) {
+    SimilarContact::Parameters p = RandomSimilar(rng);
+    switch (i % 5) {
+      case 0:
+        p.epsilon_m_per_s = 0;
+        break;
+      case 1:
+        p.epsilon_m_per_s = 1e-300;
+        break;
+      case 2:
+        p.normal.stiffness_N_per_m = 0;
+        break;
+      case 3:
+        p.normal.dissipation_s_per_m = 0;
+        break;
+      case 4:
+        p.friction = 0;
+        break;
+    }
+    const SimilarContact c(p);
+    const double vt = (i % 2) ? 0.0 : Normal(rng, 1e-3);
+    const VectorXd v = Vector3d(vt, 0.0, Normal(rng, 0.1));
+    ExpectWellFormed(c, v, Where("Similar degenerate", i));
+    EXPECT_GE(CostOnly(c, v), 0.0);
+  }
+}
+
+TEST(SimilarContactTest, ConvexAlongRandomSegments) {
+  std::mt19937 rng(45);
+  for (int i = 0; i < 3000; ++i) {
+    const SimilarContact c(RandomSimilar(rng));
+    const VectorXd a = Vector3d(Normal(rng, 0.05), Normal(rng, 0.05), Normal(rng, 0.1));
+    const VectorXd b = Vector3d(Normal(rng, 0.05), Normal(rng, 0.05), Normal(rng, 0.1));
+    ExpectMidpointConvex(c, a, b, Where("Similar convexity", i));
+  }
+}
+
+}  // namespace
+}  // namespace contactlab

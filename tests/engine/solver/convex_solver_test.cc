@@ -1,0 +1,737 @@
+// Tests of the convex problem, the block-sparse Hessian, the supernodal Cholesky and the Newton
+// solver (contact-math.md §2, §4) on test-local constraints with known answers: a quadratic
+// (the solution solves a linear system), a smooth non-quadratic softplus barrier (line search
+// and Newton), and a one-sided quadratic with kinks in its Hessian.
+#include "engine/solver/convex_solver.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "engine/solver/block_sparse_hessian.h"
+#include "engine/solver/convex_problem.h"
+#include "engine/solver/supernodal_cholesky.h"
+
+namespace contactlab {
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// ℓ = ½ (v_c − c)ᵀ K (v_c − c): γ = −K (v_c − c), G = K.
+class QuadraticConstraint final : public Constraint {
+ public:
+  QuadraticConstraint(MatrixXd K, VectorXd c) : K_(std::move(K)), c_(std::move(c)) {}
+  int num_rows() const override { return static_cast<int>(c_.size()); }
+  double Evaluate(const Eigen::Ref<const VectorXd>& vc, Eigen::Ref<VectorXd> gamma,
+                  MatrixXd* G) const override {
+    double ell = 0;
+    for (int i = 0; i < num_rows(); ++i) {
+      double Kx = 0;
+      for (int j = 0; j < num_rows(); ++j) Kx += K_(i, j) * (vc[j] - c_[j]);
+      gamma[i] = -Kx;
+      ell += 0.5 * (vc[i] - c_[i]) * Kx;
+    }
+    if (G != nullptr) *G = K_;
+    return ell;
+  }
+  const MatrixXd& K() const { return K_; }
+  const VectorXd& c() const { return c_; }
+
+ private:
+  MatrixXd K_;
+  VectorXd c_;
+};
+
+// Smooth, strictly convex, not quadratic: ℓ = Σ_m (κ/β) softplus(β (c_m − a_mᵀ v_c)), a soft
+// barrier pushing a_mᵀ v_c above c_m. γ = κ Σ σ_m a_m, G = κ β Σ σ_m (1 − σ_m) a_m a_mᵀ with
+// σ_m = logistic(β (c_m − a_mᵀ v_c)). The rows a_m are those of a (full-rank) square matrix.
+class SoftplusConstraint final : public Constraint {
+ public:
+  SoftplusConstraint(MatrixXd a, VectorXd c, double kappa, double beta)
+      : a_(std::move(a)), c_(std::move(c)), kappa_(kappa), beta_(beta) {}
+  int num_rows() const override { return static_cast<int>(a_.cols()); }
+  double Evaluate(const Eigen::Ref<const VectorXd>& vc, Eigen::Ref<VectorXd> gamma,
+                  MatrixXd* G) const override {
+    const int n = num_rows();
+    gamma.setZero();
+    if (G != nullptr) G->setZero();
+    double ell = 0;
+    for (int m = 0; m < a_.rows(); ++m) {
+      double s = c_[m];
+      for (int j = 0; j < n; ++j) s -= a_(m, j) * vc[j];
+      const double z = beta_ * s;
+      // Stable softplus and logistic.
+      const double softplus = z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
+      const double sigma = z > 0 ? 1 / (1 + std::exp(-z)) : std::exp(z) / (1 + std::exp(z));
+      ell += kappa_ / beta_ * softplus;
+      for (int j = 0; j < n; ++j) gamma[j] += kappa_ * sigma * a_(m, j);
+      if (G != nullptr) {
+        const double w = kappa_ * beta_ * sigma * (1 - sigma);
+        for (int i = 0; i < n; ++i) {
+          for (int j = 0; j < n; ++j) (*G)(i, j) += w * a_(m, i) * a_(m, j);
+        }
+      }
+    }
+    return ell;
+  }
+
+ private:
+  MatrixXd a_;
+  VectorXd c_;
+  double kappa_, beta_;
+};
+
+// Kinks: ℓ = Σ_k ½ k_k min(v_c,k − c_k, 0)² (a frictionless compliant unilateral constraint
+// per row). γ_k = −k_k min(v_c,k − c_k, 0) ≥ 0, G = diag(k_k [v_c,k < c_k]).
+class OneSidedConstraint final : public Constraint {
+ public:
+  OneSidedConstraint(VectorXd k, VectorXd c) : k_(std::move(k)), c_(std::move(c)) {}
+  int num_rows() const override { return static_cast<int>(c_.size()); }
+  double Evaluate(const Eigen::Ref<const VectorXd>& vc, Eigen::Ref<VectorXd> gamma,
+                  MatrixXd* G) const override {
+    double ell = 0;
+    if (G != nullptr) G->setZero();
+    for (int i = 0; i < num_rows(); ++i) {
+      const double x = std::min(vc[i] - c_[i], 0.0);
+      ell += 0.5 * k_[i] * x * x;
+      gamma[i] = -k_[i] * x;
+      if (G != nullptr && vc[i] < c_[i]) (*G)(i, i) = k_[i];
+    }
+    return ell;
+  }
+  bool Active(int i, double vc) const { return vc < c_[i]; }
+  const VectorXd& k() const { return k_; }
+  const VectorXd& c() const { return c_; }
+
+ private:
+  VectorXd k_, c_;
+};
+
+// Returns NaN from a chosen point on, to check NaN is never propagated.
+class NaNConstraint final : public Constraint {
+ public:
+  int num_rows() const override { return 1; }
+  double Evaluate(const Eigen::Ref<const VectorXd>& vc, Eigen::Ref<VectorXd> gamma,
+                  MatrixXd* G) const override {
+    if (vc[0] > 0.5) {
+      gamma[0] = kNaN;
+      if (G != nullptr) (*G)(0, 0) = kNaN;
+      return kNaN;
+    }
+    gamma[0] = -(vc[0] - 1);
+    if (G != nullptr) (*G)(0, 0) = 1;
+    return 0.5 * (vc[0] - 1) * (vc[0] - 1);
+  }
+};
+
+enum class Kind { kQuadratic, kSoftplus, kOneSided, kMixed };
+
+MatrixXd RandomSpd(int n, std::mt19937* rng, double scale) {
+  std::normal_distribution<double> normal;
+  MatrixXd M(n, n);
+  for (int i = 0; i < M.size(); ++i) M.data()[i] = normal(*rng);
+  return scale * (M * M.transpose() + 0.5 * n * MatrixXd::Identity(n, n));
+}
+
+VectorXd RandomVector(int n, std::mt19937* rng, double scale = 1) {
+  std::normal_distribution<double> normal;
+  VectorXd x(n);
+  for (int i = 0; i < n; ++i) x[i] = scale * normal(*rng);
+  return x;
+}
+
+// A random multi-tree problem: free bodies (6 dofs) and 7-dof "arm chains", constraints of 3
+// rows coupling one or two trees. Constraint objects are owned here.
+struct TestProblem {
+  ConvexProblem problem;
+  std::vector<std::unique_ptr<Constraint>> constraints;
+
+  // Random tree sizes; A per tree SPD (for 7-dof chains, a banded-ish dense matrix).
+  void MakeTrees(int num_trees, std::mt19937* rng) {
+    std::vector<int> sizes(num_trees);
+    for (int t = 0; t < num_trees; ++t) sizes[t] = (t % 3 == 2) ? 7 : 6;
+    problem.Reset(sizes);
+    for (int t = 0; t < num_trees; ++t) {
+      problem.mutable_tree_A(t) = RandomSpd(sizes[t], rng, 0.5);
+    }
+    problem.mutable_free_motion_velocity() = RandomVector(problem.num_velocities(), rng);
+  }
+
+  void AddConstraint(Kind kind, int tree_a, int tree_b, std::mt19937* rng) {
+    std::uniform_int_distribution<int> pick(0, 2);
+    if (kind == Kind::kMixed) kind = static_cast<Kind>(pick(*rng));
+    std::unique_ptr<Constraint> c;
+    switch (kind) {
+      case Kind::kQuadratic:
+        c = std::make_unique<QuadraticConstraint>(RandomSpd(3, rng, 2.0), RandomVector(3, rng));
+        break;
+      case Kind::kSoftplus:
+        c = std::make_unique<SoftplusConstraint>(
+            MatrixXd::Identity(3, 3) + 0.3 * RandomSpd(3, rng, 0.2), RandomVector(3, rng), 5.0,
+            3.0);
+        break;
+      default:
+        c = std::make_unique<OneSidedConstraint>(
+            VectorXd::Constant(3, 20.0) + RandomVector(3, rng).cwiseAbs(), RandomVector(3, rng));
+        break;
+    }
+    const int index = problem.AddConstraint(c.get(), tree_a, tree_b);
+    for (int k = 0; k < (tree_b >= 0 ? 2 : 1); ++k) {
+      auto J = problem.mutable_jacobian(index, k);
+      J = MatrixXd::NullaryExpr(J.rows(), J.cols(),
+                                [&]() { return std::normal_distribution<double>()(*rng); });
+    }
+    problem.mutable_bias(index) = RandomVector(3, rng, 0.1);
+    constraints.push_back(std::move(c));
+  }
+
+  // Random constraints; a fraction coupling two trees.
+  void MakeConstraints(int num_constraints, Kind kind, std::mt19937* rng) {
+    std::uniform_int_distribution<int> tree(0, problem.num_trees() - 1);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (int i = 0; i < num_constraints; ++i) {
+      const int a = tree(*rng);
+      int b = -1;
+      if (problem.num_trees() > 1 && u(*rng) < 0.6) {
+        do b = tree(*rng);
+        while (b == a);
+      }
+      AddConstraint(kind, a, b, rng);
+    }
+  }
+
+  MatrixXd DenseJ() const {
+    MatrixXd J = MatrixXd::Zero(problem.num_constraint_rows(), problem.num_velocities());
+    for (int i = 0; i < problem.num_constraints(); ++i) {
+      const auto& e = problem.entry(i);
+      for (int k = 0; k < e.num_cliques; ++k) {
+        const int t = e.tree[k];
+        J.block(e.row_start, problem.tree_start(t), e.num_rows, problem.tree_nv(t)) =
+            problem.jacobian(i, k);
+      }
+    }
+    return J;
+  }
+
+  MatrixXd DenseA() const {
+    MatrixXd A = MatrixXd::Zero(problem.num_velocities(), problem.num_velocities());
+    for (int t = 0; t < problem.num_trees(); ++t) {
+      A.block(problem.tree_start(t), problem.tree_start(t), problem.tree_nv(t),
+              problem.tree_nv(t)) = problem.tree_A(t);
+    }
+    return A;
+  }
+};
+
+ConvexSolverParameters Params(LinearSolverType type, double rel_tol = 1e-12) {
+  ConvexSolverParameters p;
+  p.linear_solver = type;
+  p.relative_tolerance = rel_tol;
+  return p;
+}
+
+double RelativeError(const VectorXd& x, const VectorXd& reference) {
+  return (x - reference).norm() / std::max(1.0, reference.norm());
+}
+
+// ---------------------------------------------------------------------------------------------
+// ConvexProblem
+
+TEST(ConvexProblemTest, ProductsMatchDenseMatrices) {
+  std::mt19937 rng(1);
+  TestProblem tp;
+  tp.MakeTrees(5, &rng);
+  tp.MakeConstraints(8, Kind::kQuadratic, &rng);
+  const MatrixXd J = tp.DenseJ();
+  const MatrixXd A = tp.DenseA();
+  const VectorXd v = RandomVector(tp.problem.num_velocities(), &rng);
+  const VectorXd gamma = RandomVector(tp.problem.num_constraint_rows(), &rng);
+  VectorXd y;
+  tp.problem.MultiplyJ(v, &y);
+  EXPECT_LT((y - J * v).norm(), 1e-12 * (J * v).norm());
+  tp.problem.MultiplyJTranspose(gamma, &y);
+  EXPECT_LT((y - J.transpose() * gamma).norm(), 1e-12 * (J.transpose() * gamma).norm());
+  tp.problem.MultiplyA(v, &y);
+  EXPECT_LT((y - A * v).norm(), 1e-12 * (A * v).norm());
+  EXPECT_TRUE(tp.problem.AllFinite());
+}
+
+TEST(ConvexProblemTest, ClearKeepsCapacityAndZeroesNewBlocks) {
+  std::mt19937 rng(2);
+  TestProblem tp;
+  tp.MakeTrees(4, &rng);
+  tp.MakeConstraints(10, Kind::kQuadratic, &rng);
+  const double* J_data = tp.problem.mutable_jacobian(0, 0).data();
+  const double* bias_data = tp.problem.bias().data();
+  tp.problem.ClearConstraints();
+  EXPECT_EQ(tp.problem.num_constraints(), 0);
+  EXPECT_EQ(tp.problem.num_constraint_rows(), 0);
+  QuadraticConstraint c(MatrixXd::Identity(3, 3), VectorXd::Zero(3));
+  for (int i = 0; i < 10; ++i) {
+    const int index = tp.problem.AddConstraint(&c, i % 4, (i + 1) % 4);
+    EXPECT_TRUE(tp.problem.jacobian(index, 0).isZero(0));
+    EXPECT_TRUE(tp.problem.jacobian(index, 1).isZero(0));
+    EXPECT_TRUE(tp.problem.mutable_bias(index).isZero(0));
+  }
+  EXPECT_EQ(tp.problem.mutable_jacobian(0, 0).data(), J_data);  // no reallocation
+  EXPECT_EQ(tp.problem.bias().data(), bias_data);
+  EXPECT_THROW(tp.problem.AddConstraint(&c, 1, 1), std::invalid_argument);
+  EXPECT_THROW(tp.problem.AddConstraint(&c, 4, -1), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Known solutions
+
+// Quadratic constraints: (A + Σ JᵢᵀKᵢJᵢ) v = A v* + Σ JᵢᵀKᵢ(cᵢ − bᵢ).
+VectorXd QuadraticSolution(const TestProblem& tp) {
+  const MatrixXd J = tp.DenseJ();
+  const int m = tp.problem.num_constraint_rows();
+  MatrixXd K = MatrixXd::Zero(m, m);
+  VectorXd c(m);
+  for (int i = 0; i < tp.problem.num_constraints(); ++i) {
+    const auto& e = tp.problem.entry(i);
+    const auto* q = static_cast<const QuadraticConstraint*>(e.constraint);
+    K.block(e.row_start, e.row_start, e.num_rows, e.num_rows) = q->K();
+    c.segment(e.row_start, e.num_rows) =
+        q->c() - tp.problem.bias().segment(e.row_start, e.num_rows);
+  }
+  const MatrixXd A = tp.DenseA();
+  const MatrixXd H = A + J.transpose() * K * J;
+  return H.llt().solve(A * tp.problem.free_motion_velocity() + J.transpose() * K * c);
+}
+
+TEST(ConvexSolverTest, QuadraticKnownSolutionBothLinearSolvers) {
+  for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
+    std::mt19937 rng(3);
+    TestProblem tp;
+    tp.MakeTrees(6, &rng);
+    tp.MakeConstraints(9, Kind::kQuadratic, &rng);
+    const VectorXd expected = QuadraticSolution(tp);
+    ConvexSolver solver;
+    solver.set_parameters(Params(type));
+    VectorXd v = VectorXd::Zero(tp.problem.num_velocities());
+    const ConvexSolverStats stats = solver.Solve(tp.problem, &v);
+    EXPECT_TRUE(stats.converged);
+    EXPECT_EQ(stats.used_supernodal, type == LinearSolverType::kSupernodal);
+    // Newton is exact on a quadratic, and the line search's first trial α = 1 is the root.
+    EXPECT_EQ(stats.iterations, 1);
+    EXPECT_LT(RelativeError(v, expected), 1e-10);
+    // Reported impulses and constraint velocities are those at the solution.
+    VectorXd vc;
+    tp.problem.MultiplyJ(v, &vc);
+    vc += tp.problem.bias().head(vc.size());
+    EXPECT_LT((solver.constraint_velocities() - vc).norm(), 1e-12 * std::max(1.0, vc.norm()));
+    const MatrixXd A = tp.DenseA();
+    const VectorXd momentum = A * (v - tp.problem.free_motion_velocity());
+    EXPECT_LT((tp.DenseJ().transpose() * solver.impulses() - momentum).norm(),
+              1e-9 * std::max(1.0, momentum.norm()));
+  }
+}
+
+TEST(ConvexSolverTest, OneSidedScalarKnownSolution) {
+  // ½ m (v − v*)² + ½ k min(v − c, 0)²: v = v* if v* ≥ c, else (m v* + k c) / (m + k).
+  const double m = 2, k = 300, c = 0.25;
+  for (const double v_star : {1.0, -3.0}) {
+    ConvexProblem problem;
+    problem.Reset({1});
+    problem.mutable_tree_A(0)(0, 0) = m;
+    problem.mutable_free_motion_velocity()[0] = v_star;
+    OneSidedConstraint constraint(VectorXd::Constant(1, k), VectorXd::Constant(1, c));
+    const int i = problem.AddConstraint(&constraint, 0, -1);
+    problem.mutable_jacobian(i, 0)(0, 0) = 1;
+    ConvexSolver solver;
+    solver.set_parameters(Params(LinearSolverType::kAuto));
+    VectorXd v = VectorXd::Constant(1, 10.0);
+    const auto stats = solver.Solve(problem, &v);
+    EXPECT_TRUE(stats.converged);
+    const double expected = v_star >= c ? v_star : (m * v_star + k * c) / (m + k);
+    EXPECT_NEAR(v[0], expected, 1e-10 * std::abs(expected));
+  }
+}
+
+// Kinked multi-dimensional problem: at the solution, the active rows (v_c < c) define a
+// quadratic problem whose linear system the solution must solve.
+TEST(ConvexSolverTest, OneSidedActiveSetKnownSolution) {
+  for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
+    std::mt19937 rng(4);
+    TestProblem tp;
+    tp.MakeTrees(5, &rng);
+    tp.MakeConstraints(10, Kind::kOneSided, &rng);
+    ConvexSolver solver;
+    solver.set_parameters(Params(type));
+    VectorXd v = VectorXd::Zero(tp.problem.num_velocities());
+    const auto stats = solver.Solve(tp.problem, &v);
+    ASSERT_TRUE(stats.converged);
+    // Rebuild the active quadratic: K = diag(k active), target c.
+    const MatrixXd J = tp.DenseJ();
+    const int rows = tp.problem.num_constraint_rows();
+    MatrixXd K = MatrixXd::Zero(rows, rows);
+    VectorXd c = VectorXd::Zero(rows);
+    const VectorXd vc = J * v + tp.problem.bias().head(rows);
+    int num_active = 0;
+    for (int i = 0; i < tp.problem.num_constraints(); ++i) {
+      const auto& e = tp.problem.entry(i);
+      const auto* q = static_cast<const OneSidedConstraint*>(e.constraint);
+      for (int r = 0; r < e.num_rows; ++r) {
+        const int row = e.row_start + r;
+        // No row sits on its kink for this random data (the active set is well defined).
+        ASSERT_GT(std::abs(vc[row] - q->c()[r]), 1e-6);
+        if (q->Active(r, vc[row])) {
+          K(row, row) = q->k()[r];
+          c[row] = q->c()[r] - tp.problem.bias()[row];
+          ++num_active;
+        }
+      }
+    }
+    EXPECT_GT(num_active, 0);
+    EXPECT_LT(num_active, rows);
+    const MatrixXd A = tp.DenseA();
+    const VectorXd expected =
+        (A + J.transpose() * K * J)
+            .llt()
+            .solve(A * tp.problem.free_motion_velocity() + J.transpose() * K * c);
+    EXPECT_LT(RelativeError(v, expected), 1e-10);
+  }
+}
+
+TEST(ConvexSolverTest, SoftplusSolutionIsOptimal) {
+  std::mt19937 rng(5);
+  TestProblem tp;
+  tp.MakeTrees(4, &rng);
+  tp.MakeConstraints(8, Kind::kSoftplus, &rng);
+  ConvexSolver solver;
+  solver.set_parameters(Params(LinearSolverType::kDense));
+  VectorXd v = VectorXd::Constant(tp.problem.num_velocities(), 3.0);
+  const auto stats = solver.Solve(tp.problem, &v);
+  ASSERT_TRUE(stats.converged);
+  EXPECT_GT(stats.iterations, 1);  // genuinely non-quadratic
+  VectorXd gradient;
+  const double ell = solver.EvaluateCost(tp.problem, v, &gradient, nullptr);
+  const VectorXd D = tp.DenseA().diagonal().cwiseSqrt().cwiseInverse();
+  EXPECT_LE(D.cwiseProduct(gradient).norm(), stats.tolerance);
+  for (int trial = 0; trial < 20; ++trial) {
+    const VectorXd perturbed = v + RandomVector(v.size(), &rng, 1e-3);
+    EXPECT_GE(solver.EvaluateCost(tp.problem, perturbed, &gradient, nullptr), ell);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Derivatives
+
+TEST(ConvexSolverTest, GradientAndHessianMatchFiniteDifferences) {
+  for (const Kind kind : {Kind::kQuadratic, Kind::kSoftplus, Kind::kOneSided, Kind::kMixed}) {
+    std::mt19937 rng(6 + static_cast<int>(kind));
+    TestProblem tp;
+    tp.MakeTrees(4, &rng);
+    tp.MakeConstraints(7, kind, &rng);
+    ConvexSolver solver;
+    const int n = tp.problem.num_velocities();
+    const VectorXd v = RandomVector(n, &rng);
+    VectorXd gradient, g_plus, g_minus;
+    MatrixXd H;
+    solver.EvaluateCost(tp.problem, v, &gradient, &H);
+    // H symmetric positive definite.
+    EXPECT_LT((H - H.transpose()).norm(), 1e-14 * H.norm());
+    Eigen::SelfAdjointEigenSolver<MatrixXd> eig(H);
+    EXPECT_GT(eig.eigenvalues().minCoeff(), 0);
+    // The solver's H equals A + Jᵀ G J built densely here from the same G.
+    const double h = 1e-6;
+    MatrixXd H_fd(n, n);
+    VectorXd g_fd(n);
+    for (int j = 0; j < n; ++j) {
+      VectorXd vp = v, vm = v;
+      vp[j] += h;
+      vm[j] -= h;
+      const double lp = solver.EvaluateCost(tp.problem, vp, &g_plus, nullptr);
+      const double lm = solver.EvaluateCost(tp.problem, vm, &g_minus, nullptr);
+      g_fd[j] = (lp - lm) / (2 * h);
+      H_fd.col(j) = (g_plus - g_minus) / (2 * h);
+    }
+    // Central differences: O(h²) truncation plus round-off; kinks are away from v (random).
+    EXPECT_LT((g_fd - gradient).norm(), 1e-6 * gradient.norm()) << static_cast<int>(kind);
+    EXPECT_LT((H_fd - H).norm(), 1e-6 * H.norm()) << static_cast<int>(kind);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Newton and the line search
+
+TEST(ConvexSolverTest, CostNeverIncreases) {
+  for (const Kind kind : {Kind::kSoftplus, Kind::kOneSided, Kind::kMixed}) {
+    for (int seed = 0; seed < 5; ++seed) {
+      std::mt19937 rng(100 + seed);
+      TestProblem tp;
+      tp.MakeTrees(6, &rng);
+      tp.MakeConstraints(14, kind, &rng);
+      ConvexSolver solver;
+      solver.set_parameters(Params(LinearSolverType::kAuto));
+      solver.set_record_cost_history(true);
+      VectorXd v = RandomVector(tp.problem.num_velocities(), &rng, 20.0);  // far start
+      const auto stats = solver.Solve(tp.problem, &v);
+      EXPECT_TRUE(stats.converged);
+      ASSERT_EQ(static_cast<int>(stats.cost_history.size()), stats.iterations + 1);
+      for (size_t k = 1; k < stats.cost_history.size(); ++k) {
+        // The exact line search never accepts an increase; the slack covers only the
+        // recomputation of ℓ at the new v in a different summation order.
+        EXPECT_LE(stats.cost_history[k],
+                  stats.cost_history[k - 1] + 1e-14 * std::abs(stats.cost_history[k - 1]))
+            << "kind " << static_cast<int>(kind) << " seed " << seed << " k " << k;
+      }
+    }
+  }
+}
+
+TEST(ConvexSolverTest, LineSearchTakesMaxStepWhenStillDescending) {
+  // 1 dof, m = 1, v* = 1000, one-sided k = 100 at c = 0, from v = −1: H = 101 overestimates
+  // the curvature beyond v = 0, so ℓ still decreases at α_max = 1.5.
+  ConvexProblem problem;
+  problem.Reset({1});
+  problem.mutable_tree_A(0)(0, 0) = 1;
+  problem.mutable_free_motion_velocity()[0] = 1000;
+  OneSidedConstraint constraint(VectorXd::Constant(1, 100), VectorXd::Zero(1));
+  problem.mutable_jacobian(problem.AddConstraint(&constraint, 0, -1), 0)(0, 0) = 1;
+  ConvexSolver solver;
+  ConvexSolverParameters p;
+  p.max_iterations = 1;
+  solver.set_parameters(p);
+  VectorXd v = VectorXd::Constant(1, -1.0);
+  const auto stats = solver.Solve(problem, &v);
+  EXPECT_FALSE(stats.converged);  // reported, not thrown
+  EXPECT_EQ(stats.iterations, 1);
+  const double dv = (1001.0 + 100.0) / 101.0;
+  EXPECT_NEAR(v[0], -1 + 1.5 * dv, 1e-12);
+  // Unlimited, it converges to v*.
+  solver.set_parameters(ConvexSolverParameters{});
+  const auto stats2 = solver.Solve(problem, &v);
+  EXPECT_TRUE(stats2.converged);
+  EXPECT_NEAR(v[0], 1000, 1e-9);
+}
+
+TEST(ConvexSolverTest, WarmStartAtSolutionTakesZeroIterations) {
+  for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
+    std::mt19937 rng(7);
+    TestProblem tp;
+    tp.MakeTrees(5, &rng);
+    tp.MakeConstraints(9, Kind::kMixed, &rng);
+    ConvexSolver solver;
+    solver.set_parameters(Params(type, 1e-8));
+    VectorXd v = VectorXd::Zero(tp.problem.num_velocities());
+    ASSERT_TRUE(solver.Solve(tp.problem, &v).converged);
+    const VectorXd solution = v;
+    const auto stats = solver.Solve(tp.problem, &v);
+    EXPECT_TRUE(stats.converged);
+    EXPECT_EQ(stats.iterations, 0);
+    EXPECT_EQ(v, solution);
+  }
+}
+
+TEST(ConvexSolverTest, NoConstraintsGivesFreeMotion) {
+  std::mt19937 rng(8);
+  TestProblem tp;
+  tp.MakeTrees(3, &rng);
+  ConvexSolver solver;
+  VectorXd v;  // wrong size: starts from v*
+  const auto stats = solver.Solve(tp.problem, &v);
+  EXPECT_TRUE(stats.converged);
+  EXPECT_EQ(stats.iterations, 0);
+  EXPECT_EQ(v, tp.problem.free_motion_velocity());
+}
+
+TEST(ConvexSolverTest, NanInputIsReportedNotPropagated) {
+  std::mt19937 rng(9);
+  TestProblem tp;
+  tp.MakeTrees(3, &rng);
+  tp.MakeConstraints(4, Kind::kQuadratic, &rng);
+  ConvexSolver solver;
+  const int n = tp.problem.num_velocities();
+
+  VectorXd v = VectorXd::Zero(n);
+  v[2] = kNaN;
+  auto stats = solver.Solve(tp.problem, &v);
+  EXPECT_FALSE(stats.converged);
+  EXPECT_TRUE(stats.invalid_input);
+  EXPECT_EQ(stats.iterations, 0);
+
+  v.setZero();
+  tp.problem.mutable_free_motion_velocity()[1] = std::numeric_limits<double>::infinity();
+  stats = solver.Solve(tp.problem, &v);
+  EXPECT_FALSE(stats.converged);
+  EXPECT_TRUE(stats.invalid_input);
+  EXPECT_TRUE(v.allFinite());
+  tp.problem.mutable_free_motion_velocity()[1] = 0;
+
+  tp.problem.mutable_jacobian(2, 0)(1, 1) = kNaN;
+  stats = solver.Solve(tp.problem, &v);
+  EXPECT_FALSE(stats.converged);
+  EXPECT_TRUE(v.allFinite());
+  tp.problem.mutable_jacobian(2, 0)(1, 1) = 0;
+
+  tp.problem.mutable_bias(1)[0] = kNaN;
+  stats = solver.Solve(tp.problem, &v);
+  EXPECT_FALSE(stats.converged);
+  EXPECT_TRUE(v.allFinite());
+  tp.problem.mutable_bias(1)[0] = 0;
+
+  tp.problem.mutable_tree_A(0)(0, 0) = kNaN;
+  stats = solver.Solve(tp.problem, &v);
+  EXPECT_FALSE(stats.converged);
+  EXPECT_TRUE(v.allFinite());
+}
+
+TEST(ConvexSolverTest, ConstraintReturningNanStopsWithFiniteVelocity) {
+  ConvexProblem problem;
+  problem.Reset({1});
+  problem.mutable_tree_A(0)(0, 0) = 1;
+  problem.mutable_free_motion_velocity()[0] = 2;
+  NaNConstraint constraint;
+  problem.mutable_jacobian(problem.AddConstraint(&constraint, 0, -1), 0)(0, 0) = 1;
+  ConvexSolver solver;
+  VectorXd v = VectorXd::Zero(1);
+  const auto stats = solver.Solve(problem, &v);
+  EXPECT_FALSE(stats.converged);
+  EXPECT_TRUE(v.allFinite());
+}
+
+TEST(ConvexSolverTest, IndefiniteHessianIsReported) {
+  for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
+    ConvexProblem problem;
+    problem.Reset({2});
+    problem.mutable_tree_A(0) << 1, 2, 2, 1;  // positive diagonal, not positive definite
+    problem.mutable_free_motion_velocity() << 1, 0;
+    ConvexSolver solver;
+    solver.set_parameters(Params(type));
+    VectorXd v = VectorXd::Zero(2);
+    const auto stats = solver.Solve(problem, &v);
+    EXPECT_FALSE(stats.converged);
+    EXPECT_TRUE(stats.factorization_failed);
+    EXPECT_TRUE(v.allFinite());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dense vs supernodal
+
+TEST(SupernodalCholeskyTest, MatchesDenseLltOnRandomBlockPatterns) {
+  for (int seed = 0; seed < 10; ++seed) {
+    std::mt19937 rng(200 + seed);
+    TestProblem tp;
+    tp.MakeTrees(3 + seed * 3, &rng);
+    tp.MakeConstraints(2 + seed * 4, Kind::kMixed, &rng);
+    std::vector<MatrixXd> G_storage;
+    std::vector<MatrixXd*> G;
+    G_storage.reserve(tp.problem.num_constraints());
+    for (int i = 0; i < tp.problem.num_constraints(); ++i) {
+      G_storage.push_back(RandomSpd(3, &rng, 1.0));
+      G.push_back(&G_storage.back());
+    }
+    BlockSparseHessian hessian;
+    hessian.UpdatePattern(tp.problem);
+    hessian.Assemble(tp.problem, G);
+    MatrixXd H;
+    hessian.ToDense(&H);
+    // The block assembly equals A + Jᵀ G J.
+    MatrixXd Gd =
+        MatrixXd::Zero(tp.problem.num_constraint_rows(), tp.problem.num_constraint_rows());
+    for (int i = 0; i < tp.problem.num_constraints(); ++i) {
+      Gd.block(3 * i, 3 * i, 3, 3) = G_storage[i];
+    }
+    const MatrixXd J = tp.DenseJ();
+    const MatrixXd H_expected = tp.DenseA() + J.transpose() * Gd * J;
+    EXPECT_LT((H - H_expected).norm(), 1e-13 * H_expected.norm());
+
+    SupernodalCholesky cholesky;
+    ASSERT_EQ(cholesky.Factorize(hessian), SupernodalCholesky::Status::kSuccess);
+    EXPECT_TRUE(cholesky.factorizes_in_place());
+    const VectorXd b = RandomVector(H.rows(), &rng);
+    VectorXd x;
+    ASSERT_TRUE(cholesky.Solve(b, &x));
+    const VectorXd x_dense = H.llt().solve(b);
+    EXPECT_LT((x - x_dense).norm(), 1e-10 * x_dense.norm()) << "seed " << seed;
+    EXPECT_EQ(cholesky.num_analyses(), 1);
+  }
+}
+
+// Two solvers, one per path, on the same sequence of problems: solutions agree; the
+// supernodal path re-analyzes exactly when the set of coupled tree pairs changes.
+TEST(SupernodalCholeskyTest, DenseAndSupernodalSolversAgreeAndReuseAnalysis) {
+  std::mt19937 rng(300);
+  ConvexSolver dense, supernodal;
+  dense.set_parameters(Params(LinearSolverType::kDense));
+  supernodal.set_parameters(Params(LinearSolverType::kSupernodal));
+  TestProblem tp;
+  tp.MakeTrees(12, &rng);
+  const auto compare = [&](const char* what) {
+    VectorXd v_dense = VectorXd::Zero(tp.problem.num_velocities());
+    VectorXd v_super = v_dense;
+    const auto s_dense = dense.Solve(tp.problem, &v_dense);
+    const auto s_super = supernodal.Solve(tp.problem, &v_super);
+    EXPECT_TRUE(s_dense.converged) << what;
+    EXPECT_TRUE(s_super.converged) << what;
+    EXPECT_TRUE(s_super.used_supernodal);
+    EXPECT_FALSE(s_dense.used_supernodal);
+    EXPECT_LT(RelativeError(v_super, v_dense), 1e-10) << what;
+  };
+
+  // Pattern 1: a chain 0–1–…–11 with mixed constraints plus single-tree ones.
+  for (int t = 0; t + 1 < 12; ++t) tp.AddConstraint(Kind::kMixed, t, t + 1, &rng);
+  tp.AddConstraint(Kind::kSoftplus, 3, -1, &rng);
+  compare("pattern 1");
+  EXPECT_EQ(supernodal.num_supernodal_analyses(), 1);
+  EXPECT_EQ(dense.num_supernodal_analyses(), 0);
+
+  // Same pattern, new values and different constraints on the same pairs: no re-analysis.
+  for (int step = 0; step < 3; ++step) {
+    tp.problem.mutable_free_motion_velocity() = RandomVector(tp.problem.num_velocities(), &rng);
+    tp.problem.ClearConstraints();
+    tp.constraints.clear();
+    for (int t = 0; t + 1 < 12; ++t) {
+      tp.AddConstraint(Kind::kMixed, t + 1, t, &rng);  // reversed order of the trees
+      if (t % 4 == 0) tp.AddConstraint(Kind::kQuadratic, t, t + 1, &rng);
+    }
+    compare("pattern 1, new values");
+    EXPECT_EQ(supernodal.num_supernodal_analyses(), 1);
+  }
+
+  // Pattern 2: random clutter graph — re-analysis.
+  tp.problem.ClearConstraints();
+  tp.constraints.clear();
+  tp.MakeConstraints(30, Kind::kMixed, &rng);
+  compare("pattern 2");
+  EXPECT_EQ(supernodal.num_supernodal_analyses(), 2);
+  compare("pattern 2 again");
+  EXPECT_EQ(supernodal.num_supernodal_analyses(), 2);
+
+  // New tree sizes (trees added): re-analysis.
+  tp.MakeTrees(20, &rng);
+  tp.constraints.clear();
+  tp.MakeConstraints(40, Kind::kMixed, &rng);
+  compare("pattern 3");
+  EXPECT_EQ(supernodal.num_supernodal_analyses(), 3);
+}
+
+TEST(SupernodalCholeskyTest, AutoPicksByVelocityCount) {
+  std::mt19937 rng(400);
+  TestProblem tp;
+  tp.MakeTrees(12, &rng);  // n_v = 76
+  tp.MakeConstraints(10, Kind::kQuadratic, &rng);
+  ConvexSolver solver;
+  ConvexSolverParameters p;
+  p.dense_max_velocities = tp.problem.num_velocities();
+  solver.set_parameters(p);
+  VectorXd v;
+  EXPECT_FALSE(solver.Solve(tp.problem, &v).used_supernodal);
+  p.dense_max_velocities = tp.problem.num_velocities() - 1;
+  solver.set_parameters(p);
+  EXPECT_TRUE(solver.Solve(tp.problem, &v).used_supernodal);
+}
+
+}  // namespace
+}  // namespace contactlab

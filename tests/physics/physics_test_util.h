@@ -1,0 +1,30 @@
+// Helpers shared by the physics-validation tests: load a built-in scene, run it.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "app/scene_loader.h"
+#include "engine/world/world.h"
+
+namespace contactlab::testing {
+
+inline SceneSpec LoadBuiltinScene(const std::string& name) {
+  return LoadSceneFile(std::string(CONTACTLAB_SOURCE_DIR) + "/assets/scenes/" + name + ".yaml");
+}
+
+// Steps until `duration_s`, calling `observe` after every step. Returns the number of steps
+// that did not converge; fails the test on an unrecoverable step.
+inline int RunFor(World* world, double duration_s,
+                  const std::function<void(const World&)>& observe = {}) {
+  int nonconverged = 0;
+  const int steps = static_cast<int>(std::llround(duration_s / world->dt()));
+  for (int i = 0; i < steps; ++i) {
+    if (!world->Step()) return -1;
+    if (!world->last_stats().converged) ++nonconverged;
+    if (observe) observe(*world);
+  }
+  return nonconverged;
+}
+
+}  // namespace contactlab::testing
