@@ -5,9 +5,11 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git python3
-  libeigen3-dev libsuitesparse-dev libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev
+  libeigen3-dev libsuitesparse-dev libopenblas0-serial libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev
   googletest libgtest-dev libbenchmark-dev
   python3-numpy
+  libglfw3-dev libgl-dev libimgui-dev libstb-dev libassimp-dev python3-glad
+  xvfb xauth libgl1-mesa-dri
 )
 
 missing=()

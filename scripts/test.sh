@@ -4,4 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
 scripts/build.sh build
-cd build && ctest --output-on-failure -j "$(nproc)" --timeout 900
+cd build
+# GUI and renderer tests need a display: run everything under a virtual X server.
+xvfb-run -a -s "-screen 0 1280x1024x24" ctest --output-on-failure -j "$(nproc)" --timeout 900

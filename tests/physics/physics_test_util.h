@@ -2,10 +2,16 @@
 #pragma once
 
 #include <functional>
+#include <ostream>
 #include <string>
 
 #include "app/scene_loader.h"
 #include "engine/world/world.h"
+
+namespace contactlab {
+// Readable test names: "GetParam() = lagged".
+inline void PrintTo(ContactApproximation a, std::ostream* os) { *os << ContactApproximationName(a); }
+}  // namespace contactlab
 
 namespace contactlab::testing {
 

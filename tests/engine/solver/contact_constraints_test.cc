@@ -844,8 +844,10 @@ TEST(SimilarContactTest, OpeningKinkAndZeroTangentialVelocity) {
     const VectorXd v = Vector3d(0.0, speed, vn);
     const VectorXd h = ContactStep(v, p.epsilon_m_per_s, vhat);
     const double off = 1e-3 * h(2);
+    // Which side of z = v̂ the point falls on is decided by round-off; on the active side the
+    // one-sided differences carry an O(h·∂G) error that reaches a few 1e-4 of G here.
     ExpectKinkConsistent(c, v, h, {Vector3d(0.0, speed, vn - off), Vector3d(0.0, speed, vn + off)},
-                         1e-4, Where("Similar z = v̂", i));
+                         1e-3, Where("Similar z = v̂", i));
     // v_t = 0 exactly in the active region: no friction, tangential Hessian μ n/ε.
     const VectorXd w = Vector3d(0, 0, vhat - 0.01);
     ExpectWellFormed(c, w, Where("Similar v_t = 0", i));

@@ -8,6 +8,9 @@
 #include <cmath>
 
 namespace contactlab {
+
+void PrintTo(ContactApproximation a, std::ostream* os) { *os << ContactApproximationName(a); }
+
 namespace {
 
 // A small clutter: boxes and spheres stacked on a rigid floor, built in code.
@@ -176,6 +179,77 @@ TEST(World, RestingBoxCarriesItsWeightOnFourCorners) {
   // Static penetration mg/k per unit of total stiffness: 4 corners in parallel.
   const double z = world.BodyPose(1).translation().z();
   EXPECT_NEAR(0.05 - z, weight / (4 * 1e6), 0.05 * weight / (4 * 1e6));
+}
+
+}  // namespace
+}  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// A horizontal-axis pendulum: a point-like bob of mass m at distance l from a revolute joint.
+SceneSpec Pendulum(double mass, double length) {
+  SceneSpec s;
+  s.name = "pendulum";
+  s.dt_s = 1e-3;
+  SceneBody link;
+  link.body.name = "link";
+  link.body.joint = JointType::kRevolute;
+  link.body.axis = Eigen::Vector3d::UnitY();
+  link.body.inertia.mass_kg = mass;
+  link.body.inertia.com_B = Eigen::Vector3d(length, 0, 0);
+  link.body.inertia.inertia_about_com_B = 1e-6 * Eigen::Matrix3d::Identity();
+  link.initial_velocity = Eigen::VectorXd::Zero(1);
+  s.bodies.push_back(link);
+  return s;
+}
+
+double JointAngle(const World& w) { return w.q()[w.multibody().position_start(0)]; }
+
+TEST(WorldJointConstraints, PdControllerHoldsAgainstGravityWithTheStaticError) {
+  // Rotation about +y by q tips the bob at (l, 0, 0) downwards for q > 0; gravity torque about
+  // the joint is m g l cos q. At rest the PD balances it: Kp (q_d − q) = m g l cos q.
+  const double m = 1.0, l = 0.5, g = 9.81, kp = 500, kd = 20;
+  SceneSpec s = Pendulum(m, l);
+  s.bodies[0].pd = JointPdSpec{kp, kd, 100.0, 0.0, 0.0, 0.0};
+  World w(s);
+  for (int i = 0; i < 5000; ++i) ASSERT_TRUE(w.Step());
+  const double q = JointAngle(w);
+  EXPECT_NEAR(kp * (0.0 - q) * -1.0, m * g * l * std::cos(q), 1e-3 * m * g * l);
+  EXPECT_GT(q, 0);
+  EXPECT_LT(std::abs(w.v()[0]), 1e-6);
+}
+
+TEST(WorldJointConstraints, EffortLimitSaturatesAtThePhysicalTorque) {
+  // With e_max below the gravity torque the controller cannot hold the link: it accelerates
+  // as the free pendulum minus exactly e_max.
+  const double m = 1.0, l = 0.5, g = 9.81, e_max = 2.0;
+  SceneSpec s = Pendulum(m, l);
+  // Stiff enough that the unsaturated PD would hold the link within the first step.
+  s.bodies[0].pd = JointPdSpec{1e5, 1e4, e_max, 0.0, 0.0, 0.0};
+  World w(s);
+  ASSERT_TRUE(w.Step());
+  EXPECT_TRUE(w.last_stats().converged);
+  EXPECT_NEAR(w.solver().impulses()[0], -e_max * s.dt_s, 1e-12);  // saturated: γ = −δt e_max
+  const double I = m * l * l + 1e-6;
+  const double expected_accel = (m * g * l - e_max) / I;  // q = 0: full gravity torque
+  EXPECT_NEAR(w.v()[0] / s.dt_s, expected_accel, 1e-3 * expected_accel);
+}
+
+TEST(WorldJointConstraints, JointLimitStopsTheFallingLink) {
+  const double lower = -0.3, upper = 0.6;
+  SceneSpec s = Pendulum(1.0, 0.5);
+  s.bodies[0].limits = std::make_pair(lower, upper);
+  World w(s);
+  double max_q = -1e9;
+  for (int i = 0; i < 3000; ++i) {
+    ASSERT_TRUE(w.Step());
+    max_q = std::max(max_q, JointAngle(w));
+  }
+  // Falls (q grows) onto the upper limit and rests there: near-rigid, tiny overshoot only.
+  EXPECT_NEAR(JointAngle(w), upper, 1e-3);
+  EXPECT_LT(max_q, upper + 0.02);
+  EXPECT_LT(std::abs(w.v()[0]), 1e-3);
 }
 
 }  // namespace

@@ -1,0 +1,447 @@
+#include "app/sim_runtime.h"
+
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+#include "app/spsc_ring.h"
+
+namespace contactlab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::chrono::nanoseconds Seconds(double s) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
+}
+
+double SecondsBetween(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+int FirstDynamicBody(const SceneSpec& scene) {
+  for (size_t i = 0; i < scene.bodies.size(); ++i) {
+    if (scene.bodies[i].kind == SceneBody::Kind::kDynamic) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// The pacing falls back to "as fast as it can" (re-anchoring to the present) once it is this
+// many steps late, so a slow stretch never turns into a catch-up burst afterwards.
+constexpr double kMaxLagSteps = 2.0;
+// Achieved real-time factor: sim time over wall time across the oldest of these marks, one
+// taken every kRateMarkInterval, i.e. a sliding window of about 0.5 s.
+constexpr int kRateMarks = 11;
+constexpr std::chrono::milliseconds kRateMarkInterval{50};
+// More snapshots than this alive at once means a reader hoards them; still served, but logged.
+constexpr size_t kPoolWarnSize = 16;
+constexpr size_t kMaxQueuedErrors = 256;
+
+// The newest published snapshot. Equivalent to std::atomic<std::shared_ptr<const T>>, which
+// libstdc++ 12 implements with an internal lock bit that load() releases with relaxed order, so
+// its read of the pointer is not ordered before the writer's next swap (ThreadSanitizer reports
+// it). Here the critical sections are a reference-count increment (Load) and a pointer swap
+// (Store); the old snapshot's reference is dropped outside the lock.
+template <typename T>
+class SharedPtrExchange {
+ public:
+  std::shared_ptr<const T> Load() const {
+    std::lock_guard lock(mu_);
+    return ptr_;
+  }
+  void Store(std::shared_ptr<const T> p) {
+    {
+      std::lock_guard lock(mu_);
+      ptr_.swap(p);
+    }
+  }  // the previous value is released here, outside the lock
+
+ private:
+  mutable std::mutex mu_;
+  std::shared_ptr<const T> ptr_;
+};
+
+}  // namespace
+
+struct SimRuntime::Impl {
+  // ---- Sim-thread state (the constructor's thread before Start, then only the sim thread).
+  std::unique_ptr<World> world;
+  std::shared_ptr<const SceneSpec> scene;  // what `world` was built from, shared by snapshots
+  uint64_t scene_generation = 0;
+  uint64_t step_index = 0;
+  bool paused = false;
+  int pending_single_steps = 0;
+  double target_factor = 1.0;
+  double step_delay_s = 0;
+  int selected_body = -1;
+
+  // Pacing: the next step is due when the wall clock reaches
+  // pace_wall + (sim_total + dt − pace_sim) / target_factor.
+  bool pace_valid = false;
+  Clock::time_point pace_wall;
+  double pace_sim = 0;
+  double sim_total = 0;  // simulated seconds ever stepped (monotone across resets and scenes)
+
+  struct RateMark {
+    Clock::time_point wall;
+    double sim = 0;
+  };
+  std::array<RateMark, kRateMarks> rate_marks;
+  int rate_count = 0, rate_newest = -1;
+  double achieved_factor = 0;
+
+  std::vector<std::shared_ptr<Snapshot>> pool;
+  std::vector<Command> drained;  // swapped with `queue`, reused
+
+  // ---- Shared.
+  SharedPtrExchange<Snapshot> latest;
+  OverwritingSpscRing<PlotSample> plot_ring{kPlotCapacity};
+  std::atomic<uint64_t> commands_processed{0};
+  std::atomic<int> plot_body{-1};
+
+  std::mutex mu;  // guards queue and stop; cv waits on it
+  std::condition_variable cv;
+  std::vector<Command> queue;
+  bool stop = false;
+
+  std::mutex errors_mu;
+  std::vector<std::string> errors;
+
+  std::thread thread;
+
+  void Run();
+  void ApplyCommands();
+  void Apply(command::SetOverrides& c);
+  void Apply(command::Pause&);
+  void Apply(command::Resume&);
+  void Apply(command::StepOnce&);
+  void Apply(command::Reset&);
+  void Apply(command::LoadScene& c);
+  void Apply(command::SetRealtimeFactor& c);
+  void Apply(command::SelectPlotBody& c);
+  void Apply(command::SetArtificialStepDelay& c);
+  void DoStep();
+  void PushPlotSample(double step_ms);
+  void UpdateAchievedFactor(Clock::time_point now);
+  void ClearRateWindow() {
+    rate_count = 0;
+    rate_newest = -1;
+    achieved_factor = 0;
+  }
+  void Publish();
+  std::shared_ptr<Snapshot> FreeSnapshot();
+  void Error(std::string message);
+  void SelectBody(int body) {
+    selected_body = body;
+    plot_body.store(body, std::memory_order_relaxed);
+  }
+};
+
+SimRuntime::SimRuntime(const SceneSpec& scene, double target_realtime_factor)
+    : impl_(std::make_unique<Impl>()) {
+  if (!(target_realtime_factor >= 0) || !std::isfinite(target_realtime_factor)) {
+    throw std::invalid_argument("the real-time factor must be finite and non-negative");
+  }
+  Impl& m = *impl_;
+  m.world = std::make_unique<World>(scene);  // throws on an invalid scene
+  m.scene = std::make_shared<const SceneSpec>(scene);
+  m.target_factor = target_realtime_factor;
+  m.SelectBody(FirstDynamicBody(scene));
+  m.queue.reserve(64);
+  m.drained.reserve(64);
+  m.Publish();
+}
+
+SimRuntime::~SimRuntime() { Stop(); }
+
+void SimRuntime::Start() {
+  if (impl_->thread.joinable()) return;
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->stop = false;
+  }
+  impl_->pace_valid = false;  // the thread is not running yet: safe to touch
+  impl_->thread = std::thread([this] { impl_->Run(); });
+}
+
+void SimRuntime::Stop() {
+  if (!impl_ || !impl_->thread.joinable()) return;
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->stop = true;
+  }
+  impl_->cv.notify_all();
+  impl_->thread.join();
+}
+
+void SimRuntime::Post(Command c) {
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->queue.push_back(std::move(c));
+  }
+  impl_->cv.notify_all();  // wakes a paused or pacing sim thread
+}
+
+std::shared_ptr<const Snapshot> SimRuntime::Latest() const { return impl_->latest.Load(); }
+
+void SimRuntime::DrainPlotSamples(std::vector<PlotSample>* out) { impl_->plot_ring.Drain(out); }
+
+std::vector<std::string> SimRuntime::TakeErrors() {
+  std::vector<std::string> taken;
+  std::lock_guard lock(impl_->errors_mu);
+  taken.swap(impl_->errors);
+  return taken;
+}
+
+uint64_t SimRuntime::commands_processed() const {
+  return impl_->commands_processed.load(std::memory_order_acquire);
+}
+
+uint64_t SimRuntime::plot_samples_dropped() const { return impl_->plot_ring.dropped(); }
+
+int SimRuntime::plot_body() const { return impl_->plot_body.load(std::memory_order_relaxed); }
+
+// ---------------------------------------------------------------------------------------------
+
+void SimRuntime::Impl::Run() {
+  std::unique_lock lock(mu);
+  const auto wake = [this] { return stop || !queue.empty(); };
+  while (!stop) {
+    if (!queue.empty()) {
+      drained.swap(queue);
+      lock.unlock();
+      ApplyCommands();
+      lock.lock();
+      continue;
+    }
+    if (paused) {
+      if (pending_single_steps > 0) {
+        --pending_single_steps;
+        lock.unlock();
+        DoStep();
+        lock.lock();
+      } else {
+        cv.wait(lock, wake);
+      }
+      continue;
+    }
+    if (target_factor > 0) {
+      const Clock::time_point now = Clock::now();
+      const double next_sim = sim_total + world->dt();
+      Clock::time_point due = pace_wall + Seconds((next_sim - pace_sim) / target_factor);
+      if (!pace_valid || SecondsBetween(due, now) > kMaxLagSteps * world->dt() / target_factor) {
+        // Start (or fall back to) stepping now: the steps missed are not made up later.
+        pace_valid = true;
+        pace_wall = now;
+        pace_sim = next_sim;
+        due = now;
+      }
+      if (now < due) {
+        // A command arriving meanwhile is applied right away; the loop then recomputes `due`.
+        cv.wait_until(lock, due, wake);
+        if (stop || !queue.empty() || Clock::now() < due) continue;
+      }
+    }
+    lock.unlock();
+    DoStep();
+    lock.lock();
+  }
+}
+
+void SimRuntime::Impl::ApplyCommands() {
+  for (Command& c : drained) {
+    std::visit([this](auto& cmd) { Apply(cmd); }, c);
+    commands_processed.fetch_add(1, std::memory_order_release);
+  }
+  drained.clear();
+  // While running, the next step publishes the new parameters within a step; while paused,
+  // publish now so the UI shows them (and the paused flag) without stepping.
+  if (paused) Publish();
+}
+
+void SimRuntime::Impl::Apply(command::SetOverrides& c) {
+  try {
+    // World::SetOverrides validates everything before changing anything (ApplyOverrides), so
+    // a rejected value leaves the last good parameters in force. δt is read by World::Step
+    // and by the pacing every step, so a new δt applies from the next step on.
+    world->SetOverrides(c.overrides);
+  } catch (const std::exception& e) {
+    Error(e.what());
+  }
+}
+
+void SimRuntime::Impl::Apply(command::Pause&) { paused = true; }
+
+void SimRuntime::Impl::Apply(command::Resume&) {
+  if (!paused) return;
+  paused = false;
+  pending_single_steps = 0;
+  pace_valid = false;  // the pause does not count as lag
+  ClearRateWindow();
+}
+
+void SimRuntime::Impl::Apply(command::StepOnce&) {
+  if (paused) ++pending_single_steps;  // running: a no-op, the sim steps anyway
+}
+
+void SimRuntime::Impl::Apply(command::Reset&) {
+  world->Reset();
+  step_index = 0;
+  pending_single_steps = 0;
+  pace_valid = false;
+  Publish();  // the initial state, even if the next step follows at once
+}
+
+void SimRuntime::Impl::Apply(command::LoadScene& c) {
+  std::unique_ptr<World> fresh;
+  try {
+    fresh = std::make_unique<World>(c.scene);
+  } catch (const std::exception& e) {
+    Error(fmt::format("scene '{}' rejected: {}", c.scene.name, e.what()));
+    return;
+  }
+  world = std::move(fresh);
+  scene = std::make_shared<const SceneSpec>(std::move(c.scene));
+  ++scene_generation;
+  step_index = 0;
+  pending_single_steps = 0;
+  pace_valid = false;
+  SelectBody(FirstDynamicBody(*scene));
+  // Snapshots of the old scene still in readers' hands keep their own SceneSpec alive; the
+  // pool slots are refilled with the new scene's sizes.
+  Publish();
+}
+
+void SimRuntime::Impl::Apply(command::SetRealtimeFactor& c) {
+  if (!(c.factor >= 0) || !std::isfinite(c.factor)) {
+    Error(fmt::format("real-time factor {} rejected: must be finite and non-negative", c.factor));
+    return;
+  }
+  target_factor = c.factor;
+  pace_valid = false;
+}
+
+void SimRuntime::Impl::Apply(command::SelectPlotBody& c) {
+  if (c.body < -1 || c.body >= static_cast<int>(scene->bodies.size())) {
+    Error(fmt::format("plot body {} rejected: the scene has {} bodies", c.body,
+                      scene->bodies.size()));
+    return;
+  }
+  SelectBody(c.body);
+}
+
+void SimRuntime::Impl::Apply(command::SetArtificialStepDelay& c) {
+  if (!(c.seconds >= 0) || !std::isfinite(c.seconds)) {
+    Error(fmt::format("step delay {} rejected: must be finite and non-negative", c.seconds));
+    return;
+  }
+  step_delay_s = c.seconds;
+}
+
+void SimRuntime::Impl::DoStep() {
+  const Clock::time_point start = Clock::now();
+  const double dt = world->dt();
+  const bool ok = world->Step();
+  if (step_delay_s > 0) {
+    // Stands in for a slow solver; interruptible so that Stop() never waits for it.
+    std::unique_lock lock(mu);
+    cv.wait_for(lock, Seconds(step_delay_s), [this] { return stop; });
+  }
+  const Clock::time_point end = Clock::now();
+  if (!ok) {
+    paused = true;
+    pending_single_steps = 0;
+    Error(
+        fmt::format("the step at t = {:.6f} s failed (non-finite state); paused at the last "
+                    "good state",
+                    world->time()));
+    Publish();
+    return;
+  }
+  ++step_index;
+  sim_total += dt;
+  UpdateAchievedFactor(end);
+  PushPlotSample(SecondsBetween(start, end) * 1e3);
+  Publish();
+}
+
+void SimRuntime::Impl::PushPlotSample(double step_ms) {
+  PlotSample p;
+  p.time_s = world->time();
+  p.iterations = world->last_stats().iterations;
+  p.step_ms = step_ms;
+  const int b = selected_body;
+  if (b >= 0 && b < static_cast<int>(scene->bodies.size())) {
+    p.normal_force_N = world->NetNormalForce(b).norm();
+    p.friction_force_N = world->NetFrictionForce(b).norm();
+    const ContactResult* strongest = nullptr;
+    double strongest_force = -1;
+    for (const ContactResult& c : world->contacts()) {
+      if (c.body_a != b && c.body_b != b) continue;
+      const double f = c.normal_force_W.norm();
+      if (f > strongest_force) {
+        strongest_force = f;
+        strongest = &c;
+      }
+    }
+    if (strongest) {
+      p.slip_speed_m_per_s = strongest->slip_velocity_W.norm();
+      p.signed_distance_m = strongest->signed_distance_m;
+    }
+  }
+  plot_ring.Push(p);
+}
+
+void SimRuntime::Impl::UpdateAchievedFactor(Clock::time_point now) {
+  if (rate_count == 0 || now - rate_marks[rate_newest].wall >= kRateMarkInterval) {
+    rate_newest = (rate_newest + 1) % kRateMarks;
+    rate_marks[rate_newest] = {now, sim_total};
+    if (rate_count < kRateMarks) ++rate_count;
+  }
+  const RateMark& oldest = rate_marks[(rate_newest + kRateMarks - rate_count + 1) % kRateMarks];
+  const double wall = SecondsBetween(oldest.wall, now);
+  if (wall > 1e-3) achieved_factor = (sim_total - oldest.sim) / wall;
+}
+
+std::shared_ptr<Snapshot> SimRuntime::Impl::FreeSnapshot() {
+  for (const std::shared_ptr<Snapshot>& slot : pool) {
+    // Only the pool holds it, and nobody else can acquire a new reference (it is not the
+    // published one), so the count stays 1. That read is relaxed, but the copy's increment is
+    // an acquire read-modify-write of the same count: it synchronizes with the last reader's
+    // releasing decrement, so that reader's accesses happen before our refill.
+    if (slot.use_count() == 1) return slot;
+  }
+  pool.push_back(std::make_shared<Snapshot>());
+  if (pool.size() == kPoolWarnSize) {
+    spdlog::warn("sim runtime: {} snapshots alive at once; is a reader holding on to them?",
+                 pool.size());
+  }
+  return pool.back();
+}
+
+void SimRuntime::Impl::Publish() {
+  std::shared_ptr<Snapshot> s = FreeSnapshot();
+  FillSnapshot(*world, scene, scene_generation, step_index, s.get());
+  s->paused = paused;
+  s->target_realtime_factor = target_factor;
+  s->achieved_realtime_factor = paused ? 0 : achieved_factor;
+  latest.Store(std::shared_ptr<const Snapshot>(std::move(s)));
+}
+
+void SimRuntime::Impl::Error(std::string message) {
+  spdlog::warn("sim runtime: {}", message);
+  std::lock_guard lock(errors_mu);
+  if (errors.size() < kMaxQueuedErrors) errors.push_back(std::move(message));
+}
+
+}  // namespace contactlab

@@ -1,0 +1,101 @@
+// The real-time loop (architecture.md, Threads): the sim thread owns the World, steps it at a
+// fixed δt paced to a target real-time factor, and publishes a Snapshot after every step; the
+// main thread reads the newest snapshot and posts commands, neither ever waiting on the other
+// for more than a pointer swap.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "engine/world/snapshot.h"
+#include "engine/world/world.h"
+
+namespace contactlab {
+
+// Commands from the UI, applied by the sim thread between steps, in the order posted.
+namespace command {
+struct SetOverrides {          // contact parameters, δt, approximation (validated; a bad value is
+  ContactOverrides overrides;  // rejected with an error message, the last good state kept)
+};
+struct Pause {};
+struct Resume {};
+struct StepOnce {};  // while paused: one step
+struct Reset {};     // the initial state of the scene, bit for bit
+struct LoadScene {   // replaces the world (a bad scene is rejected, the old one kept)
+  SceneSpec scene;
+};
+struct SetRealtimeFactor {  // 0: as fast as possible
+  double factor = 1.0;
+};
+struct SelectPlotBody {  // whose forces the plot samples carry (scene body index)
+  int body = -1;
+};
+struct SetArtificialStepDelay {  // testing and demos: sleep this long inside every step
+  double seconds = 0;
+};
+}  // namespace command
+
+using Command =
+    std::variant<command::SetOverrides, command::Pause, command::Resume, command::StepOnce,
+                 command::Reset, command::LoadScene, command::SetRealtimeFactor,
+                 command::SelectPlotBody, command::SetArtificialStepDelay>;
+
+// One sample per simulated step for the live plots (a lossless stream, unlike snapshots, which
+// the renderer may skip).
+struct PlotSample {
+  double time_s = 0;
+  double normal_force_N = 0;      // |net normal contact force| on the selected body
+  double friction_force_N = 0;    // |net friction force| on the selected body
+  double slip_speed_m_per_s = 0;  // of the selected body's strongest contact
+  double signed_distance_m = 0;   // of that contact
+  int iterations = 0;
+  double step_ms = 0;
+};
+
+class SimRuntime {
+ public:
+  // Builds the world (throws std::invalid_argument on an invalid scene). Does not start.
+  explicit SimRuntime(const SceneSpec& scene, double target_realtime_factor = 1.0);
+  ~SimRuntime();  // stops the thread
+  SimRuntime(const SimRuntime&) = delete;
+  SimRuntime& operator=(const SimRuntime&) = delete;
+
+  void Start();
+  void Stop();  // joins; idempotent
+
+  // Main thread. Never blocks for longer than a queue push or a pointer swap.
+  void Post(Command c);
+  // The newest complete snapshot (never null after construction: the initial state is
+  // published before Start). Holding it keeps it alive and unchanged.
+  std::shared_ptr<const Snapshot> Latest() const;
+  // Moves the plot samples produced since the last call into `out` (appends). Samples beyond
+  // the ring's capacity (a few seconds of steps) are dropped oldest-first, counted.
+  void DrainPlotSamples(std::vector<PlotSample>* out);
+  // Errors from rejected commands and failed steps since the last call (e.g. "--stiffness must
+  // be positive").
+  std::vector<std::string> TakeErrors();
+
+  // Any thread. Commands the sim thread has taken off the queue and handled (applied or
+  // rejected), in posting order: after Post() number n, commands_processed() >= n means it
+  // has taken effect (and the next published snapshot shows it).
+  uint64_t commands_processed() const;
+  // Plot samples lost because DrainPlotSamples was not called often enough.
+  uint64_t plot_samples_dropped() const;
+  // The scene body the plot samples describe (-1: none). Defaults to the first dynamic body.
+  int plot_body() const;
+  // Capacity of the plot sample ring (steps).
+  static constexpr size_t kPlotCapacity = 8192;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace contactlab

@@ -1,0 +1,31 @@
+// LoadGl (renderer.h): glad's loader for the GL 3.3 core profile.
+#include <glad/gl.h>
+#include <spdlog/spdlog.h>
+
+#include "render/renderer.h"
+
+namespace contactlab {
+
+bool LoadGl(GlProcLoader loader) {
+  if (loader == nullptr) return false;
+  const int version = gladLoadGL(reinterpret_cast<GLADloadfunc>(loader));
+  if (version == 0) {
+    spdlog::error("OpenGL: could not load the GL functions");
+    return false;
+  }
+  const int major = GLAD_VERSION_MAJOR(version), minor = GLAD_VERSION_MINOR(version);
+  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const char* gl_version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+  // Samples of the current draw framebuffer: 0 means the window got no MSAA (e.g. Xvfb).
+  GLint samples = 0;
+  glGetIntegerv(GL_SAMPLES, &samples);
+  spdlog::info("OpenGL {}.{} ({}; {}), {} samples", major, minor, renderer ? renderer : "?",
+               gl_version ? gl_version : "?", samples);
+  if (major < 3 || (major == 3 && minor < 3)) {
+    spdlog::error("OpenGL 3.3 core is required, the context provides {}.{}", major, minor);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace contactlab

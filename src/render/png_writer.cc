@@ -1,0 +1,30 @@
+// WritePng (renderer.h) through stb_image_write; the single stb implementation lives here.
+#include <string>
+#include <vector>
+
+#include "render/renderer.h"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
+#include <stb_image_write.h>
+#pragma GCC diagnostic pop
+
+namespace contactlab {
+
+void WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba) {
+  if (width <= 0 || height <= 0 ||
+      rgba.size() != static_cast<size_t>(width) * static_cast<size_t>(height) * 4) {
+    throw RenderError("cannot write '" + path + "': image is " + std::to_string(width) + "×" +
+                      std::to_string(height) + " but holds " + std::to_string(rgba.size()) +
+                      " bytes");
+  }
+  if (stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) == 0) {
+    throw RenderError("cannot write PNG '" + path + "'");
+  }
+}
+
+}  // namespace contactlab

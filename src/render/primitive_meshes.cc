@@ -1,0 +1,180 @@
+#include "render/primitive_meshes.h"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace contactlab {
+namespace {
+
+constexpr float kPi = std::numbers::pi_v<float>;
+
+// A ring of `slices + 1` vertices (the seam is duplicated so every quad strip closes without
+// index wrap-around) at height z with radius r and the given normal tilt.
+void AddRing(TriangleMesh* mesh, int slices, float r, float z, float normal_xy, float normal_z) {
+  for (int i = 0; i <= slices; ++i) {
+    const float a = 2 * kPi * static_cast<float>(i) / static_cast<float>(slices);
+    const float c = std::cos(a), s = std::sin(a);
+    mesh->AddVertex(Eigen::Vector3f(r * c, r * s, z),
+                    Eigen::Vector3f(normal_xy * c, normal_xy * s, normal_z));
+  }
+}
+
+// Connects two consecutive rings starting at vertex indices `lower` and `upper` (lower has the
+// smaller z) with outward-facing triangles.
+void StitchRings(TriangleMesh* mesh, int slices, uint32_t lower, uint32_t upper) {
+  for (int i = 0; i < slices; ++i) {
+    const uint32_t a = lower + i, b = lower + i + 1, c = upper + i + 1, d = upper + i;
+    mesh->AddTriangle(a, b, c);
+    mesh->AddTriangle(a, c, d);
+  }
+}
+
+// A flat disc cap at height z facing +z (up = true) or −z.
+void AddDisc(TriangleMesh* mesh, int slices, float r, float z, bool up) {
+  const float nz = up ? 1.0f : -1.0f;
+  const uint32_t center = mesh->AddVertex(Eigen::Vector3f(0, 0, z), Eigen::Vector3f(0, 0, nz));
+  const uint32_t ring = static_cast<uint32_t>(mesh->positions.size());
+  AddRing(mesh, slices, r, z, 0.0f, nz);
+  for (int i = 0; i < slices; ++i) {
+    if (up) {
+      mesh->AddTriangle(center, ring + i, ring + i + 1);
+    } else {
+      mesh->AddTriangle(center, ring + i + 1, ring + i);
+    }
+  }
+}
+
+// Rings of a sphere of radius r whose centre is at z = center_z, for polar angles from
+// theta0 to theta1 (0 = +z pole) in `stacks` steps; stitched together.
+void AddSphereBand(TriangleMesh* mesh, int slices, int stacks, float r, float center_z,
+                   float theta0, float theta1) {
+  uint32_t previous = 0;
+  for (int j = 0; j <= stacks; ++j) {
+    const float theta = theta0 + (theta1 - theta0) * static_cast<float>(j) / stacks;
+    const float st = std::sin(theta), ct = std::cos(theta);
+    const uint32_t ring = static_cast<uint32_t>(mesh->positions.size());
+    AddRing(mesh, slices, r * st, center_z + r * ct, st, ct);
+    // Rings go from top to bottom here, so the previous ring is the upper one.
+    if (j > 0) StitchRings(mesh, slices, ring, previous);
+    previous = ring;
+  }
+}
+
+}  // namespace
+
+TriangleMesh MakeSphereMesh(float radius, int slices, int stacks) {
+  TriangleMesh mesh;
+  AddSphereBand(&mesh, slices, stacks, radius, 0.0f, 0.0f, kPi);
+  return mesh;
+}
+
+TriangleMesh MakeBoxMesh(const Eigen::Vector3f& h) {
+  TriangleMesh mesh;
+  // Four vertices per face so each face has its own flat normal.
+  for (int axis = 0; axis < 3; ++axis) {
+    for (float sign : {-1.0f, 1.0f}) {
+      const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+      Eigen::Vector3f n = Eigen::Vector3f::Zero();
+      n[axis] = sign;
+      const uint32_t base = static_cast<uint32_t>(mesh.positions.size());
+      for (int k = 0; k < 4; ++k) {
+        Eigen::Vector3f p;
+        p[axis] = sign * h[axis];
+        p[u] = ((k == 1 || k == 2) ? 1.0f : -1.0f) * h[u];
+        p[v] = (k >= 2 ? 1.0f : -1.0f) * h[v];
+        mesh.AddVertex(p, n);
+      }
+      // (u, v, axis) is right-handed, so 0-1-2 is counter-clockwise seen from +axis.
+      if (sign > 0) {
+        mesh.AddTriangle(base, base + 1, base + 2);
+        mesh.AddTriangle(base, base + 2, base + 3);
+      } else {
+        mesh.AddTriangle(base, base + 2, base + 1);
+        mesh.AddTriangle(base, base + 3, base + 2);
+      }
+    }
+  }
+  return mesh;
+}
+
+TriangleMesh MakeCylinderMesh(float radius, float z0, float z1, int slices) {
+  TriangleMesh mesh;
+  const uint32_t lower = static_cast<uint32_t>(mesh.positions.size());
+  AddRing(&mesh, slices, radius, z0, 1.0f, 0.0f);
+  const uint32_t upper = static_cast<uint32_t>(mesh.positions.size());
+  AddRing(&mesh, slices, radius, z1, 1.0f, 0.0f);
+  StitchRings(&mesh, slices, lower, upper);
+  AddDisc(&mesh, slices, radius, z0, false);
+  AddDisc(&mesh, slices, radius, z1, true);
+  return mesh;
+}
+
+TriangleMesh MakeCapsuleMesh(float radius, float length, int slices, int cap_stacks) {
+  TriangleMesh mesh;
+  const float half = 0.5f * length;
+  AddSphereBand(&mesh, slices, cap_stacks, radius, half, 0.0f, 0.5f * kPi);
+  const uint32_t upper = static_cast<uint32_t>(mesh.positions.size());
+  AddRing(&mesh, slices, radius, half, 1.0f, 0.0f);
+  const uint32_t lower = static_cast<uint32_t>(mesh.positions.size());
+  AddRing(&mesh, slices, radius, -half, 1.0f, 0.0f);
+  StitchRings(&mesh, slices, lower, upper);
+  AddSphereBand(&mesh, slices, cap_stacks, radius, -half, 0.5f * kPi, kPi);
+  return mesh;
+}
+
+TriangleMesh MakeConeMesh(float radius, float height, int slices) {
+  TriangleMesh mesh;
+  // Side normals tilt up by the half-angle so the cone shades as a smooth surface.
+  const float slant = std::hypot(radius, height);
+  const float nxy = height / slant, nz = radius / slant;
+  for (int i = 0; i < slices; ++i) {
+    const float a0 = 2 * kPi * i / slices, a1 = 2 * kPi * (i + 1) / slices;
+    const float am = 0.5f * (a0 + a1);
+    const uint32_t p0 =
+        mesh.AddVertex(Eigen::Vector3f(radius * std::cos(a0), radius * std::sin(a0), 0),
+                       Eigen::Vector3f(nxy * std::cos(a0), nxy * std::sin(a0), nz));
+    const uint32_t p1 =
+        mesh.AddVertex(Eigen::Vector3f(radius * std::cos(a1), radius * std::sin(a1), 0),
+                       Eigen::Vector3f(nxy * std::cos(a1), nxy * std::sin(a1), nz));
+    const uint32_t apex = mesh.AddVertex(
+        Eigen::Vector3f(0, 0, height), Eigen::Vector3f(nxy * std::cos(am), nxy * std::sin(am), nz));
+    mesh.AddTriangle(p0, p1, apex);
+  }
+  AddDisc(&mesh, slices, radius, 0.0f, false);
+  return mesh;
+}
+
+TriangleMesh MakeQuadMesh(float half_size) {
+  TriangleMesh mesh;
+  const Eigen::Vector3f n = Eigen::Vector3f::UnitZ();
+  const float h = half_size;
+  mesh.AddVertex(Eigen::Vector3f(-h, -h, 0), n);
+  mesh.AddVertex(Eigen::Vector3f(h, -h, 0), n);
+  mesh.AddVertex(Eigen::Vector3f(h, h, 0), n);
+  mesh.AddVertex(Eigen::Vector3f(-h, h, 0), n);
+  mesh.AddTriangle(0, 1, 2);
+  mesh.AddTriangle(0, 2, 3);
+  return mesh;
+}
+
+TriangleMesh MakeShapeMesh(const Shape& shape) {
+  const float r = static_cast<float>(shape.radius_m);
+  const float length = static_cast<float>(shape.length_m);
+  switch (shape.type) {
+    case ShapeType::kSphere:
+      return MakeSphereMesh(r);
+    case ShapeType::kBox:
+      return MakeBoxMesh(shape.half_extents_m.cast<float>());
+    case ShapeType::kCylinder:
+      return MakeCylinderMesh(r, -0.5f * length, 0.5f * length);
+    case ShapeType::kCapsule:
+      return MakeCapsuleMesh(r, length);
+    case ShapeType::kHalfSpace:
+      break;
+  }
+  throw std::invalid_argument(std::string("no finite mesh for shape type ") +
+                              ShapeTypeName(shape.type));
+}
+
+}  // namespace contactlab

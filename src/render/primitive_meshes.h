@@ -1,0 +1,30 @@
+// Tessellated primitives in their shape frame (engine conventions, shape.h): sphere at the
+// origin, box by half extents, cylinder and capsule along z centred at the origin, plus the
+// overlay pieces (arrow shaft and head) and the ground quad.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include "engine/geometry/shape.h"
+#include "render/triangle_mesh.h"
+
+namespace contactlab {
+
+// Default tessellations are smooth at typical on-screen sizes but stay light for ~200 bodies on
+// a software rasterizer (llvmpipe under Xvfb).
+TriangleMesh MakeSphereMesh(float radius, int slices = 28, int stacks = 14);
+TriangleMesh MakeBoxMesh(const Eigen::Vector3f& half_extents);
+// Side and both caps of a cylinder of `radius` spanning z ∈ [z0, z1].
+TriangleMesh MakeCylinderMesh(float radius, float z0, float z1, int slices = 32);
+// Cylinder of axis length `length` between two hemispheres (total length + 2 radius).
+TriangleMesh MakeCapsuleMesh(float radius, float length, int slices = 28, int cap_stacks = 7);
+// Cone with its base disc (radius) at z = 0 and apex at z = height.
+TriangleMesh MakeConeMesh(float radius, float height, int slices = 24);
+// Square [-half, half]² in the z = 0 plane, normal +z.
+TriangleMesh MakeQuadMesh(float half_size);
+
+// The mesh drawn for a bounded engine shape. Half-spaces have no finite mesh: the renderer
+// draws them as a large quad (MakeQuadMesh); this throws std::invalid_argument for them.
+TriangleMesh MakeShapeMesh(const Shape& shape);
+
+}  // namespace contactlab

@@ -1,0 +1,416 @@
+// Renderer (renderer.h): shadow pass, lit bodies and ground, then the contact overlays.
+#include "render/renderer.h"
+
+#include <glad/gl.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "render/body_colors.h"
+#include "render/gpu_mesh.h"
+#include "render/primitive_meshes.h"
+#include "render/shader_program.h"
+#include "render/shadow_map.h"
+#include "render/shape_mesh_cache.h"
+#include "render/transforms.h"
+
+namespace contactlab {
+namespace {
+
+constexpr int kShadowMapSize = 2048;
+constexpr float kGroundHalfSize = 10.0f;  // the half-space quad is 20 m across
+constexpr Rgb8 kBackground{46, 52, 62};
+// Towards the light: high, from behind-left of the default view, so shadows fall into view.
+const Eigen::Vector3f kLightDirection = Eigen::Vector3f(-0.35f, 0.55f, 1.0f).normalized();
+// Body frame axes: darker than the contact colours so they never pass for them.
+constexpr Rgb8 kAxisColors[3] = {{215, 55, 55}, {60, 170, 60}, {60, 95, 225}};
+// Screen-space minimum sizes so overlays stay visible when zoomed out.
+constexpr float kMinMarkerRadiusPx = 3.5f;
+constexpr float kMinShaftRadiusPx = 1.2f;
+
+// Radius of a sphere about the shape origin that contains the shape (0 for half-spaces).
+float BoundingRadius(const Shape& s) {
+  switch (s.type) {
+    case ShapeType::kSphere:
+      return static_cast<float>(s.radius_m);
+    case ShapeType::kBox:
+      return static_cast<float>(s.half_extents_m.norm());
+    case ShapeType::kCylinder:
+      return static_cast<float>(std::hypot(s.radius_m, 0.5 * s.length_m));
+    case ShapeType::kCapsule:
+      return static_cast<float>(s.radius_m + 0.5 * s.length_m);
+    case ShapeType::kHalfSpace:
+      return 0.0f;
+  }
+  return 0.0f;
+}
+
+}  // namespace
+
+struct Renderer::Impl {
+  explicit Impl(const std::string& dir)
+      : lit(dir + "/lit.vert", dir + "/lit.frag"),
+        shadow(dir + "/shadow.vert", dir + "/shadow.frag"),
+        overlay(dir + "/overlay.vert", dir + "/overlay.frag"),
+        shadow_map(kShadowMapSize),
+        ground_quad(MakeQuadMesh(kGroundHalfSize)),
+        marker(MakeSphereMesh(1.0f, 16, 10)),
+        arrow_shaft(MakeCylinderMesh(1.0f, 0.0f, 1.0f, 12)),
+        arrow_head(MakeConeMesh(1.0f, 1.0f, 16)) {
+    lit_loc = {lit.Location("u_model"),
+               lit.Location("u_normal_matrix"),
+               lit.Location("u_view_projection"),
+               lit.Location("u_light_view_projection"),
+               lit.Location("u_plane_from_mesh"),
+               lit.Location("u_normal_offset"),
+               lit.Location("u_color"),
+               lit.Location("u_light_direction"),
+               lit.Location("u_eye"),
+               lit.Location("u_shadow_map"),
+               lit.Location("u_shadows"),
+               lit.Location("u_shadow_texel"),
+               lit.Location("u_shadow_bias"),
+               lit.Location("u_ground"),
+               lit.Location("u_grid"),
+               lit.Location("u_plane_center"),
+               lit.Location("u_fade_start"),
+               lit.Location("u_fade_end"),
+               lit.Location("u_background")};
+    shadow_loc = {shadow.Location("u_model"), shadow.Location("u_light_view_projection")};
+    overlay_loc = {overlay.Location("u_model"),           overlay.Location("u_normal_matrix"),
+                   overlay.Location("u_view_projection"), overlay.Location("u_color"),
+                   overlay.Location("u_shading"),         overlay.Location("u_eye")};
+  }
+
+  void SyncScene(const Snapshot& s);
+  int NumGeometries(const Snapshot& s) const;
+  // World size of one pixel at point p for the current view.
+  float PixelSize(const Eigen::Vector3f& p) const {
+    return (p - eye).norm() * pixel_size_per_metre;
+  }
+  void DrawOverlay(const GpuMesh& mesh, const Eigen::Matrix4f& model, Rgb8 color,
+                   float shading) const;
+  void DrawArrow(const Eigen::Vector3f& origin, const Eigen::Vector3f& vector, float shaft_radius,
+                 Rgb8 color) const;
+
+  ShaderProgram lit, shadow, overlay;
+  struct {
+    GLint model, normal_matrix, view_projection, light_view_projection, plane_from_mesh,
+        normal_offset, color, light_direction, eye, shadow_map, shadows, shadow_texel, shadow_bias,
+        ground, grid, plane_center, fade_start, fade_end, background;
+  } lit_loc;
+  struct {
+    GLint model, light_view_projection;
+  } shadow_loc;
+  struct {
+    GLint model, normal_matrix, view_projection, color, shading, eye;
+  } overlay_loc;
+  ShadowMap shadow_map;
+  ShapeMeshCache shape_meshes;
+  GpuMesh ground_quad, marker, arrow_shaft, arrow_head;
+
+  // Per scene (rebuilt when scene_generation changes).
+  const SceneSpec* scene = nullptr;
+  uint64_t scene_generation = 0;
+  bool synced = false;
+  std::vector<const GpuMesh*> geometry_meshes;  // nullptr: half-space
+  std::vector<float> geometry_radius;
+  std::vector<Eigen::Vector3f> body_colors;  // sRGB 0–1 per scene body
+  std::vector<float> body_frame_length;
+  std::vector<const Shape*> shapes_scratch;
+
+  // Per frame.
+  Eigen::Vector3f eye = Eigen::Vector3f::Zero();
+  float pixel_size_per_metre = 0;
+  bool reported_gl_error = false;
+};
+
+int Renderer::Impl::NumGeometries(const Snapshot& s) const {
+  // Defensive against a partially filled snapshot: draw only what is consistent.
+  const size_t n = std::min({s.geometries.size(), s.geometry_poses.size(), s.geometry_body.size(),
+                             geometry_meshes.size()});
+  return static_cast<int>(n);
+}
+
+void Renderer::Impl::SyncScene(const Snapshot& s) {
+  if (synced && s.scene.get() == scene && s.scene_generation == scene_generation) return;
+  scene = s.scene.get();
+  scene_generation = s.scene_generation;
+  synced = true;
+  const size_t ng = s.geometries.size();
+  shapes_scratch.assign(ng, nullptr);
+  geometry_radius.assign(ng, 0.0f);
+  for (size_t g = 0; g < ng; ++g) {
+    if (s.geometries[g] == nullptr) continue;
+    shapes_scratch[g] = &s.geometries[g]->shape;
+    geometry_radius[g] = BoundingRadius(s.geometries[g]->shape);
+  }
+  shape_meshes.Rebuild(shapes_scratch, &geometry_meshes);
+
+  const size_t nb = scene ? scene->bodies.size() : 0;
+  body_colors.resize(nb);
+  body_frame_length.assign(nb, 0.0f);
+  for (size_t b = 0; b < nb; ++b) {
+    body_colors[b] = ToFloat(BodyColor(static_cast<int>(b), scene->bodies[b].kind));
+  }
+  for (size_t g = 0; g < ng && g < s.geometry_body.size(); ++g) {
+    const int b = s.geometry_body[g];
+    if (b < 0 || b >= static_cast<int>(nb) || s.geometries[g] == nullptr) continue;
+    // Long enough to poke out of the body: its geometry's extent from the body origin.
+    const float reach =
+        static_cast<float>(s.geometries[g]->X_BG.translation().norm()) + geometry_radius[g];
+    body_frame_length[b] = std::max(body_frame_length[b], 1.15f * reach);
+  }
+  for (float& length : body_frame_length) length = std::clamp(length, 0.05f, 0.5f);
+  spdlog::debug("renderer: scene generation {} with {} geometries, {} shape meshes",
+                scene_generation, ng, shape_meshes.size());
+}
+
+void Renderer::Impl::DrawOverlay(const GpuMesh& mesh, const Eigen::Matrix4f& model, Rgb8 color,
+                                 float shading) const {
+  ShaderProgram::Set(overlay_loc.model, model);
+  ShaderProgram::Set(overlay_loc.normal_matrix, NormalMatrix(model));
+  ShaderProgram::Set(overlay_loc.color, ToFloat(color));
+  ShaderProgram::Set(overlay_loc.shading, shading);
+  mesh.Draw();
+}
+
+void Renderer::Impl::DrawArrow(const Eigen::Vector3f& origin, const Eigen::Vector3f& vector,
+                               float shaft_radius, Rgb8 color) const {
+  const float length = vector.norm();
+  if (!(length > 0) || !std::isfinite(length)) return;
+  const Eigen::Vector3f direction = vector / length;
+  // The head keeps its proportions to the shaft; short arrows are all head.
+  const float head_length = std::min(length, 5.0f * shaft_radius);
+  const float shaft_length = length - head_length;
+  constexpr float kArrowShading = 0.4f;
+  if (shaft_length > 0) {
+    DrawOverlay(arrow_shaft, AlongDirection(origin, direction, shaft_radius, shaft_length), color,
+                kArrowShading);
+  }
+  DrawOverlay(arrow_head,
+              AlongDirection(origin + direction * shaft_length, direction, 2.2f * shaft_radius,
+                             head_length),
+              color, kArrowShading);
+}
+
+Renderer::Renderer(const std::string& shader_dir) : impl_(std::make_unique<Impl>(shader_dir)) {}
+
+Renderer::~Renderer() = default;
+
+int Renderer::num_shape_meshes() const { return impl_->shape_meshes.size(); }
+
+void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const RenderLayers& layers,
+                      int width, int height) {
+  if (width <= 0 || height <= 0) return;
+  Impl& r = *impl_;
+  r.SyncScene(snapshot);
+  const int ng = r.NumGeometries(snapshot);
+  const int nb = static_cast<int>(std::min(snapshot.body_poses.size(), r.body_colors.size()));
+
+  Camera camera = camera_in;
+  if (camera.follow_body >= 0 &&
+      camera.follow_body < static_cast<int>(snapshot.body_poses.size())) {
+    camera.target = snapshot.body_poses[camera.follow_body].translation().cast<float>();
+  }
+  const float aspect = static_cast<float>(width) / static_cast<float>(height);
+  const Eigen::Matrix4f view_projection = camera.Projection(aspect) * camera.View();
+  r.eye = camera.Eye();
+  r.pixel_size_per_metre = 2.0f * std::tan(0.5f * camera.fov_y_rad) / static_cast<float>(height);
+
+  GLint target_framebuffer = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target_framebuffer);
+  // The UI (ImGui) leaves blending, scissor and culling in its own state; set what we rely on.
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_CULL_FACE);  // loaded meshes may have inconsistent winding
+  glDisable(GL_STENCIL_TEST);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDepthMask(GL_TRUE);
+  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  glEnable(GL_MULTISAMPLE);  // a no-op on single-sample framebuffers (e.g. llvmpipe fallback)
+
+  // --- Shadow pass: fit the light frustum around the bounded geometry. ---
+  Eigen::Vector3f lower = Eigen::Vector3f::Constant(INFINITY);
+  Eigen::Vector3f upper = Eigen::Vector3f::Constant(-INFINITY);
+  for (int g = 0; g < ng; ++g) {
+    if (r.geometry_meshes[g] == nullptr) continue;
+    const Eigen::Vector3f p = snapshot.geometry_poses[g].translation().cast<float>();
+    lower = lower.cwiseMin(p - Eigen::Vector3f::Constant(r.geometry_radius[g]));
+    upper = upper.cwiseMax(p + Eigen::Vector3f::Constant(r.geometry_radius[g]));
+  }
+  const bool any_bounded = lower.x() <= upper.x() && lower.allFinite() && upper.allFinite();
+  const bool shadows = layers.shadows && layers.bodies && any_bounded;
+  float normal_offset = 0;
+  if (shadows) {
+    const float radius = std::clamp(0.5f * (upper - lower).norm(), 0.25f, 15.0f);
+    r.shadow_map.Fit(-kLightDirection, 0.5f * (lower + upper), radius);
+    const float texel_m = 2.0f * radius / static_cast<float>(r.shadow_map.size());
+    normal_offset = 1.5f * texel_m;
+    r.shadow_map.BeginPass();
+    r.shadow.Use();
+    ShaderProgram::Set(r.shadow_loc.light_view_projection, r.shadow_map.light_view_projection());
+    // Slope-scaled offset pushes the casters' depth back a little against acne.
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.5f, 2.0f);
+    for (int g = 0; g < ng; ++g) {
+      if (r.geometry_meshes[g] == nullptr) continue;
+      ShaderProgram::Set(r.shadow_loc.model, ToMatrix(snapshot.geometry_poses[g]));
+      r.geometry_meshes[g]->Draw();
+    }
+    glDisable(GL_POLYGON_OFFSET_FILL);
+  }
+
+  // --- Main pass. ---
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(target_framebuffer));
+  glViewport(0, 0, width, height);
+  const Eigen::Vector3f background = ToFloat(kBackground);
+  glClearColor(background.x(), background.y(), background.z(), 1.0f);
+  glClearDepth(1.0);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+  r.lit.Use();
+  ShaderProgram::Set(r.lit_loc.view_projection, view_projection);
+  ShaderProgram::Set(r.lit_loc.light_view_projection, r.shadow_map.light_view_projection());
+  ShaderProgram::Set(r.lit_loc.normal_offset, normal_offset);
+  ShaderProgram::Set(r.lit_loc.light_direction, kLightDirection);
+  ShaderProgram::Set(r.lit_loc.eye, r.eye);
+  ShaderProgram::Set(r.lit_loc.shadows, shadows ? 1 : 0);
+  ShaderProgram::Set(r.lit_loc.shadow_texel, 1.0f / static_cast<float>(r.shadow_map.size()));
+  ShaderProgram::Set(r.lit_loc.shadow_bias, 0.5f * normal_offset * r.shadow_map.depth_per_metre());
+  ShaderProgram::Set(r.lit_loc.background, background);
+  ShaderProgram::Set(r.lit_loc.fade_start, 0.55f * kGroundHalfSize);
+  ShaderProgram::Set(r.lit_loc.fade_end, 0.95f * kGroundHalfSize);
+  ShaderProgram::Set(r.lit_loc.shadow_map, 0);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, r.shadow_map.texture());
+
+  if (layers.bodies || layers.grid) {
+    ShaderProgram::Set(r.lit_loc.ground, 1);
+    ShaderProgram::Set(r.lit_loc.grid, layers.grid ? 1 : 0);
+    ShaderProgram::Set(r.lit_loc.color, ToFloat(GroundColor()));
+    for (int g = 0; g < ng; ++g) {
+      if (r.geometry_meshes[g] != nullptr || snapshot.geometries[g] == nullptr) continue;
+      // The quad is centred under the camera target (snapped to whole metres so the fade
+      // ring moves in steps no one notices), giving an apparently endless floor.
+      const Eigen::Isometry3f X_WG = snapshot.geometry_poses[g].cast<float>();
+      const Eigen::Vector3f target_G = X_WG.inverse() * camera.target;
+      const Eigen::Vector2f center(std::round(target_G.x()), std::round(target_G.y()));
+      Eigen::Matrix4f plane_from_mesh = Eigen::Matrix4f::Identity();
+      plane_from_mesh.block<2, 1>(0, 3) = center;
+      const Eigen::Matrix4f model = X_WG.matrix() * plane_from_mesh;
+      ShaderProgram::Set(r.lit_loc.plane_from_mesh, plane_from_mesh);
+      ShaderProgram::Set(r.lit_loc.plane_center, center);
+      ShaderProgram::Set(r.lit_loc.model, model);
+      ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear()));
+      // Nudge the floor back in depth so bodies lying exactly on it never z-fight with it.
+      glEnable(GL_POLYGON_OFFSET_FILL);
+      glPolygonOffset(1.0f, 1.0f);
+      r.ground_quad.Draw();
+      glDisable(GL_POLYGON_OFFSET_FILL);
+    }
+  }
+  if (layers.bodies) {
+    ShaderProgram::Set(r.lit_loc.ground, 0);
+    ShaderProgram::Set(r.lit_loc.grid, 0);
+    ShaderProgram::Set(r.lit_loc.plane_from_mesh, Eigen::Matrix4f::Identity().eval());
+    for (int g = 0; g < ng; ++g) {
+      if (r.geometry_meshes[g] == nullptr) continue;
+      const int b = snapshot.geometry_body[g];
+      const Eigen::Vector3f color = (b >= 0 && b < static_cast<int>(r.body_colors.size()))
+                                        ? r.body_colors[b]
+                                        : ToFloat(BodyColor(0, SceneBody::Kind::kStatic));
+      const Eigen::Isometry3d& X_WG = snapshot.geometry_poses[g];
+      ShaderProgram::Set(r.lit_loc.model, ToMatrix(X_WG));
+      ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
+      ShaderProgram::Set(r.lit_loc.color, color);
+      r.geometry_meshes[g]->Draw();
+    }
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+
+  // --- Overlays: over the bodies (fresh depth), but depth-tested among themselves. ---
+  const bool any_overlay =
+      layers.body_frames || layers.contact_points || layers.normal_forces || layers.friction_forces;
+  if (any_overlay) {
+    glClear(GL_DEPTH_BUFFER_BIT);
+    r.overlay.Use();
+    ShaderProgram::Set(r.overlay_loc.view_projection, view_projection);
+    ShaderProgram::Set(r.overlay_loc.eye, r.eye);
+    if (layers.body_frames) {
+      for (int b = 0; b < nb; ++b) {
+        const Eigen::Isometry3f X_WB = snapshot.body_poses[b].cast<float>();
+        const Eigen::Vector3f origin = X_WB.translation();
+        const float length = r.body_frame_length[b];
+        const float shaft = std::max(0.025f * length, kMinShaftRadiusPx * r.PixelSize(origin));
+        for (int axis = 0; axis < 3; ++axis) {
+          r.DrawArrow(origin, X_WB.linear().col(axis) * length, shaft, kAxisColors[axis]);
+        }
+      }
+    }
+    const float scale = layers.force_scale_m_per_N;
+    for (const ContactResult& c : snapshot.contacts) {
+      const Eigen::Vector3f p = c.position_W.cast<float>();
+      if (!p.allFinite()) continue;
+      const float pixel = r.PixelSize(p);
+      const float shaft = std::max(0.15f * layers.contact_point_size_m, kMinShaftRadiusPx * pixel);
+      // Arrows shorter than a couple of pixels would only be a blob over the marker.
+      if (layers.normal_forces) {
+        const Eigen::Vector3f v = c.normal_force_W.cast<float>() * scale;
+        if (v.norm() > 2.0f * pixel) r.DrawArrow(p, v, shaft, kNormalForceColor);
+      }
+      if (layers.friction_forces) {
+        const Eigen::Vector3f v = c.friction_force_W.cast<float>() * scale;
+        if (v.norm() > 2.0f * pixel) r.DrawArrow(p, v, shaft, kFrictionForceColor);
+      }
+    }
+    if (layers.contact_points) {
+      // Drawn last and flat (u_shading = 0) so the exact state colour lands in the pixels.
+      for (const ContactResult& c : snapshot.contacts) {
+        const Eigen::Vector3f p = c.position_W.cast<float>();
+        if (!p.allFinite()) continue;
+        const float radius =
+            std::max(0.5f * layers.contact_point_size_m, kMinMarkerRadiusPx * r.PixelSize(p));
+        Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
+        model.topLeftCorner<3, 3>() *= radius;
+        model.block<3, 1>(0, 3) = p;
+        Rgb8 color = kMarginColor;
+        if (c.state == ContactResult::State::kStick) color = kStickColor;
+        if (c.state == ContactResult::State::kSlip) color = kSlipColor;
+        r.DrawOverlay(r.marker, model, color, 0.0f);
+      }
+    }
+  }
+
+  glBindVertexArray(0);
+  glUseProgram(0);
+  const GLenum error = glGetError();
+  if (error != GL_NO_ERROR && !r.reported_gl_error) {
+    r.reported_gl_error = true;  // once: a per-frame log line would flood at 60 Hz
+    spdlog::warn("renderer: OpenGL error 0x{:x} during a frame", static_cast<unsigned>(error));
+  }
+}
+
+std::vector<uint8_t> Renderer::ReadPixels(int width, int height) const {
+  if (width <= 0 || height <= 0) return {};
+  const size_t row = static_cast<size_t>(width) * 4;
+  std::vector<uint8_t> pixels(row * static_cast<size_t>(height));
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  // GL's rows run bottom to top; images run top to bottom.
+  std::vector<uint8_t> swap(row);
+  for (int y = 0; y < height / 2; ++y) {
+    uint8_t* a = pixels.data() + static_cast<size_t>(y) * row;
+    uint8_t* b = pixels.data() + static_cast<size_t>(height - 1 - y) * row;
+    std::copy(a, a + row, swap.data());
+    std::copy(b, b + row, a);
+    std::copy(swap.data(), swap.data() + row, b);
+  }
+  // Screenshots are opaque whatever alpha the framebuffer (or the UI's blending) left.
+  for (size_t i = 3; i < pixels.size(); i += 4) pixels[i] = 255;
+  return pixels;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,102 @@
+// OpenGL 3.3 core renderer of a Snapshot (engine data, read-only). Needs a current GL context
+// whose functions glad has loaded (LoadGl). Visual layers are toggled by the UI.
+#pragma once
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/world/snapshot.h"
+
+namespace contactlab {
+
+// A shader that does not compile or link, a mesh that does not load: the message names the
+// file and carries the compiler log.
+class RenderError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Loads GL function pointers through glad with the given loader (e.g. glfwGetProcAddress).
+// Returns false if GL 3.3 core is not available.
+using GlProcLoader = void* (*)(const char*);
+bool LoadGl(GlProcLoader loader);
+
+// Orbit camera: looks at `target` from `distance`, azimuth `yaw_rad` about world z, elevation
+// `pitch_rad`. Follows a scene body when follow_body ≥ 0: Renderer::Render then looks at that
+// body's origin instead of `target` (the Camera itself is not changed, so Pan has no visible
+// effect while following; orbit and zoom still work).
+struct Camera {
+  Eigen::Vector3f target{0, 0, 0.2f};
+  float distance_m = 2.0f;
+  float yaw_rad = 0.8f;
+  float pitch_rad = 0.45f;
+  float fov_y_rad = 0.8f;
+  int follow_body = -1;
+  Eigen::Matrix4f View() const;
+  Eigen::Matrix4f Projection(float aspect) const;
+  Eigen::Vector3f Eye() const;
+  void Orbit(float dx_rad, float dy_rad);
+  // Moves the target so the scene follows a mouse drag of (dx, dy) in units of the view's
+  // width/height (dx > 0: right, dy > 0: down, screen convention). `aspect` = width/height
+  // makes a full-width drag move by the full visible width.
+  void Pan(float dx, float dy, float aspect = 1.0f);
+  void Zoom(float factor);
+};
+
+// Contact point colours by state (also what the GUI tests look for in screenshots), sRGB 0–255.
+struct Rgb8 {
+  uint8_t r, g, b;
+};
+inline constexpr Rgb8 kStickColor{40, 220, 70};    // sticking contact
+inline constexpr Rgb8 kSlipColor{245, 130, 20};    // sliding contact
+inline constexpr Rgb8 kMarginColor{70, 150, 245};  // in the margin, not touching
+inline constexpr Rgb8 kNormalForceColor{230, 40, 40};
+inline constexpr Rgb8 kFrictionForceColor{240, 220, 40};
+
+// Layers the UI toggles; later issues add patches and teleop gizmos here.
+struct RenderLayers {
+  bool bodies = true;
+  bool grid = true;
+  bool shadows = true;
+  bool contact_points = true;
+  bool normal_forces = true;
+  bool friction_forces = true;
+  bool body_frames = false;
+  float force_scale_m_per_N = 0.01f;  // arrow length per newton
+  // Diameter of the contact point markers (never drawn smaller than ~7 pixels across).
+  float contact_point_size_m = 0.008f;
+};
+
+class Renderer {
+ public:
+  // Compiles the shaders found in shader_dir (throws RenderError naming the file).
+  explicit Renderer(const std::string& shader_dir);
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  // Draws the snapshot into the current framebuffer (width × height pixels; the framebuffer
+  // bound on entry is bound again on return). Meshes are built when the scene
+  // (scene_generation) changes, not per frame. Force arrows show the force on geometry B at
+  // the contact point; contact points, arrows and frames are drawn over the bodies.
+  void Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers, int width,
+              int height);
+  // Reads the current framebuffer back as RGBA8 rows top to bottom (for screenshots); alpha
+  // is set to 255.
+  std::vector<uint8_t> ReadPixels(int width, int height) const;
+  // Distinct shape meshes resident on the GPU (tests: identical shapes share one upload).
+  int num_shape_meshes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Writes RGBA8 rows (top to bottom) as a PNG. Throws RenderError if the file can't be written.
+void WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba);
+
+}  // namespace contactlab

@@ -1,0 +1,30 @@
+// GPU meshes of engine shapes, tessellated and uploaded once per distinct shape (type and
+// parameters) and kept across frames. When the scene changes (new scene_generation) the
+// renderer calls Rebuild, which keeps meshes the new scene still uses and frees the rest.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "engine/geometry/shape.h"
+#include "render/gpu_mesh.h"
+
+namespace contactlab {
+
+class ShapeMeshCache {
+ public:
+  // Makes `shapes` (a bounded shape each; half-spaces map to nullptr) resident and returns
+  // their meshes in the same order. Meshes of other shapes are released.
+  void Rebuild(const std::vector<const Shape*>& shapes, std::vector<const GpuMesh*>* meshes);
+  int size() const { return static_cast<int>(meshes_.size()); }
+
+ private:
+  // Parameters in float (what is drawn): shapes equal to float precision share a mesh.
+  using Key = std::tuple<int, float, float, float, float, float>;
+  static Key KeyOf(const Shape& shape);
+  std::map<Key, std::unique_ptr<GpuMesh>> meshes_;
+};
+
+}  // namespace contactlab

@@ -1,0 +1,1 @@
+// Placeholder: the application shell lands with the UI.

@@ -1,0 +1,84 @@
+// Tessellated primitives: closed, outward-wound, with unit normals and the shape's bounds.
+#include "render/primitive_meshes.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace contactlab {
+namespace {
+
+// Checks unit normals, valid indices and outward winding (face normal · (centroid − origin)
+// ≥ 0 for shapes that are star-shaped about their origin).
+void ExpectWellFormed(const TriangleMesh& mesh, const std::string& what) {
+  ASSERT_GT(mesh.num_triangles(), 0) << what;
+  ASSERT_EQ(mesh.positions.size(), mesh.normals.size()) << what;
+  for (const Eigen::Vector3f& n : mesh.normals) EXPECT_NEAR(n.norm(), 1.0f, 1e-4f) << what;
+  for (int t = 0; t < mesh.num_triangles(); ++t) {
+    const Eigen::Vector3f& a = mesh.positions[mesh.indices[3 * t]];
+    const Eigen::Vector3f& b = mesh.positions[mesh.indices[3 * t + 1]];
+    const Eigen::Vector3f& c = mesh.positions[mesh.indices[3 * t + 2]];
+    const Eigen::Vector3f cross = (b - a).cross(c - a);
+    if (cross.norm() < 1e-9f) continue;  // pole triangles of a sphere collapse
+    EXPECT_GE(cross.dot((a + b + c) / 3.0f), -1e-6f) << what << " triangle " << t;
+  }
+}
+
+// A closed surface: every edge is shared by exactly two triangles in opposite directions, once
+// vertices at the same position are merged (seams and caps duplicate positions).
+void ExpectClosed(const TriangleMesh& mesh, const std::string& what) {
+  std::map<std::tuple<int, int, int>, int> ids;
+  auto id = [&](uint32_t v) {
+    const Eigen::Vector3f& p = mesh.positions[v];
+    const auto key = std::make_tuple(static_cast<int>(std::lround(p.x() * 1e5f)),
+                                     static_cast<int>(std::lround(p.y() * 1e5f)),
+                                     static_cast<int>(std::lround(p.z() * 1e5f)));
+    return ids.emplace(key, static_cast<int>(ids.size())).first->second;
+  };
+  std::map<std::pair<int, int>, int> directed;
+  for (int t = 0; t < mesh.num_triangles(); ++t) {
+    int v[3];
+    for (int k = 0; k < 3; ++k) v[k] = id(mesh.indices[3 * t + k]);
+    if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2]) continue;
+    for (int k = 0; k < 3; ++k) ++directed[{v[k], v[(k + 1) % 3]}];
+  }
+  for (const auto& [edge, count] : directed) {
+    EXPECT_EQ(count, 1) << what;
+    EXPECT_EQ(directed.count({edge.second, edge.first}), 1u) << what << " open edge";
+  }
+}
+
+TEST(PrimitiveMeshes, SphereBoxCylinderCapsuleAreClosedWithShapeBounds) {
+  const TriangleMesh sphere = MakeShapeMesh(Shape::Sphere(0.1));
+  ExpectWellFormed(sphere, "sphere");
+  ExpectClosed(sphere, "sphere");
+  EXPECT_TRUE(sphere.upper_bound().isApprox(Eigen::Vector3f(0.1f, 0.1f, 0.1f), 1e-2f));
+
+  const TriangleMesh box = MakeShapeMesh(Shape::Box(Eigen::Vector3d(0.1, 0.2, 0.3)));
+  ExpectWellFormed(box, "box");
+  ExpectClosed(box, "box");
+  EXPECT_EQ(box.num_triangles(), 12);
+  EXPECT_TRUE(box.lower_bound().isApprox(Eigen::Vector3f(-0.1f, -0.2f, -0.3f)));
+  EXPECT_TRUE(box.upper_bound().isApprox(Eigen::Vector3f(0.1f, 0.2f, 0.3f)));
+
+  const TriangleMesh cylinder = MakeShapeMesh(Shape::Cylinder(0.05, 0.4));
+  ExpectWellFormed(cylinder, "cylinder");
+  ExpectClosed(cylinder, "cylinder");
+  EXPECT_NEAR(cylinder.upper_bound().z(), 0.2f, 1e-6f);
+  EXPECT_NEAR(cylinder.lower_bound().z(), -0.2f, 1e-6f);
+  EXPECT_NEAR(cylinder.upper_bound().x(), 0.05f, 1e-6f);
+
+  const TriangleMesh capsule = MakeShapeMesh(Shape::Capsule(0.05, 0.4));
+  ExpectWellFormed(capsule, "capsule");
+  ExpectClosed(capsule, "capsule");
+  EXPECT_NEAR(capsule.upper_bound().z(), 0.25f, 1e-6f);  // length/2 + radius
+  EXPECT_NEAR(capsule.lower_bound().z(), -0.25f, 1e-6f);
+
+  const TriangleMesh cone = MakeConeMesh(1.0f, 1.0f);
+  ExpectClosed(cone, "cone");
+
+  EXPECT_THROW(MakeShapeMesh(Shape::HalfSpace()), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace contactlab

@@ -1,0 +1,449 @@
+// Offscreen rendering through a hidden GLFW window (run under `xvfb-run -a`; skipped without
+// a display): lit scene, exact contact-state colours in the pixels, layers, shader errors,
+// mesh caching, screenshots.
+#include "render/renderer.h"
+
+// glad provides the GL declarations; GLFW must not include the system GL header.
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <glad/gl.h>
+#include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "engine/world/snapshot.h"
+#include "engine/world/world.h"
+
+namespace contactlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kWidth = 640, kHeight = 480;
+
+// One hidden window and context for the whole suite: creating GL contexts under Xvfb is slow.
+class RendererTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const char* display = std::getenv("DISPLAY");
+    if (display == nullptr || *display == '\0') {
+      skip_reason_ = "no DISPLAY: run under xvfb-run -a to test the renderer";
+      return;
+    }
+    if (glfwInit() != GLFW_TRUE) {
+      setup_error_ = "glfwInit failed with DISPLAY set";
+      return;
+    }
+    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SAMPLES, 4);  // what the app asks for; llvmpipe may give fewer
+    window_ = glfwCreateWindow(kWidth, kHeight, "render_test", nullptr, nullptr);
+    if (window_ == nullptr) {
+      setup_error_ = "could not create a hidden GL 3.3 core window";
+      return;
+    }
+    glfwMakeContextCurrent(window_);
+    if (!LoadGl(reinterpret_cast<GlProcLoader>(glfwGetProcAddress))) {
+      setup_error_ = "LoadGl failed";
+    }
+  }
+  static void TearDownTestSuite() {
+    if (window_ != nullptr) glfwDestroyWindow(window_);
+    window_ = nullptr;
+    glfwTerminate();
+  }
+  void SetUp() override {
+    if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
+    ASSERT_TRUE(setup_error_.empty()) << setup_error_;
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    ASSERT_EQ(w, kWidth);
+    ASSERT_EQ(h, kHeight);
+  }
+
+  static inline GLFWwindow* window_ = nullptr;
+  static inline std::string skip_reason_, setup_error_;
+};
+
+// Ground half-space plus a box (and optionally more shapes) resting on it.
+std::shared_ptr<SceneSpec> RestingScene(bool more_shapes) {
+  auto s = std::make_shared<SceneSpec>();
+  s->name = "render_test";
+  s->dt_s = 2e-3;
+  SceneBody ground;
+  ground.kind = SceneBody::Kind::kStatic;
+  ground.body.name = "ground";
+  GeometrySpec plane;
+  plane.name = "floor";
+  plane.shape = Shape::HalfSpace();
+  ground.geometries.push_back(plane);
+  s->bodies.push_back(ground);
+  auto add = [&](const std::string& name, const Shape& shape, const Eigen::Isometry3d& pose) {
+    SceneBody b;
+    b.body.name = name;
+    GeometrySpec g;
+    g.name = name;
+    g.shape = shape;
+    g.contact.friction = 0.8;
+    b.geometries.push_back(g);
+    b.body.inertia.mass_kg = 0.5;
+    b.body.inertia.inertia_about_com_B = SolidInertia(shape, 0.5);
+    b.initial_pose = pose;
+    b.initial_velocity = Eigen::VectorXd::Zero(6);
+    s->bodies.push_back(b);
+  };
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.translation() = Eigen::Vector3d(0, 0, 0.05);
+  pose.linear() = Eigen::AngleAxisd(0.4, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  add("box", Shape::Box(Eigen::Vector3d(0.08, 0.06, 0.05)), pose);
+  if (more_shapes) {
+    pose.setIdentity();
+    pose.translation() = Eigen::Vector3d(0.05, 0.25, 0.06);
+    add("sphere", Shape::Sphere(0.06), pose);
+    // Cylinder and capsule lying on their sides (axis along x).
+    pose.linear() = Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitY()).toRotationMatrix();
+    pose.translation() = Eigen::Vector3d(0.25, -0.12, 0.045);
+    add("cylinder", Shape::Cylinder(0.045, 0.2), pose);
+    pose.linear() = Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitX()).toRotationMatrix();
+    pose.translation() = Eigen::Vector3d(-0.2, 0.15, 0.04);
+    add("capsule", Shape::Capsule(0.04, 0.16), pose);
+  }
+  return s;
+}
+
+Snapshot SettledSnapshot(const std::shared_ptr<SceneSpec>& scene, int steps, uint64_t gen = 1) {
+  World world(*scene);
+  for (int i = 0; i < steps; ++i) EXPECT_TRUE(world.Step());
+  Snapshot snapshot;
+  FillSnapshot(world, scene, gen, steps, &snapshot);
+  return snapshot;
+}
+
+Camera CloseCamera() {
+  Camera c;
+  c.target = Eigen::Vector3f(0, 0, 0.05f);
+  c.distance_m = 0.9f;
+  c.yaw_rad = 0.8f;
+  c.pitch_rad = 0.55f;
+  return c;
+}
+
+int CountColor(const std::vector<uint8_t>& rgba, Rgb8 c, int tolerance = 8) {
+  int count = 0;
+  for (size_t i = 0; i + 3 < rgba.size(); i += 4) {
+    if (std::abs(rgba[i] - c.r) <= tolerance && std::abs(rgba[i + 1] - c.g) <= tolerance &&
+        std::abs(rgba[i + 2] - c.b) <= tolerance) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+int CountDistinct(const std::vector<uint8_t>& rgba) {
+  std::set<uint32_t> colors;
+  for (size_t i = 0; i + 3 < rgba.size(); i += 4) {
+    colors.insert(rgba[i] | (rgba[i + 1] << 8) | (rgba[i + 2] << 16));
+  }
+  return static_cast<int>(colors.size());
+}
+
+std::vector<uint8_t> RenderToPixels(Renderer& renderer, const Snapshot& s, const Camera& camera,
+                                    const RenderLayers& layers) {
+  renderer.Render(s, camera, layers, kWidth, kHeight);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  std::vector<uint8_t> pixels = renderer.ReadPixels(kWidth, kHeight);
+  // Debugging aid: CONTACTLAB_RENDER_DUMP_DIR=/tmp/x keeps every rendered frame as a PNG.
+  if (const char* dir = std::getenv("CONTACTLAB_RENDER_DUMP_DIR")) {
+    static int frame = 0;
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    WritePng(std::string(dir) + "/" + test->name() + "_" + std::to_string(frame++) + ".png", kWidth,
+             kHeight, pixels);
+  }
+  return pixels;
+}
+
+// Fraction of pixels equal to the clear colour.
+double BackgroundFraction(const std::vector<uint8_t>& rgba) {
+  return static_cast<double>(CountColor(rgba, Rgb8{46, 52, 62}, 0)) /
+         static_cast<double>(rgba.size() / 4);
+}
+
+TEST_F(RendererTest, RestingBoxShowsLitSceneAndStickingContacts) {
+  const auto scene = RestingScene(false);
+  const Snapshot snapshot = SettledSnapshot(scene, 300);
+  ASSERT_FALSE(snapshot.contacts.empty());
+  int sticking = 0;
+  for (const ContactResult& c : snapshot.contacts) {
+    sticking += c.state == ContactResult::State::kStick;
+  }
+  ASSERT_GT(sticking, 0) << "the resting box should stick";
+
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  const std::vector<uint8_t> with_points =
+      RenderToPixels(renderer, snapshot, CloseCamera(), layers);
+  ASSERT_EQ(with_points.size(), static_cast<size_t>(kWidth * kHeight * 4));
+  EXPECT_GT(CountDistinct(with_points), 100) << "more than a cleared framebuffer";
+  EXPECT_LT(BackgroundFraction(with_points), 0.5);
+  EXPECT_GT(CountColor(with_points, kStickColor), 20);
+
+  layers.contact_points = false;
+  const std::vector<uint8_t> without = RenderToPixels(renderer, snapshot, CloseCamera(), layers);
+  EXPECT_EQ(CountColor(without, kStickColor), 0);
+  EXPECT_GT(CountDistinct(without), 100);
+}
+
+TEST_F(RendererTest, EveryContactStateHasItsExactColour) {
+  const auto scene = RestingScene(false);
+  Snapshot snapshot = SettledSnapshot(scene, 10);
+  snapshot.contacts.clear();
+  const ContactResult::State states[3] = {ContactResult::State::kStick, ContactResult::State::kSlip,
+                                          ContactResult::State::kMargin};
+  for (int i = 0; i < 3; ++i) {
+    ContactResult c;
+    c.position_W = Eigen::Vector3d(-0.15 + 0.15 * i, -0.15, 0.0);
+    c.normal_W = Eigen::Vector3d::UnitZ();
+    c.normal_force_W = Eigen::Vector3d(0, 0, 3);
+    c.friction_force_W = Eigen::Vector3d(0, 6, 0);
+    c.state = states[i];
+    snapshot.contacts.push_back(c);
+  }
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  const std::vector<uint8_t> pixels = RenderToPixels(renderer, snapshot, CloseCamera(), layers);
+  EXPECT_GT(CountColor(pixels, kStickColor, 0), 10);
+  EXPECT_GT(CountColor(pixels, kSlipColor, 0), 10);
+  EXPECT_GT(CountColor(pixels, kMarginColor, 0), 10);
+  // The arrows carry their colours (shaded, so only roughly).
+  EXPECT_GT(CountColor(pixels, kNormalForceColor, 40), 10);
+  EXPECT_GT(CountColor(pixels, kFrictionForceColor, 40), 10);
+
+  layers.contact_points = layers.normal_forces = layers.friction_forces = false;
+  const std::vector<uint8_t> none = RenderToPixels(renderer, snapshot, CloseCamera(), layers);
+  EXPECT_EQ(CountColor(none, kStickColor), 0);
+  EXPECT_EQ(CountColor(none, kSlipColor), 0);
+  EXPECT_EQ(CountColor(none, kMarginColor), 0);
+}
+
+TEST_F(RendererTest, ReadPixelsIsTopDown) {
+  // Looking down at a slant: the top of the image is background beyond the faded floor, the
+  // bottom is floor.
+  const auto scene = RestingScene(false);
+  const Snapshot snapshot = SettledSnapshot(scene, 1);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Camera camera = CloseCamera();
+  camera.pitch_rad = 0.12f;
+  camera.distance_m = 3.0f;
+  const std::vector<uint8_t> px = RenderToPixels(renderer, snapshot, camera, RenderLayers{});
+  auto at = [&](int x, int y) {
+    const size_t i = (static_cast<size_t>(y) * kWidth + x) * 4;
+    return Rgb8{px[i], px[i + 1], px[i + 2]};
+  };
+  const Rgb8 top = at(kWidth / 2, 2), bottom = at(kWidth / 2, kHeight - 3);
+  EXPECT_EQ(CountColor(std::vector<uint8_t>{top.r, top.g, top.b, 255}, Rgb8{46, 52, 62}, 2), 1)
+      << int(top.r) << "," << int(top.g) << "," << int(top.b);
+  EXPECT_GT(bottom.r + bottom.g + bottom.b, 3 * 100) << "floor is light grey";
+}
+
+TEST_F(RendererTest, FollowBodyKeepsTheBodyInView) {
+  const auto scene = RestingScene(false);
+  const Snapshot snapshot = SettledSnapshot(scene, 1);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Camera camera = CloseCamera();
+  camera.target = Eigen::Vector3f(50, 50, 5);  // looking far away
+  RenderLayers layers;
+  layers.contact_points = layers.normal_forces = layers.friction_forces = false;
+  const int body = scene->FindBody("box");
+  auto centre_is_box = [&](const std::vector<uint8_t>& px) {
+    const size_t i = (static_cast<size_t>(kHeight / 2) * kWidth + kWidth / 2) * 4;
+    // Floor and background are grey; a dynamic body is coloured.
+    const int lo = std::min({px[i], px[i + 1], px[i + 2]});
+    const int hi = std::max({px[i], px[i + 1], px[i + 2]});
+    return hi - lo > 30;
+  };
+  EXPECT_FALSE(centre_is_box(RenderToPixels(renderer, snapshot, camera, layers)));
+  camera.follow_body = body;
+  EXPECT_TRUE(centre_is_box(RenderToPixels(renderer, snapshot, camera, layers)));
+}
+
+TEST_F(RendererTest, MeshesAreBuiltOncePerDistinctShapeAndScene) {
+  auto scene = RestingScene(true);
+  // A second box identical to the first shares its mesh.
+  scene->bodies.push_back(scene->bodies[1]);
+  scene->bodies.back().body.name = "box2";
+  scene->bodies.back().initial_pose.translation() = Eigen::Vector3d(-0.3, -0.2, 0.05);
+  const Snapshot snapshot = SettledSnapshot(scene, 1, 7);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  renderer.Render(snapshot, CloseCamera(), layers, kWidth, kHeight);
+  EXPECT_EQ(renderer.num_shape_meshes(), 4);  // box, sphere, cylinder, capsule
+  renderer.Render(snapshot, CloseCamera(), layers, kWidth, kHeight);
+  EXPECT_EQ(renderer.num_shape_meshes(), 4);
+  // A new scene generation with only the box drops the others.
+  const auto small = RestingScene(false);
+  renderer.Render(SettledSnapshot(small, 1, 8), CloseCamera(), layers, kWidth, kHeight);
+  EXPECT_EQ(renderer.num_shape_meshes(), 1);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+TEST_F(RendererTest, AllShapesAllLayersAndScreenshot) {
+  const auto scene = RestingScene(true);
+  const Snapshot snapshot = SettledSnapshot(scene, 400);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  layers.body_frames = true;
+  Camera camera = CloseCamera();
+  camera.distance_m = 1.1f;
+  const std::vector<uint8_t> px = RenderToPixels(renderer, snapshot, camera, layers);
+  EXPECT_GT(CountDistinct(px), 1000);
+  EXPECT_GT(CountColor(px, kStickColor) + CountColor(px, kSlipColor), 20);
+
+  const fs::path path = fs::temp_directory_path() / "contactlab_render_test.png";
+  WritePng(path.string(), kWidth, kHeight, px);
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, 8);
+  EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+  fs::remove(path);
+  // For a human look at the picture: CONTACTLAB_RENDER_CHECK_PNG=/tmp/render_check.png
+  // (closer, without the body frames, so the contacts and forces are easy to see).
+  if (const char* out = std::getenv("CONTACTLAB_RENDER_CHECK_PNG")) {
+    layers.body_frames = false;
+    layers.force_scale_m_per_N = 0.02f;
+    camera.distance_m = 0.75f;
+    WritePng(out, kWidth, kHeight, RenderToPixels(renderer, snapshot, camera, layers));
+    spdlog::info("wrote {}", out);
+  }
+  EXPECT_THROW(WritePng("/nonexistent-dir/x.png", kWidth, kHeight, px), RenderError);
+  EXPECT_THROW(WritePng("/tmp/x.png", kWidth, kHeight, std::vector<uint8_t>(3)), RenderError);
+}
+
+TEST_F(RendererTest, TwoHundredBodiesShareMeshes) {
+  // A hand-built snapshot (no simulation): 200 bodies of 4 distinct shapes on a grid, each with
+  // a contact, all layers on.
+  auto scene = std::make_shared<SceneSpec>(*RestingScene(true));
+  const int base = static_cast<int>(scene->bodies.size());
+  for (int i = base; i < 200; ++i) {
+    scene->bodies.push_back(scene->bodies[1 + i % 4]);
+    scene->bodies.back().body.name = "copy" + std::to_string(i);
+  }
+  Snapshot s;
+  s.scene = scene;
+  s.scene_generation = 42;
+  int g = 0;
+  for (size_t b = 0; b < scene->bodies.size(); ++b) {
+    Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+    if (b > 0)
+      X.translation() = Eigen::Vector3d(0.25 * (b % 15) - 1.8, 0.25 * (b / 15) - 1.8, 0.06);
+    s.body_poses.push_back(X);
+    for (const GeometrySpec& spec : scene->bodies[b].geometries) {
+      s.geometries.push_back(&spec);
+      s.geometry_poses.push_back(X * spec.X_BG);
+      s.geometry_body.push_back(static_cast<int>(b));
+      ++g;
+      ContactResult c;
+      c.position_W = X.translation() - Eigen::Vector3d(0, 0, 0.05);
+      c.normal_force_W = Eigen::Vector3d(0, 0, 5);
+      c.friction_force_W = Eigen::Vector3d(1, 1, 0);
+      c.state = b % 2 ? ContactResult::State::kStick : ContactResult::State::kSlip;
+      if (b > 0) s.contacts.push_back(c);
+    }
+  }
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  layers.body_frames = true;
+  Camera camera;
+  camera.distance_m = 5.0f;
+  camera.target.setZero();
+  RenderToPixels(renderer, s, camera, layers);  // builds the meshes
+  EXPECT_EQ(renderer.num_shape_meshes(), 4);
+  const auto start = std::chrono::steady_clock::now();
+  constexpr int kFrames = 5;
+  for (int i = 0; i < kFrames; ++i) renderer.Render(s, camera, layers, kWidth, kHeight);
+  glFinish();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
+      kFrames;
+  spdlog::info("200 bodies, {} contacts, all layers: {:.1f} ms/frame ({})", s.contacts.size(), ms,
+               reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+  EXPECT_EQ(renderer.num_shape_meshes(), 4);
+  const std::vector<uint8_t> px = renderer.ReadPixels(kWidth, kHeight);
+  EXPECT_GT(CountColor(px, kStickColor, 0), 100);
+  EXPECT_GT(CountColor(px, kSlipColor, 0), 100);
+}
+
+TEST_F(RendererTest, EmptySnapshotAndDegenerateSizesDoNotCrash) {
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Snapshot empty;
+  renderer.Render(empty, Camera{}, RenderLayers{}, kWidth, kHeight);
+  renderer.Render(empty, Camera{}, RenderLayers{}, 0, 0);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  EXPECT_TRUE(renderer.ReadPixels(0, 0).empty());
+}
+
+// Copies the shader directory to a fresh temp dir for corruption.
+fs::path CopyShaders(const std::string& tag) {
+  const fs::path dir = fs::temp_directory_path() / ("contactlab_shaders_" + tag);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& entry : fs::directory_iterator(CONTACTLAB_SHADER_DIR)) {
+    fs::copy_file(entry.path(), dir / entry.path().filename());
+  }
+  return dir;
+}
+
+TEST_F(RendererTest, BrokenShaderThrowsNamingTheFileWithTheLog) {
+  const fs::path dir = CopyShaders("broken");
+  {
+    std::ofstream out(dir / "lit.frag", std::ios::app);
+    out << "\nthis is not glsl;\n";
+  }
+  try {
+    Renderer renderer(dir.string());
+    FAIL() << "expected RenderError";
+  } catch (const RenderError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find((dir / "lit.frag").string()), std::string::npos) << message;
+    EXPECT_NE(message.find("compile"), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
+  }
+  // A missing file is named too.
+  fs::remove(dir / "overlay.vert");
+  fs::copy_file(CONTACTLAB_SHADER_DIR "/lit.frag", dir / "lit.frag",
+                fs::copy_options::overwrite_existing);
+  try {
+    Renderer renderer(dir.string());
+    FAIL() << "expected RenderError";
+  } catch (const RenderError& e) {
+    EXPECT_NE(std::string(e.what()).find("overlay.vert"), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+}
+
+TEST_F(RendererTest, LinkErrorThrowsNamingTheFiles) {
+  // Compiles alone (a shader without main() is a valid compilation unit) but cannot link.
+  const fs::path dir = CopyShaders("link");
+  {
+    std::ofstream out(dir / "shadow.frag", std::ios::trunc);
+    out << "#version 330 core\nvoid not_main() {}\n";
+  }
+  try {
+    Renderer renderer(dir.string());
+    FAIL() << "expected RenderError";
+  } catch (const RenderError& e) {
+    EXPECT_NE(std::string(e.what()).find("shadow.frag"), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace contactlab
