@@ -1,1 +1,498 @@
-// Placeholder: the application shell lands with the UI.
+#include "ui/application.h"
+
+// glad first: it must precede any other GL header (GLFW includes none).
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+#include "app/scene_loader.h"
+#include "app/sim_runtime.h"
+#include "render/renderer.h"
+#include "ui/actions.h"
+#include "ui/camera_controller.h"
+#include "ui/frame_timer.h"
+#include "ui/panels.h"
+#include "ui/plot_data.h"
+#include "ui/shortcuts.h"
+#include "ui/ui_state.h"
+
+#ifndef CONTACTLAB_SHADER_DIR
+#define CONTACTLAB_SHADER_DIR "shaders"
+#endif
+
+namespace contactlab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// GLFW reports errors through a callback without a user pointer.
+std::string& LastGlfwError() {
+  static std::string error;
+  return error;
+}
+void GlfwErrorCallback(int code, const char* description) {
+  LastGlfwError() = description ? description : "unknown GLFW error";
+  spdlog::debug("GLFW error {}: {}", code, LastGlfwError());
+}
+
+// Roughly 30 s of samples at δt = 1 ms.
+constexpr size_t kPlotCapacity = 30000;
+// Screenshot mode: the simulated time each frame shows, at real-time factor 1.
+constexpr double kScreenshotFramePeriod_s = 1.0 / 60.0;
+
+int DefaultPlotBody(const SceneSpec& scene) {
+  for (size_t b = 0; b < scene.bodies.size(); ++b) {
+    if (scene.bodies[b].kind == SceneBody::Kind::kDynamic && !scene.bodies[b].geometries.empty()) {
+      return static_cast<int>(b);
+    }
+  }
+  return scene.bodies.empty() ? -1 : 0;
+}
+
+double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+}  // namespace
+
+std::vector<std::string> BuiltinSceneNames() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> names;
+  std::error_code ec;
+  const fs::path dir = fs::path(AssetDirectory()) / "scenes";
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() == ".yaml") names.push_back(it->path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+struct Application::Impl {
+  ApplicationOptions options;
+  GLFWwindow* window = nullptr;
+  bool glfw_ready = false, imgui_context = false, imgui_glfw = false, imgui_gl = false;
+  std::unique_ptr<SimRuntime> runtime;
+  std::unique_ptr<Renderer> renderer;
+  std::string render_error;
+
+  UiState ui;
+  PlotData plots{PlotSeriesNames(), kPlotCapacity};
+  std::vector<PlotSample> samples;
+  FrameTimer timer;
+  uint64_t scene_generation = UINT64_MAX;
+  std::optional<SceneDefaults> pending_defaults;  // of a scene posted with LoadScene
+  std::string pending_scene_name;
+  bool quit = false;
+  bool started = false;
+  bool frame_next = false;  // aim the camera at the scene at the next frame
+  double last_work_ms = 0;
+
+  void EnsureStarted() {
+    if (!started) runtime->Start();
+    started = true;
+  }
+
+  explicit Impl(const ApplicationOptions& o);
+  ~Impl();
+  void OpenWindow();
+  void BuildRenderer();
+  void AddError(const std::string& message);
+  // One frame of the main loop; with `capture`, the framebuffer of the frame (before the swap)
+  // is read into *pixels.
+  void Frame(std::vector<uint8_t>* capture, int* capture_w, int* capture_h);
+  void OnNewScene(const Snapshot& snapshot);
+  // The part of the view's height the panels leave for the scene (for framing).
+  float FreeViewFraction() const;
+  void Execute(UiActions& actions, const Snapshot& snapshot);
+  void LoadScene(const std::string& name_or_path);
+  FrameStats Stats(int frames, Clock::time_point start, uint64_t start_step, double work_ms_sum,
+                   double max_frame_ms) const;
+};
+
+Application::Impl::Impl(const ApplicationOptions& o) : options(o) {
+  if (options.shader_dir.empty()) options.shader_dir = CONTACTLAB_SHADER_DIR;
+  // The sim first: an invalid scene fails before a window appears.
+  runtime = std::make_unique<SimRuntime>(options.scene, options.realtime_factor);
+  ui.builtin_scenes = BuiltinSceneNames();
+  ui.current_scene = options.scene_name.empty() ? options.scene.name : options.scene_name;
+  ui.target_realtime_factor =
+      options.realtime_factor > 0 ? static_cast<float>(options.realtime_factor) : 1.0f;
+  ui.as_fast_as_possible = options.realtime_factor <= 0;
+  pending_defaults = ComputeSceneDefaults(
+      options.scene_defaults.bodies.empty() ? options.scene : options.scene_defaults);
+  pending_scene_name = ui.current_scene;
+  ApplyCameraPreset(CameraPreset::kIso, &ui.camera);
+
+  OpenWindow();
+  BuildRenderer();
+}
+
+Application::Impl::~Impl() {
+  if (runtime) runtime->Stop();
+  runtime.reset();
+  if (window) glfwMakeContextCurrent(window);
+  renderer.reset();  // GL objects go while the context is current
+  if (imgui_gl) ImGui_ImplOpenGL3_Shutdown();
+  if (imgui_glfw) ImGui_ImplGlfw_Shutdown();
+  if (imgui_context) ImGui::DestroyContext();
+  if (window) glfwDestroyWindow(window);
+  if (glfw_ready) glfwTerminate();
+}
+
+void Application::Impl::OpenWindow() {
+  LastGlfwError().clear();
+  glfwSetErrorCallback(GlfwErrorCallback);
+  if (!glfwInit()) {
+    const char* display = std::getenv("DISPLAY");
+    std::string message = "cannot open a window: " +
+                          (LastGlfwError().empty() ? std::string("no display") : LastGlfwError());
+    if (display == nullptr || display[0] == '\0') {
+      message += " (no display: run under xvfb-run -a, or use --headless)";
+    }
+    throw GuiError(GuiError::Kind::kNoDisplay, message);
+  }
+  glfwSetErrorCallback(GlfwErrorCallback);
+  glfw_ready = true;
+  auto hints = [&](int samples) {
+    glfwDefaultWindowHints();
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SAMPLES, samples);
+    glfwWindowHint(GLFW_VISIBLE, options.visible ? GLFW_TRUE : GLFW_FALSE);
+  };
+  hints(options.msaa_samples);
+  const std::string title = "contactlab - " + ui.current_scene;
+  window = glfwCreateWindow(options.width, options.height, title.c_str(), nullptr, nullptr);
+  if (!window && options.msaa_samples > 0) {
+    spdlog::warn("no {}x MSAA window ({}); trying without", options.msaa_samples, LastGlfwError());
+    hints(0);
+    window = glfwCreateWindow(options.width, options.height, title.c_str(), nullptr, nullptr);
+  }
+  if (!window) {
+    throw GuiError(GuiError::Kind::kNoOpenGl,
+                   "cannot create an OpenGL 3.3 core window: " + LastGlfwError());
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(options.vsync ? 1 : 0);
+  if (!LoadGl(reinterpret_cast<GlProcLoader>(glfwGetProcAddress))) {
+    throw GuiError(GuiError::Kind::kNoOpenGl, "OpenGL 3.3 core is not available");
+  }
+  spdlog::debug("OpenGL {} ({})", reinterpret_cast<const char*>(glGetString(GL_VERSION)),
+                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  imgui_context = true;
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout is computed every frame; nothing to persist
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 3.0f;
+  style.FrameRounding = 2.0f;
+  style.GrabRounding = 2.0f;
+  imgui_glfw = ImGui_ImplGlfw_InitForOpenGL(window, true);
+  imgui_gl = ImGui_ImplOpenGL3_Init("#version 330 core");
+  if (!imgui_glfw || !imgui_gl) {
+    throw GuiError(GuiError::Kind::kNoOpenGl,
+                   "cannot initialise Dear ImGui's GLFW/OpenGL backends");
+  }
+}
+
+void Application::Impl::BuildRenderer() {
+  try {
+    auto r = std::make_unique<Renderer>(options.shader_dir);
+    renderer = std::move(r);
+    render_error.clear();
+  } catch (const std::exception& e) {
+    // Keep the last good renderer (if any) and show the message.
+    render_error = e.what();
+    AddError(std::string("renderer: ") + e.what());
+  }
+}
+
+void Application::Impl::AddError(const std::string& message) {
+  if (!ui.errors.empty() && ui.errors.back() == message) return;
+  spdlog::warn("{}", message);
+  ui.errors.push_back(message);
+  if (ui.errors.size() > 50) ui.errors.erase(ui.errors.begin());
+}
+
+void Application::Impl::OnNewScene(const Snapshot& snapshot) {
+  scene_generation = snapshot.scene_generation;
+  if (pending_defaults) {
+    ui.defaults = *pending_defaults;
+    ui.current_scene = pending_scene_name;
+    pending_defaults.reset();
+  } else if (snapshot.scene) {
+    ui.defaults = ComputeSceneDefaults(*snapshot.scene);
+  }
+  ui.posted = ContactOverrides{};
+  ui.nonconverged_seen = 0;
+  ui.last_nonconverged_time_s = -1;
+  ui.last_checked_step = UINT64_MAX;
+  plots.Clear();
+  if (snapshot.scene) {
+    ui.plot_body = DefaultPlotBody(*snapshot.scene);
+    runtime->Post(command::SelectPlotBody{ui.plot_body});
+  }
+  if (ui.camera.follow_body >= 0) ui.camera.follow_body = ui.plot_body;
+  FrameScene(snapshot, FreeViewFraction(), &ui.camera);
+  if (window) glfwSetWindowTitle(window, ("contactlab - " + ui.current_scene).c_str());
+}
+
+float Application::Impl::FreeViewFraction() const {
+  int w = options.width, h = options.height;
+  if (window) glfwGetWindowSize(window, &w, &h);
+  if (w <= 0 || h <= 0) return 1.0f;
+  const PanelLayout l =
+      ComputePanelLayout(static_cast<float>(w), static_cast<float>(h), ui.show_panels);
+  return std::min((h - l.plots_h) / h, (w - l.sidebar_w) / h);
+}
+
+void Application::Impl::LoadScene(const std::string& name_or_path) {
+  try {
+    SceneSpec scene = LoadSceneFile(ResolveScenePath(name_or_path));
+    pending_defaults = ComputeSceneDefaults(scene);
+    pending_scene_name = name_or_path;
+    runtime->Post(command::LoadScene{std::move(scene)});
+    ui.status = "loading " + name_or_path;
+  } catch (const std::exception& e) {
+    AddError(e.what());  // the current scene stays
+  }
+}
+
+void Application::Impl::Execute(UiActions& actions, const Snapshot& snapshot) {
+  for (Command& c : actions.commands) runtime->Post(std::move(c));
+  if (actions.load_scene) LoadScene(*actions.load_scene);
+  if (actions.export_csv) {
+    const double t1 = ui.plot_window.End(plots), t0 = t1 - ui.plot_window.span_s;
+    try {
+      WritePlotCsv(ui.csv_path, plots, t0, t1);
+      const auto [first, last] = plots.Range(t0, t1);
+      ui.status = "wrote " + std::to_string(last - first) + " rows to " + ui.csv_path;
+      spdlog::info("{}", ui.status);
+    } catch (const std::exception& e) {
+      AddError(e.what());
+    }
+  }
+  if (actions.reload_shaders) {
+    BuildRenderer();
+    if (render_error.empty()) ui.status = "shaders reloaded";
+  }
+  if (actions.camera_preset) ApplyCameraPreset(*actions.camera_preset, &ui.camera);
+  if (actions.frame_scene) {
+    ui.camera.follow_body = -1;
+    FrameScene(snapshot, FreeViewFraction(), &ui.camera);
+  }
+  if (actions.quit) quit = true;
+}
+
+void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int* capture_h) {
+  timer.BeginFrame();
+  const Clock::time_point work_start = Clock::now();
+  glfwPollEvents();
+
+  for (std::string& e : runtime->TakeErrors()) AddError(e);
+  runtime->DrainPlotSamples(&samples);
+  for (const PlotSample& s : samples) {
+    const double row[kNumPlotSeries] = {s.normal_force_N,
+                                        s.friction_force_N,
+                                        s.slip_speed_m_per_s,
+                                        s.signed_distance_m,
+                                        static_cast<double>(s.iterations),
+                                        s.step_ms};
+    plots.Append(s.time_s, row);
+  }
+  samples.clear();
+  const std::shared_ptr<const Snapshot> snapshot = runtime->Latest();
+  if (snapshot->scene_generation != scene_generation) OnNewScene(*snapshot);
+  if (frame_next) {
+    FrameScene(*snapshot, FreeViewFraction(), &ui.camera);
+    frame_next = false;
+  }
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  const ImGuiIO& io = ImGui::GetIO();
+
+  UiActions actions;
+  HandleShortcuts(*snapshot, &ui, &actions);
+  if (!io.WantCaptureMouse) {
+    MouseInput mouse;
+    mouse.dx = io.MouseDelta.x;
+    mouse.dy = io.MouseDelta.y;
+    mouse.left = io.MouseDown[0];
+    mouse.right = io.MouseDown[1];
+    mouse.middle = io.MouseDown[2];
+    mouse.wheel = io.MouseWheel;
+    ApplyMouse(mouse, static_cast<int>(io.DisplaySize.x), static_cast<int>(io.DisplaySize.y),
+               &ui.camera);
+  }
+  ui.frame_stats = timer.stats();
+  DrawUi(*snapshot, plots, io.DisplaySize.x, io.DisplaySize.y, &ui, &actions);
+  Execute(actions, *snapshot);
+  UpdateFollow(*snapshot, &ui.camera);  // so that unfollowing keeps the view
+  // The scene's centre of attention in the middle of the area the panels leave free.
+  const PanelLayout layout = ComputePanelLayout(io.DisplaySize.x, io.DisplaySize.y, ui.show_panels);
+  const float aspect = io.DisplaySize.y > 0 ? io.DisplaySize.x / io.DisplaySize.y : 1.0f;
+  const Camera view = ShiftedCamera(
+      ui.camera, *snapshot, io.DisplaySize.x > 0 ? 0.5f * layout.sidebar_w / io.DisplaySize.x : 0,
+      io.DisplaySize.y > 0 ? -0.5f * layout.plots_h / io.DisplaySize.y : 0, aspect);
+
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(window, &fb_w, &fb_h);
+  glViewport(0, 0, fb_w, fb_h);
+  bool drawn = false;
+  if (renderer && fb_w > 0 && fb_h > 0) {
+    try {
+      renderer->Render(*snapshot, view, ui.layers, fb_w, fb_h);
+      drawn = true;
+    } catch (const std::exception& e) {
+      AddError(std::string("renderer: ") + e.what());
+      render_error = e.what();
+      renderer.reset();
+    }
+  }
+  if (!drawn) {
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(0.12f, 0.12f, 0.14f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  }
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (capture && renderer) {
+    *capture = renderer->ReadPixels(fb_w, fb_h);
+    *capture_w = fb_w;
+    *capture_h = fb_h;
+  }
+  timer.EndWork();
+  last_work_ms = std::chrono::duration<double, std::milli>(Clock::now() - work_start).count();
+  glfwSwapBuffers(window);
+  if (glfwWindowShouldClose(window)) quit = true;
+}
+
+FrameStats Application::Impl::Stats(int frames, Clock::time_point start, uint64_t start_step,
+                                    double work_ms_sum, double max_frame_ms) const {
+  FrameStats s;
+  s.frames = frames;
+  s.wall_s = Seconds(Clock::now() - start);
+  s.mean_frame_ms = frames > 0 ? 1000.0 * s.wall_s / frames : 0.0;
+  s.max_frame_ms = max_frame_ms;
+  s.mean_work_ms = frames > 0 ? work_ms_sum / frames : 0.0;
+  const std::shared_ptr<const Snapshot> snapshot = runtime->Latest();
+  s.sim_steps = snapshot->step_index >= start_step ? snapshot->step_index - start_step : 0;
+  s.sim_time_s = snapshot->time_s;
+  s.errors = ui.errors.size();
+  return s;
+}
+
+Application::Application(const ApplicationOptions& options)
+    : impl_(std::make_unique<Impl>(options)) {
+  impl_->runtime->Post(command::SetArtificialStepDelay{options.artificial_step_delay_s});
+}
+
+Application::~Application() = default;
+
+const std::string& Application::render_error() const { return impl_->render_error; }
+
+int Application::Run() {
+  impl_->EnsureStarted();
+  while (!impl_->quit) impl_->Frame(nullptr, nullptr, nullptr);
+  impl_->runtime->Stop();
+  return 0;
+}
+
+FrameStats Application::RunFrames(int n) {
+  impl_->EnsureStarted();
+  const Clock::time_point start = Clock::now();
+  const uint64_t start_step = impl_->runtime->Latest()->step_index;
+  double work = 0, max_frame = 0;
+  int frames = 0;
+  for (; frames < n && !impl_->quit; ++frames) {
+    const Clock::time_point t = Clock::now();
+    impl_->Frame(nullptr, nullptr, nullptr);
+    work += impl_->last_work_ms;
+    max_frame = std::max(max_frame, 1000.0 * Seconds(Clock::now() - t));
+  }
+  return impl_->Stats(frames, start, start_step, work, max_frame);
+}
+
+FrameStats Application::RunFor(double seconds) {
+  impl_->EnsureStarted();
+  const Clock::time_point start = Clock::now();
+  const uint64_t start_step = impl_->runtime->Latest()->step_index;
+  double work = 0, max_frame = 0;
+  int frames = 0;
+  while (Seconds(Clock::now() - start) < seconds && !impl_->quit) {
+    const Clock::time_point t = Clock::now();
+    impl_->Frame(nullptr, nullptr, nullptr);
+    work += impl_->last_work_ms;
+    max_frame = std::max(max_frame, 1000.0 * Seconds(Clock::now() - t));
+    ++frames;
+  }
+  return impl_->Stats(frames, start, start_step, work, max_frame);
+}
+
+void Application::Screenshot(int frames, const std::string& png_path) {
+  Impl& a = *impl_;
+  if (!a.renderer) {
+    throw std::runtime_error("cannot take a screenshot: the renderer failed: " + a.render_error);
+  }
+  if (a.started) throw std::logic_error("Screenshot must be the first run of an Application");
+  SimRuntime& runtime = *a.runtime;
+  // Paused before the first step: from here on the application decides every step.
+  runtime.Post(command::Pause{});
+  a.EnsureStarted();
+  const double dt = runtime.Latest()->dt_s;
+  const double sim_per_frame = kScreenshotFramePeriod_s * std::max(a.options.realtime_factor, 0.0);
+  const uint64_t base = runtime.Latest()->step_index;
+  uint64_t posted = 0;
+  std::vector<uint8_t> pixels;
+  int width = 0, height = 0;
+  frames = std::max(frames, 1);
+  for (int k = 1; k <= frames; ++k) {
+    const auto target = static_cast<uint64_t>(std::floor(k * sim_per_frame / dt + 1e-9));
+    for (; posted < target; ++posted) runtime.Post(command::StepOnce{});
+    const Clock::time_point wait_start = Clock::now();
+    while (runtime.Latest()->step_index < base + target) {
+      for (std::string& e : runtime.TakeErrors()) a.AddError(e);
+      if (!a.ui.errors.empty()) break;
+      if (Seconds(Clock::now() - wait_start) > 120.0) {
+        throw std::runtime_error("the simulation stalled at step " +
+                                 std::to_string(runtime.Latest()->step_index) +
+                                 " while taking the screenshot");
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    // The last frame is framed on the bodies where they are then (fast ones may have left the
+    // initial view).
+    if (k == frames) a.frame_next = true;
+    a.Frame(k == frames ? &pixels : nullptr, &width, &height);
+    if (!a.ui.errors.empty()) {
+      throw std::runtime_error(a.ui.errors.back());
+    }
+  }
+  if (pixels.empty() || width <= 0 || height <= 0) {
+    throw std::runtime_error("cannot take a screenshot: no pixels were read back");
+  }
+  WritePng(png_path, width, height, pixels);
+  const std::shared_ptr<const Snapshot> last = runtime.Latest();
+  spdlog::info("wrote {} ({}x{}, {} frames, t = {:.4f} s, {} steps)", png_path, width, height,
+               frames, last->time_s, last->step_index);
+}
+
+}  // namespace contactlab

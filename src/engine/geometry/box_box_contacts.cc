@@ -3,6 +3,12 @@
 // the side planes of the reference face, and for an edge axis the closest points of the two
 // edges. Separated pairs within the margin use GJK for the exact distance, since the 15 axes
 // only bound it from below for vertex–vertex and vertex–edge configurations.
+//
+// An edge axis (or a GJK normal) can be nearly parallel to a face of either box: two nearly
+// parallel faces that are twisted against each other touch first at a crossing of their edges,
+// but the rest of the faces is within a fraction of a millimetre. A single point there lets
+// the other side of the faces close in one step unresisted (a spinning box), so such pairs get
+// the clipped face polygon too, with the depths measured along the exact normal.
 #include <array>
 #include <cmath>
 #include <limits>
@@ -43,17 +49,25 @@ struct PosedBox {
   const Eigen::Vector3d& h;
 };
 
-// Contacts of the face of `ref` with outward normal `normal` (= ±axis ref_axis, pointing
-// towards `inc`) against the most anti-parallel face of `inc`. Points are for the pair
-// (ref, inc).
-int ClipFaces(const PosedBox& ref, int ref_axis, const Eigen::Vector3d& normal, const PosedBox& inc,
-              double margin_m, std::vector<ContactPoint>* out) {
+// Contacts of the face of `ref` with outward normal `face_normal` (= ±axis ref_axis, pointing
+// towards `inc`) against the face of `inc` most opposed to the contact normal `dir` (unit, from
+// ref into inc, dir·face_normal > 0). The incident face is clipped against the prism swept by
+// the reference face along `dir`, and each point's depth is measured along `dir`: it is the
+// gap between the reference face and the incident face on a line parallel to `dir`, so both
+// witness points lie on the surfaces and no point is deeper than the signed distance when
+// `dir` is the separating axis. For dir = face_normal this is the classic face clipping.
+// Points are for the pair (ref, inc) with normal `dir`.
+int ClipFaces(const PosedBox& ref, int ref_axis, const Eigen::Vector3d& face_normal,
+              const Eigen::Vector3d& dir, const PosedBox& inc, double margin_m,
+              std::vector<ContactPoint>* out) {
   const int iu = (ref_axis + 1) % 3, iv = (ref_axis + 2) % 3;
   const Eigen::Vector3d u = ref.R.col(iu), v = ref.R.col(iv);
-  const Eigen::Vector3d face_center = ref.p + ref.h[ref_axis] * normal;
+  const Eigen::Vector3d face_center = ref.p + ref.h[ref_axis] * face_normal;
+  const double cos_dir = face_normal.dot(dir);
+  if (!(cos_dir > 1e-6)) return 0;
 
-  // Incident face: the face of inc whose outward normal is most opposed to `normal`.
-  const Eigen::Vector3d n_inc = inc.R.transpose() * normal;
+  // Incident face: the face of inc whose outward normal is most opposed to `dir`.
+  const Eigen::Vector3d n_inc = inc.R.transpose() * dir;
   int inc_axis = 0;
   n_inc.cwiseAbs().maxCoeff(&inc_axis);
   const double inc_sign = -SignNonNegative(n_inc[inc_axis]);
@@ -61,11 +75,15 @@ int ClipFaces(const PosedBox& ref, int ref_axis, const Eigen::Vector3d& normal, 
   const Eigen::Vector3d inc_center = inc.p + inc_sign * inc.h[inc_axis] * inc.R.col(inc_axis);
   const Eigen::Vector3d a1 = inc.h[ju] * inc.R.col(ju), a2 = inc.h[jv] * inc.R.col(jv);
 
+  // (x, y) of the point's projection along `dir` onto the reference plane, z the distance
+  // along `dir`: an affine map, so clipping in these coordinates is exact.
   ClipPolygon poly, tmp;
   const double cu[4] = {1, -1, -1, 1}, cv[4] = {1, 1, -1, -1};
   for (int i = 0; i < 4; ++i) {
     const Eigen::Vector3d rel = inc_center + cu[i] * a1 + cv[i] * a2 - face_center;
-    poly[i] = Eigen::Vector3d(u.dot(rel), v.dot(rel), normal.dot(rel));
+    const double z = face_normal.dot(rel) / cos_dir;
+    const Eigen::Vector3d in_plane = rel - z * dir;
+    poly[i] = Eigen::Vector3d(u.dot(in_plane), v.dot(in_plane), z);
   }
   int count = 4;
   count = ClipAgainst(poly, count, 0, 1.0, ref.h[iu], &tmp);
@@ -78,13 +96,60 @@ int ClipFaces(const PosedBox& ref, int ref_axis, const Eigen::Vector3d& normal, 
     const Eigen::Vector3d& c = poly[i];
     if (c.z() >= margin_m) continue;
     const Eigen::Vector3d on_ref = face_center + c.x() * u + c.y() * v;
-    out->push_back(MakeContact(on_ref, on_ref + c.z() * normal, normal, 0.0, 0.0));
+    out->push_back(MakeContact(on_ref, on_ref + c.z() * dir, dir, 0.0, 0.0));
     ++added;
   }
   return added;
 }
 
+// Faces within this angle (sine) of the contact normal count as in contact for edge and GJK
+// normals. Only the points of the clipped face within the margin are kept, so this can be
+// generous; a box spinning at 25 rad/s turns by 3° in a 2 ms step.
+constexpr double kFaceSinTolerance = 0.1;
+
+// For a contact normal `n` (unit, from A into B) that is not a face axis: if the face of A most
+// aligned with n or the face of B most opposed to it is within kFaceSinTolerance of n, appends
+// the face polygon clipped along n (reference: the more parallel face, A on ties) and returns
+// the number of points; otherwise appends nothing.
+int NearParallelFaceContacts(const PosedBox& box_A, const PosedBox& box_B, const Eigen::Vector3d& n,
+                             double margin_m, std::vector<ContactPoint>* out) {
+  const Eigen::Vector3d n_A = box_A.R.transpose() * n, n_B = box_B.R.transpose() * n;
+  int ia = 0, ib = 0;
+  const double cos_A = n_A.cwiseAbs().maxCoeff(&ia), cos_B = n_B.cwiseAbs().maxCoeff(&ib);
+  const double cos_min = std::sqrt(1.0 - kFaceSinTolerance * kFaceSinTolerance);
+  if (std::max(cos_A, cos_B) < cos_min) return 0;
+  if (cos_A >= cos_B - 1e-12) {
+    const Eigen::Vector3d face_normal = SignNonNegative(n_A[ia]) * box_A.R.col(ia);
+    return ClipFaces(box_A, ia, face_normal, n, box_B, margin_m, out);
+  }
+  const size_t first = out->size();
+  const Eigen::Vector3d face_normal = -SignNonNegative(n_B[ib]) * box_B.R.col(ib);
+  const int added = ClipFaces(box_B, ib, face_normal, -n, box_A, margin_m, out);
+  FlipContacts(first, out);
+  return added;
+}
+
+// Appends the near-parallel face polygon for the exact contact `exact` (if any), and `exact`
+// itself when the polygon is empty or misses the minimum. Returns the number of points.
+int ExactPointAndFaces(const PosedBox& box_A, const PosedBox& box_B, const ContactPoint& exact,
+                       double margin_m, std::vector<ContactPoint>* out) {
+  if (exact.signed_distance_m >= margin_m) return 0;
+  const size_t first = out->size();
+  NearParallelFaceContacts(box_A, box_B, exact.normal_W, margin_m, out);
+  double deepest = std::numeric_limits<double>::infinity();
+  for (size_t i = first; i < out->size(); ++i) {
+    deepest = std::min(deepest, (*out)[i].signed_distance_m);
+  }
+  if (exact.signed_distance_m < deepest - 1e-9 - 1e-9 * std::abs(exact.signed_distance_m)) {
+    out->push_back(exact);
+  }
+  return static_cast<int>(out->size() - first);
+}
+
 enum class AxisKind { kFaceA, kFaceB, kEdge };
+
+// A clipped quadrilateral has at most 8 vertices; with the exact point, one more is possible.
+constexpr int kMaxBoxBoxPoints = 8;
 
 }  // namespace
 
@@ -158,28 +223,30 @@ int BoxBoxContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b
     return 1;
   };
 
+  const PosedBox box_A{R_WA, X_WA.translation(), hA}, box_B{R_WB, X_WB.translation(), hB};
   if (best_sep > 0) {
     // Separated: the axis bound is exact only if it agrees with the true distance.
     const ConvexCore core_A(a, X_WA), core_B(b, X_WB);
     const CoreDistance d = ComputeCoreDistance(core_A, core_B);
     if (d.signed_distance >= margin_m) return 0;
     if (kind == AxisKind::kEdge || d.signed_distance > best_sep + 1e-9 + 1e-6 * best_sep) {
-      out->push_back(MakeContact(d.point_A_W, d.point_B_W, d.normal_W, 0.0, 0.0));
-      return 1;
+      const ContactPoint exact = MakeContact(d.point_A_W, d.point_B_W, d.normal_W, 0.0, 0.0);
+      ExactPointAndFaces(box_A, box_B, exact, margin_m, out);
+      ReduceContacts(first, kMaxBoxBoxPoints, out);
+      return static_cast<int>(out->size() - first);
     }
   }
 
-  const PosedBox box_A{R_WA, X_WA.translation(), hA}, box_B{R_WB, X_WB.translation(), hB};
   switch (kind) {
     case AxisKind::kFaceA: {
       const Eigen::Vector3d normal = SignNonNegative(t[best_index]) * R_WA.col(best_index);
-      ClipFaces(box_A, best_index, normal, box_B, margin_m, out);
+      ClipFaces(box_A, best_index, normal, normal, box_B, margin_m, out);
       break;
     }
     case AxisKind::kFaceB: {
       // B is the reference: compute for (B, A) and flip.
       const Eigen::Vector3d normal = -SignNonNegative(t_B[best_index]) * R_WB.col(best_index);
-      ClipFaces(box_B, best_index, normal, box_A, margin_m, out);
+      ClipFaces(box_B, best_index, normal, normal, box_A, margin_m, out);
       FlipContacts(first, out);
       break;
     }
@@ -203,7 +270,9 @@ int BoxBoxContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b
       ClosestPointsSegmentSegment(pa_W, qa_W, pb_W, qb_W, &s, &u);
       const ContactPoint c =
           MakeContact(pa_W + s * (qa_W - pa_W), pb_W + u * (qb_W - pb_W), R_WA * n_A, 0.0, 0.0);
-      if (c.signed_distance_m < margin_m) out->push_back(c);
+      // Nearly parallel faces twisted against each other: their polygon as well.
+      ExactPointAndFaces(box_A, box_B, c, margin_m, out);
+      ReduceContacts(first, kMaxBoxBoxPoints, out);
       break;
     }
   }

@@ -15,8 +15,7 @@ class Constraint {
   // G is non-null, the Hessian G = ∂²ℓ_i/∂v_c² (num_rows × num_rows, symmetric PSD).
   // Must not allocate.
   virtual double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc,
-                          Eigen::Ref<Eigen::VectorXd> gamma,
-                          Eigen::MatrixXd* G) const = 0;
+                          Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const = 0;
   // As Evaluate but without the Hessian (line search).
   double Cost(const Eigen::Ref<const Eigen::VectorXd>& vc,
               Eigen::Ref<Eigen::VectorXd> gamma) const {

@@ -1,0 +1,90 @@
+// The GUI application shell (architecture.md, Threads): a GLFW window with an OpenGL 3.3 core
+// context, Dear ImGui, the Renderer, and a SimRuntime whose sim thread steps the world. The main
+// loop runs at display rate: take the newest snapshot (never waiting for a solve), render it,
+// draw the panels, post the user's commands.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/world/scene_spec.h"
+
+namespace contactlab {
+
+// Why the GUI could not start. kNoDisplay: no X display / window system (exit code 2);
+// kNoOpenGl: no OpenGL 3.3 core context.
+class GuiError : public std::runtime_error {
+ public:
+  enum class Kind { kNoDisplay, kNoOpenGl, kOther };
+  GuiError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+struct ApplicationOptions {
+  SceneSpec scene;               // loaded, command-line overrides applied
+  SceneSpec scene_defaults;      // the scene as its file gives it (the panels' reset values)
+  std::string scene_name;        // shown in the scene picker (built-in name or path)
+  double realtime_factor = 1.0;  // 0: as fast as possible
+  int width = 1280, height = 720;
+  bool visible = true;  // false: a hidden window (tests, screenshots)
+  bool vsync = true;
+  int msaa_samples = 4;
+  std::string shader_dir;              // empty: CONTACTLAB_SHADER_DIR
+  double artificial_step_delay_s = 0;  // testing: the solver made slow
+};
+
+// What a run of frames did (RunFrames / RunFor).
+struct FrameStats {
+  int frames = 0;
+  double wall_s = 0;
+  double mean_frame_ms = 0, max_frame_ms = 0;  // frame period (start to start)
+  double mean_work_ms = 0;                     // contactlab's own CPU time per frame
+  uint64_t sim_steps = 0;  // steps the sim thread took meanwhile (snapshot step index delta)
+  double sim_time_s = 0;   // simulated time at the end
+  size_t errors = 0;       // messages in the error banner at the end
+};
+
+class Application {
+ public:
+  // Opens the window and starts the sim thread. Throws GuiError when there is no display or no
+  // OpenGL 3.3, std::invalid_argument for an invalid scene. A renderer that fails to build (a
+  // shader error) is not fatal: the message is shown in the UI (see render_error()).
+  explicit Application(const ApplicationOptions& options);
+  ~Application();
+  Application(const Application&) = delete;
+  Application& operator=(const Application&) = delete;
+
+  // The interactive loop, until the window is closed (or Ctrl+Q). Returns an exit code.
+  int Run();
+
+  // Runs n frames of the normal loop (never waiting for the solver) / frames for a wall time.
+  FrameStats RunFrames(int n);
+  FrameStats RunFor(double seconds);
+
+  // Screenshot mode, deterministic: the sim is paused and stepped by the application so that
+  // frame k (1-based) shows the state at t = k × (1/60 s) × realtime_factor (rounded down to
+  // whole steps) however slow the machine is; after `frames` frames the framebuffer of the last
+  // one (scene and panels; the camera aimed at the bodies where they are then) is saved as a PNG.
+  // The sim stays paused afterwards. Must be the first run of the Application. Throws
+  // std::runtime_error on failure (the renderer could not be built, the simulation failed or
+  // stalled, the file can't be written).
+  void Screenshot(int frames, const std::string& png_path);
+
+  // A shader or renderer error ("" if the renderer is fine).
+  const std::string& render_error() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Names of the built-in scenes (assets/scenes/*.yaml), sorted.
+std::vector<std::string> BuiltinSceneNames();
+
+}  // namespace contactlab

@@ -1,0 +1,37 @@
+// Frame-time measurement of the render thread: the period between frame starts (what the user
+// sees, including the driver's swap / vsync wait) and the CPU time spent in contactlab's own code
+// per frame (frame start to just before the buffer swap).
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+
+namespace contactlab {
+
+class FrameTimer {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  void BeginFrame();  // at the top of the frame
+  void EndWork();     // just before glfwSwapBuffers
+
+  struct Stats {
+    double mean_frame_ms = 0, max_frame_ms = 0;  // frame period over the window
+    double mean_work_ms = 0, max_work_ms = 0;    // our code's time per frame
+    double fps = 0;
+    size_t frames = 0;  // since construction
+  };
+  // Over the last kWindow frames.
+  Stats stats() const;
+
+  static constexpr size_t kWindow = 120;
+
+ private:
+  Clock::time_point frame_start_{};
+  bool started_ = false;
+  std::array<double, kWindow> period_ms_{}, work_ms_{};
+  size_t periods_ = 0, works_ = 0;  // samples recorded
+};
+
+}  // namespace contactlab

@@ -1,0 +1,460 @@
+#include "ui/panels.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "ui/shortcuts.h"
+
+namespace contactlab {
+
+namespace {
+
+const ImVec4 kWarnColor(1.0f, 0.75f, 0.3f, 1.0f);
+const ImVec4 kDimColor(0.65f, 0.65f, 0.7f, 1.0f);
+
+bool SliderDouble(const char* label, double* value, double min, double max, const char* format,
+                  bool logarithmic, double* edit_buffer) {
+  if (logarithmic) return LogSlider(label, value, min, max, edit_buffer);
+  return ImGui::SliderScalar(label, ImGuiDataType_Double, value, &min, &max, format);
+}
+
+// A labelled row: slider (live), and a reset button when the value differs from the scene's.
+// Returns true when the user changed the value (`*value` holds the new one).
+bool ParameterRow(const char* label, const char* id, double* value, double scene_value, double min,
+                  double max, const char* format, bool logarithmic, bool* reset,
+                  double* edit_buffer) {
+  ImGui::PushID(id);
+  ImGui::TextUnformatted(label);
+  const float reset_w = ImGui::CalcTextSize("reset").x + ImGui::GetStyle().FramePadding.x * 2;
+  ImGui::SetNextItemWidth(std::max(
+      60.0f, ImGui::GetContentRegionAvail().x - reset_w - ImGui::GetStyle().ItemSpacing.x));
+  const bool changed = SliderDouble("##v", value, min, max, format, logarithmic, edit_buffer);
+  ImGui::SameLine();
+  const bool differs = !(std::abs(*value - scene_value) <= 1e-12 * std::abs(scene_value)) &&
+                       !(std::isinf(*value) && *value == scene_value);
+  *reset = false;
+  if (!differs) ImGui::BeginDisabled();
+  if (ImGui::SmallButton("reset")) *reset = true;
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    char tip[96];
+    std::snprintf(tip, sizeof tip, "scene value: %.6g", scene_value);
+    ImGui::SetTooltip("%s", tip);
+  }
+  if (!differs) ImGui::EndDisabled();
+  ImGui::PopID();
+  return changed;
+}
+
+const char* BodyName(const Snapshot& s, int b) {
+  if (!s.scene || b < 0 || b >= static_cast<int>(s.scene->bodies.size())) return "(none)";
+  return s.scene->bodies[b].body.name.c_str();
+}
+
+void Post(UiActions* actions, const ContactOverrides& o) {
+  actions->commands.push_back(command::SetOverrides{o});
+}
+
+}  // namespace
+
+PanelLayout ComputePanelLayout(float display_w, float display_h, bool show_panels) {
+  PanelLayout l;
+  if (!show_panels) return l;
+  l.sidebar_w = std::clamp(display_w * 0.3f, std::min(245.0f, display_w * 0.5f), 340.0f);
+  l.plots_h = std::clamp(display_h * 0.36f, std::min(170.0f, display_h * 0.5f), 380.0f);
+  return l;
+}
+
+bool LogSlider(const char* id, double* value, double min, double max, double* edit_buffer) {
+  // ImGuiSliderFlags_Logarithmic in Dear ImGui 1.86 derives its "zero" from the display
+  // format's precision (10 for "%e" formats), which breaks ranges like 1e-6..1e-1; slide over
+  // the exponent instead and show the value itself.
+  ImGui::PushID(id);
+  const float lo = static_cast<float>(std::log10(min)), hi = static_cast<float>(std::log10(max));
+  float exponent = *value > 0 ? static_cast<float>(std::log10(*value)) : lo;
+  char text[48];
+  std::snprintf(text, sizeof text, "%.4g", *value);
+  bool changed = false;
+  if (ImGui::SliderFloat("##log", &exponent, lo, hi, text, ImGuiSliderFlags_NoInput)) {
+    *value = std::pow(10.0, static_cast<double>(exponent));
+    changed = true;
+  }
+  const bool open_editor =
+      ImGui::IsItemClicked(ImGuiMouseButton_Right) ||
+      (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("right-click or double-click to type a value");
+  if (open_editor) ImGui::OpenPopup("edit");
+  if (ImGui::BeginPopup("edit")) {
+    double& typed = *edit_buffer;
+    if (ImGui::IsWindowAppearing()) {
+      typed = *value;
+      ImGui::SetKeyboardFocusHere();
+    }
+    ImGui::SetNextItemWidth(140);
+    if (ImGui::InputDouble("##typed", &typed, 0, 0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue)) {
+      *value = typed;
+      changed = true;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::TextDisabled("Enter to apply");
+    ImGui::EndPopup();
+  }
+  ImGui::PopID();
+  return changed;
+}
+
+void TrackConvergence(const Snapshot& snapshot, UiState* ui) {
+  if (snapshot.step_index == ui->last_checked_step) return;
+  if (ui->last_checked_step != UINT64_MAX && snapshot.step_index < ui->last_checked_step) {
+    // Reset or new scene.
+    ui->nonconverged_seen = 0;
+    ui->last_nonconverged_time_s = -1;
+  }
+  ui->last_checked_step = snapshot.step_index;
+  if (snapshot.step_index > 0 && !snapshot.stats.converged) {
+    ++ui->nonconverged_seen;
+    ui->last_nonconverged_time_s = snapshot.time_s;
+  }
+}
+
+void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
+  const char* name = snapshot.scene ? snapshot.scene->name.c_str() : "?";
+  ImGui::Text("%s   t = %.3f s   step %llu", name, snapshot.time_s,
+              static_cast<unsigned long long>(snapshot.step_index));
+  if (ImGui::Button(snapshot.paused ? "  Play  " : " Pause  ")) {
+    if (snapshot.paused) {
+      actions->commands.push_back(command::Resume{});
+    } else {
+      actions->commands.push_back(command::Pause{});
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) {
+    if (!snapshot.paused) actions->commands.push_back(command::Pause{});
+    actions->commands.push_back(command::StepOnce{});
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) actions->commands.push_back(command::Reset{});
+  if (snapshot.paused) {
+    ImGui::SameLine();
+    ImGui::TextColored(kWarnColor, "paused");
+  }
+
+  // δt (live; applied between steps).
+  double dt = ui->posted.dt_s.value_or(snapshot.dt_s);
+  bool reset = false;
+  if (ParameterRow("time step dt [s]", "dt", &dt, ui->defaults.dt_s, 1e-5, 5e-2, "%.2e", true,
+                   &reset, &ui->edit_value) &&
+      dt > 0) {
+    ContactOverrides o;
+    o.dt_s = ui->posted.dt_s = dt;
+    Post(actions, o);
+  }
+  if (reset) {
+    ContactOverrides o;
+    o.dt_s = ui->posted.dt_s = ui->defaults.dt_s;
+    Post(actions, o);
+  }
+
+  // Real-time factor.
+  ImGui::TextUnformatted("target real-time factor");
+  if (ui->as_fast_as_possible) ImGui::BeginDisabled();
+  ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - 70.0f));
+  bool rtf_changed = ImGui::SliderFloat("##rtf", &ui->target_realtime_factor, 0.01f, 100.0f,
+                                        "%.3gx", ImGuiSliderFlags_Logarithmic);
+  if (ui->as_fast_as_possible) ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("1x")) {
+    ui->target_realtime_factor = 1.0f;
+    ui->as_fast_as_possible = false;
+    rtf_changed = true;
+  }
+  rtf_changed |= ImGui::Checkbox("as fast as possible", &ui->as_fast_as_possible);
+  if (rtf_changed && ui->target_realtime_factor > 0) {
+    actions->commands.push_back(command::SetRealtimeFactor{
+        ui->as_fast_as_possible ? 0.0 : static_cast<double>(ui->target_realtime_factor)});
+  }
+  const double target = snapshot.target_realtime_factor;
+  const bool behind =
+      target > 0 && !snapshot.paused && snapshot.achieved_realtime_factor < 0.9 * target;
+  ImGui::TextColored(behind ? kWarnColor : ImGui::GetStyle().Colors[ImGuiCol_Text],
+                     "achieved %.3gx%s", snapshot.achieved_realtime_factor,
+                     behind ? "  (solver can't keep up)" : "");
+
+  // Scene picker.
+  ImGui::Separator();
+  ImGui::TextUnformatted("scene");
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##scene", ui->current_scene.c_str())) {
+    for (const std::string& s : ui->builtin_scenes) {
+      if (ImGui::Selectable(s.c_str(), s == ui->current_scene)) actions->load_scene = s;
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - 50.0f));
+  const bool enter =
+      ImGui::InputTextWithHint("##path", "path/to/scene.yaml", ui->scene_path,
+                               sizeof ui->scene_path, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if ((ImGui::Button("Load") || enter) && ui->scene_path[0] != '\0') {
+    actions->load_scene = std::string(ui->scene_path);
+  }
+}
+
+void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
+  static constexpr const char* kModels[] = {"SAP", "Lagged", "Similar"};
+  static constexpr ContactApproximation kValues[] = {
+      ContactApproximation::kSap, ContactApproximation::kLagged, ContactApproximation::kSimilar};
+  const ContactApproximation current = ui->posted.approximation.value_or(snapshot.approximation);
+  int index = static_cast<int>(std::find(std::begin(kValues), std::end(kValues), current) -
+                               std::begin(kValues));
+  ImGui::TextUnformatted("approximation");
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::Combo("##approximation", &index, kModels, 3)) {
+    ContactOverrides o;
+    o.approximation = ui->posted.approximation = kValues[index];
+    Post(actions, o);
+  }
+
+  const ContactProperties& scene = ui->defaults.contact;
+  // One row per overridable contact parameter.
+  struct Row {
+    const char* label;
+    const char* id;
+    std::optional<double> ContactOverrides::*field;
+    double scene_value;
+    double min, max;
+    const char* format;
+    bool logarithmic;
+  };
+  const Row rows[] = {
+      {"stiffness k [N/m]", "k", &ContactOverrides::stiffness_N_per_m, scene.stiffness_N_per_m, 1e2,
+       1e9, "%.3e", true},
+      {"Hunt-Crossley d [s/m]", "d", &ContactOverrides::hunt_crossley_s_per_m,
+       scene.hunt_crossley_s_per_m, 1e-2, 1e4, "%.4g", true},
+      {"SAP relaxation time [s]", "tau", &ContactOverrides::relaxation_time_s,
+       scene.relaxation_time_s, 1e-6, 1.0, "%.3e", true},
+      {"friction mu", "mu", &ContactOverrides::friction, scene.friction, 0.0, 3.0, "%.3f", false},
+  };
+  for (const Row& row : rows) {
+    double value =
+        (ui->posted.*row.field).value_or((snapshot.overrides.*row.field).value_or(row.scene_value));
+    bool reset = false;
+    const bool changed = ParameterRow(row.label, row.id, &value, row.scene_value, row.min, row.max,
+                                      row.format, row.logarithmic, &reset, &ui->edit_value);
+    if (changed || reset) {
+      ContactOverrides o;
+      o.*row.field = ui->posted.*row.field = reset ? row.scene_value : value;
+      Post(actions, o);
+    }
+  }
+  double vs = ui->posted.stiction_tolerance_m_per_s.value_or(snapshot.stiction_tolerance_m_per_s);
+  bool reset = false;
+  if (ParameterRow("stiction tolerance v_s [m/s]", "vs", &vs,
+                   ui->defaults.stiction_tolerance_m_per_s, 1e-6, 1e-1, "%.2e", true, &reset,
+                   &ui->edit_value) ||
+      reset) {
+    ContactOverrides o;
+    o.stiction_tolerance_m_per_s = ui->posted.stiction_tolerance_m_per_s =
+        reset ? ui->defaults.stiction_tolerance_m_per_s : vs;
+    Post(actions, o);
+  }
+  ImGui::TextColored(kDimColor, "applies to every contact pair; right-click: type");
+}
+
+void SolverPanel(const Snapshot& snapshot, UiState* ui) {
+  const StepStats& s = snapshot.stats;
+  ImGui::Text("model %s, dt %.3g s", ContactApproximationName(snapshot.approximation),
+              snapshot.dt_s);
+  ImGui::Text("iterations %d   residual %.2e", s.iterations, s.residual);
+  ImGui::Text("step %.3f ms (geometry %.3f, solve %.3f)", s.total_ms, s.geometry_ms, s.solve_ms);
+  ImGui::Text("contacts %d   constraints %d%s", s.num_contacts, s.num_constraints,
+              s.used_supernodal ? "   supernodal" : "");
+  if (ui->nonconverged_seen > 0) {
+    ImGui::TextColored(kWarnColor, "not converged: %d steps, last at t = %.3f s",
+                       ui->nonconverged_seen, ui->last_nonconverged_time_s);
+  } else if (!snapshot.all_converged_since_reset) {
+    ImGui::TextColored(kWarnColor, "some steps did not converge since the reset");
+  } else {
+    ImGui::TextColored(kDimColor, "all steps converged");
+  }
+  const FrameTimer::Stats& f = ui->frame_stats;
+  ImGui::Separator();
+  ImGui::Text("render %.0f fps, frame %.2f ms (max %.1f)", f.fps, f.mean_frame_ms, f.max_frame_ms);
+  ImGui::Text("our code %.2f ms/frame (max %.1f)", f.mean_work_ms, f.max_work_ms);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("CPU time from frame start to just before the buffer swap");
+  }
+}
+
+void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
+  RenderLayers& l = ui->layers;
+  ImGui::Checkbox("bodies", &l.bodies);
+  ImGui::SameLine(120);
+  ImGui::Checkbox("grid", &l.grid);
+  ImGui::SameLine(200);
+  ImGui::Checkbox("shadows", &l.shadows);
+  ImGui::Checkbox("contact points", &l.contact_points);
+  ImGui::SameLine(200);
+  ImGui::Checkbox("body frames", &l.body_frames);
+  ImGui::Checkbox("normal forces", &l.normal_forces);
+  ImGui::SameLine(200);
+  ImGui::Checkbox("friction", &l.friction_forces);
+  auto float_log_slider = [&](const char* label, float* value, double min, double max) {
+    double v = *value;
+    ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - 110.0f));
+    if (LogSlider(label, &v, min, max, &ui->edit_value) && v > 0) *value = static_cast<float>(v);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+  };
+  float_log_slider("force scale m/N", &l.force_scale_m_per_N, 1e-5, 1.0);
+  float_log_slider("point size m", &l.contact_point_size_m, 1e-3, 0.05);
+
+  ImGui::TextUnformatted("camera");
+  for (const CameraPreset p :
+       {CameraPreset::kFront, CameraPreset::kSide, CameraPreset::kTop, CameraPreset::kIso}) {
+    if (ImGui::Button(CameraPresetName(p))) actions->camera_preset = p;
+    ImGui::SameLine();
+  }
+  if (ImGui::Button("frame all")) actions->frame_scene = true;
+  bool follow = ui->camera.follow_body >= 0;
+  if (ImGui::Checkbox("follow", &follow)) ui->camera.follow_body = follow ? ui->plot_body : -1;
+  ImGui::SameLine();
+  ImGui::TextColored(kDimColor, "%s",
+                     follow ? BodyName(snapshot, ui->camera.follow_body) : "(the plot body)");
+  if (ImGui::Button("Reload shaders")) actions->reload_shaders = true;
+}
+
+void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, UiActions* actions) {
+  ImGui::SetNextItemWidth(160);
+  if (ImGui::BeginCombo("body", BodyName(snapshot, ui->plot_body))) {
+    const int n = snapshot.scene ? static_cast<int>(snapshot.scene->bodies.size()) : 0;
+    for (int b = 0; b < n; ++b) {
+      if (ImGui::Selectable(BodyName(snapshot, b), b == ui->plot_body)) {
+        ui->plot_body = b;
+        actions->commands.push_back(command::SelectPlotBody{b});
+        if (ui->camera.follow_body >= 0) ui->camera.follow_body = b;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (PlotToolbar(plots, &ui->plot_window, ui->csv_path, sizeof ui->csv_path)) {
+    actions->export_csv = true;
+  }
+
+  static constexpr int kForces[] = {kSeriesNormalForce, kSeriesFrictionForce};
+  static constexpr int kSlip[] = {kSeriesSlipSpeed};
+  static constexpr int kDistance[] = {kSeriesSignedDistance};
+  static constexpr int kSolver[] = {kSeriesIterations, kSeriesStepMs};
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  const float h = std::max(60.0f, (ImGui::GetContentRegionAvail().y - spacing) * 0.5f);
+  if (ImGui::BeginTable("plots", 2, ImGuiTableFlags_SizingStretchSame)) {
+    ImGui::TableNextColumn();
+    PlotWidget("forces", "contact force [N]", plots, kForces, ui->plot_window, h,
+               &ui->plot_views[0]);
+    ImGui::TableNextColumn();
+    PlotWidget("slip", "slip speed, strongest contact [m/s]", plots, kSlip, ui->plot_window, h,
+               &ui->plot_views[1]);
+    ImGui::TableNextColumn();
+    PlotWidget("distance", "signed distance [m]", plots, kDistance, ui->plot_window, h,
+               &ui->plot_views[2]);
+    ImGui::TableNextColumn();
+    PlotWidget("solver", "solver", plots, kSolver, ui->plot_window, h, &ui->plot_views[3]);
+    ImGui::EndTable();
+  }
+}
+
+void HelpWindow(UiState* ui) {
+  if (!ui->show_help) return;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(
+      ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.4f),
+      ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (ImGui::Begin("Help", &ui->show_help,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+    ImGui::TextUnformatted("contactlab: convex compliant contact, live");
+    if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      for (const Shortcut& s : Shortcuts()) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(s.keys);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(s.action);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::TextColored(kDimColor,
+                       "Sliders: ctrl+click (log sliders: right-click) to type a value.");
+  }
+  ImGui::End();
+}
+
+void ErrorBanner(float display_w, UiState* ui) {
+  if (ui->errors.empty()) return;
+  const float w = std::min(display_w - 20.0f, 720.0f);
+  ImGui::SetNextWindowPos(ImVec2(display_w * 0.5f, 8.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+  ImGui::SetNextWindowSize(ImVec2(w, 0.0f), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.95f);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(150, 25, 25, 240));
+  ImGui::PushStyleColor(ImGuiCol_Border, IM_COL32(255, 90, 90, 255));
+  ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(200, 60, 60, 255));
+  if (ImGui::Begin("##errors", nullptr,
+                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
+                       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                       ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing)) {
+    constexpr size_t kShown = 5;
+    const size_t first = ui->errors.size() > kShown ? ui->errors.size() - kShown : 0;
+    if (first > 0) ImGui::Text("(%zu earlier errors)", first);
+    ImGui::PushTextWrapPos(w - 16.0f);
+    for (size_t i = first; i < ui->errors.size(); ++i) {
+      ImGui::TextUnformatted(("error: " + ui->errors[i]).c_str());
+    }
+    ImGui::PopTextWrapPos();
+    if (ImGui::Button("Dismiss (Esc)")) ui->errors.clear();
+  }
+  ImGui::End();
+  ImGui::PopStyleColor(3);
+}
+
+void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, float display_h,
+            UiState* ui, UiActions* actions) {
+  TrackConvergence(snapshot, ui);
+  if (ui->show_panels) {
+    const PanelLayout layout = ComputePanelLayout(display_w, display_h, true);
+    const float sidebar_w = layout.sidebar_w, plots_h = layout.plots_h;
+    constexpr ImGuiWindowFlags kDocked =
+        ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings;
+    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(sidebar_w, display_h), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.88f);
+    if (ImGui::Begin("contactlab", nullptr, kDocked | ImGuiWindowFlags_NoCollapse)) {
+      if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
+        SimulationPanel(snapshot, ui, actions);
+      }
+      if (ImGui::CollapsingHeader("Contact model", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ContactModelPanel(snapshot, ui, actions);
+      }
+      if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) {
+        SolverPanel(snapshot, ui);
+      }
+      if (ImGui::CollapsingHeader("Camera and layers")) LayersPanel(snapshot, ui, actions);
+      ImGui::Separator();
+      if (!ui->status.empty()) ImGui::TextColored(kDimColor, "%s", ui->status.c_str());
+      ImGui::TextColored(kDimColor, "H: help   Tab: hide panels");
+    }
+    ImGui::End();
+
+    ImGui::SetNextWindowPos(ImVec2(sidebar_w, display_h - plots_h), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(display_w - sidebar_w, plots_h), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    if (ImGui::Begin("Plots", nullptr, kDocked)) PlotsPanel(snapshot, plots, ui, actions);
+    ImGui::End();
+  }
+  HelpWindow(ui);
+  ErrorBanner(display_w, ui);
+}
+
+}  // namespace contactlab

@@ -1,0 +1,41 @@
+// The immediate-mode panels (Dear ImGui): simulation, contact model, solver, plots, visual
+// layers, help, and the error banner. They read the newest snapshot, keep their state in
+// UiState and express what the user did as UiActions; they never touch the sim thread.
+#pragma once
+
+#include "engine/world/snapshot.h"
+#include "ui/actions.h"
+#include "ui/plot_data.h"
+#include "ui/ui_state.h"
+
+namespace contactlab {
+
+// Where the docked panels go: a sidebar on the left (full height) and the plots along the
+// bottom of the rest; zero when the panels are hidden.
+struct PanelLayout {
+  float sidebar_w = 0, plots_h = 0;
+};
+PanelLayout ComputePanelLayout(float display_w, float display_h, bool show_panels);
+
+// A slider over log10 of a positive value spanning decades (values ≤ 0 show at the left end);
+// right-click or double-click types a value (into *edit_buffer while the editor is open).
+// Returns true when the value changed.
+bool LogSlider(const char* id, double* value, double min, double max, double* edit_buffer);
+
+// Lays out and draws every window for a display of the given size (pixels).
+void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, float display_h,
+            UiState* ui, UiActions* actions);
+
+// The individual panels (content only; DrawUi places them).
+void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
+void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
+void SolverPanel(const Snapshot& snapshot, UiState* ui);
+void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
+void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, UiActions* actions);
+void HelpWindow(UiState* ui);
+void ErrorBanner(float display_w, UiState* ui);
+
+// Counts non-converged steps among the snapshots shown (UiState's solver fields).
+void TrackConvergence(const Snapshot& snapshot, UiState* ui);
+
+}  // namespace contactlab

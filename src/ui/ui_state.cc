@@ -1,0 +1,35 @@
+#include "ui/ui_state.h"
+
+#include <cmath>
+
+namespace contactlab {
+
+SceneDefaults ComputeSceneDefaults(const SceneSpec& scene) {
+  SceneDefaults d;
+  d.dt_s = scene.dt_s;
+  d.stiction_tolerance_m_per_s = scene.stiction_tolerance_m_per_s;
+  d.approximation = scene.approximation;
+  bool found = false;
+  for (const bool dynamic_only : {true, false}) {
+    for (const SceneBody& body : scene.bodies) {
+      if (dynamic_only && body.kind != SceneBody::Kind::kDynamic) continue;
+      for (const GeometrySpec& g : body.geometries) {
+        if (std::isfinite(g.contact.stiffness_N_per_m)) {
+          d.contact = g.contact;
+          found = true;
+          break;
+        }
+      }
+      if (found) break;
+    }
+    if (found) break;
+  }
+  return d;
+}
+
+std::vector<std::string> PlotSeriesNames() {
+  return {"normal_force_N",    "friction_force_N", "slip_speed_m_per_s",
+          "signed_distance_m", "iterations",       "step_ms"};
+}
+
+}  // namespace contactlab

@@ -1,0 +1,78 @@
+// The only state the immediate-mode panels keep between frames (everything else they show comes
+// from the newest Snapshot and the plot data).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/world/scene_spec.h"
+#include "render/renderer.h"
+#include "ui/frame_timer.h"
+#include "ui/plot_widget.h"
+
+namespace contactlab {
+
+// The values a scene file gives (before command-line or UI overrides): what the contact
+// model panel's reset buttons restore. Contact properties are per geometry; the representative
+// value is that of the first dynamic body's first geometry with a finite value.
+struct SceneDefaults {
+  double dt_s = 1e-3;
+  double stiction_tolerance_m_per_s = 1e-4;
+  ContactApproximation approximation = ContactApproximation::kLagged;
+  ContactProperties contact;
+};
+SceneDefaults ComputeSceneDefaults(const SceneSpec& scene);
+
+// The plots of the plots panel, over the series of PlotData (application.cc fills one row per
+// PlotSample in this order).
+enum PlotSeries {
+  kSeriesNormalForce,
+  kSeriesFrictionForce,
+  kSeriesSlipSpeed,
+  kSeriesSignedDistance,
+  kSeriesIterations,
+  kSeriesStepMs,
+  kNumPlotSeries
+};
+std::vector<std::string> PlotSeriesNames();  // CSV header names: normal_force_N, ...
+inline constexpr int kNumPlots = 4;
+
+struct UiState {
+  // Simulation panel.
+  float target_realtime_factor = 1.0f;
+  bool as_fast_as_possible = false;
+  std::vector<std::string> builtin_scenes;  // names of assets/scenes/*.yaml
+  std::string current_scene;                // name or path last loaded
+  char scene_path[512] = "";
+
+  // Contact model panel: what the UI has posted since the scene was loaded (ContactOverrides
+  // only accumulate in the engine), shown in preference to the snapshot's lagging values.
+  ContactOverrides posted;
+  SceneDefaults defaults;
+  double edit_value = 0;  // the typed value of the open slider editor (LogSlider)
+
+  // Solver panel: non-converged steps seen in snapshots (the render loop may skip snapshots).
+  int nonconverged_seen = 0;
+  double last_nonconverged_time_s = -1;
+  uint64_t last_checked_step = UINT64_MAX;
+
+  // Plots.
+  int plot_body = -1;
+  PlotTimeWindow plot_window;
+  PlotViewState plot_views[kNumPlots];
+  char csv_path[512] = "contactlab_plot.csv";
+
+  // Camera and visual layers.
+  Camera camera;
+  RenderLayers layers;
+
+  // Windows and messages.
+  bool show_help = false;
+  bool show_panels = true;
+  std::vector<std::string> errors;  // the red banner, until dismissed
+  std::string status;               // one-line info (e.g. "wrote plot.csv")
+  FrameTimer::Stats frame_stats;
+};
+
+}  // namespace contactlab

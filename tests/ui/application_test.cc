@@ -1,0 +1,75 @@
+// The application shell in-process (hidden window, under Xvfb; skipped without a display): the
+// render loop never waits for the solver.
+#include "ui/application.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "app/scene_loader.h"
+
+namespace contactlab {
+namespace {
+
+bool HaveDisplay() {
+  const char* d = std::getenv("DISPLAY");
+  return d != nullptr && d[0] != '\0';
+}
+
+ApplicationOptions SmallHiddenWindow(const std::string& scene) {
+  ApplicationOptions o;
+  o.scene = o.scene_defaults = LoadSceneFile(ResolveScenePath(scene));
+  o.scene_name = scene;
+  o.width = 640;
+  o.height = 480;
+  o.visible = false;
+  o.vsync = false;
+  return o;
+}
+
+TEST(Application, RendersAtItsOwnRateWhileTheSolverIsSlow) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  ApplicationOptions o = SmallHiddenWindow("falling_sphere");
+  o.realtime_factor = 1.0;
+  o.artificial_step_delay_s = 0.5;  // every step takes ≥ 0.5 s
+  Application app(o);
+  ASSERT_EQ(app.render_error(), "");
+  const FrameStats s = app.RunFor(1.5);
+  // ≤ 3 steps in 1.5 s, but the frames keep coming (llvmpipe at 640x480 on a busy machine:
+  // ten or more per second).
+  EXPECT_LE(s.sim_steps, 4u);
+  EXPECT_GE(s.frames, 12) << "mean frame " << s.mean_frame_ms << " ms";
+  EXPECT_GT(s.frames, 3 * static_cast<int>(s.sim_steps));
+  // No frame waited for a step.
+  EXPECT_LT(s.max_frame_ms, 450.0);
+  EXPECT_GT(s.mean_work_ms, 0.0);
+  EXPECT_LE(s.mean_work_ms, s.mean_frame_ms + 1e-9);
+  EXPECT_EQ(s.errors, 0u);
+}
+
+TEST(Application, RunFramesAdvancesTheSimulationInRealTime) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  ApplicationOptions o = SmallHiddenWindow("falling_sphere");
+  o.realtime_factor = 1.0;
+  Application app(o);
+  const FrameStats s = app.RunFrames(20);
+  EXPECT_EQ(s.frames, 20);
+  EXPECT_GT(s.sim_steps, 0u);
+  // Paced to wall time (δt = 0.5 ms): no more simulated time than wall time, with slack.
+  EXPECT_LE(s.sim_time_s, s.wall_s * 1.2 + 0.02);
+}
+
+TEST(Application, ScreenshotWithoutRunningIsDeterministicInSteps) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  ApplicationOptions o = SmallHiddenWindow("incline");
+  o.realtime_factor = 1.0;
+  Application app(o);
+  const std::string png = ::testing::TempDir() + "/app_incline.png";
+  app.Screenshot(6, png);  // 6 frames × 1/60 s = 0.1 s = 100 steps of 1 ms
+  const FrameStats s = app.RunFrames(0);
+  EXPECT_EQ(s.sim_steps, 0u);
+  EXPECT_NEAR(s.sim_time_s, 0.1, 1e-9);
+}
+
+}  // namespace
+}  // namespace contactlab

@@ -1,0 +1,217 @@
+// The GUI through the real binary: `contactlab --screenshot` for every built-in scene (under
+// Xvfb; skipped without a display), the contact point colour of a resting box, and the clean
+// failure without a display.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
+
+#include "render/renderer.h"
+#include "ui/panels.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string output;
+};
+
+// Runs contactlab with a small window (llvmpipe is slow).
+Result RunContactlab(const std::string& args, const std::string& env = "") {
+  const std::string command = env + " CONTACTLAB_WINDOW_SIZE=640x480 " +
+                              std::string(CONTACTLAB_BINARY) + " " + args + " 2>&1";
+  Result r;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  while (fgets(buffer, sizeof buffer, pipe)) r.output += buffer;
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string TempPath(const std::string& name) {
+  return (fs::temp_directory_path() / ("contactlab_ui_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+bool HaveDisplay() {
+  const char* d = std::getenv("DISPLAY");
+  return d != nullptr && d[0] != '\0';
+}
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<uint8_t> rgb;  // 3 bytes per pixel
+  bool ok() const { return w > 0 && h > 0; }
+};
+
+Image LoadPng(const std::string& path) {
+  Image img;
+  int channels = 0;
+  unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &channels, 3);
+  if (!data) return Image{};
+  img.rgb.assign(data, data + static_cast<size_t>(img.w) * img.h * 3);
+  stbi_image_free(data);
+  return img;
+}
+
+// The part of the window the panels leave to the scene.
+struct Region {
+  int x0, y0, x1, y1;
+};
+Region SceneRegion(const Image& img) {
+  const contactlab::PanelLayout l = contactlab::ComputePanelLayout(img.w, img.h, true);
+  return {static_cast<int>(l.sidebar_w) + 2, 0, img.w, img.h - static_cast<int>(l.plots_h) - 2};
+}
+
+template <typename F>
+void ForEachPixel(const Image& img, const Region& r, F f) {
+  for (int y = r.y0; y < r.y1; ++y) {
+    for (int x = r.x0; x < r.x1; ++x) {
+      const uint8_t* p = &img.rgb[(static_cast<size_t>(y) * img.w + x) * 3];
+      f(p[0], p[1], p[2]);
+    }
+  }
+}
+
+// Number of distinct colours after quantizing to 5 bits per channel.
+size_t DistinctColours(const Image& img, const Region& r) {
+  std::set<uint32_t> colours;
+  ForEachPixel(img, r, [&](int red, int green, int blue) {
+    colours.insert((red >> 3) << 10 | (green >> 3) << 5 | (blue >> 3));
+  });
+  return colours.size();
+}
+
+// Fraction of the pixels that have the most common colour (the clear colour of an empty frame).
+double DominantColourFraction(const Image& img, const Region& r) {
+  std::map<uint32_t, size_t> counts;
+  size_t best = 0, total = 0;
+  ForEachPixel(img, r, [&](int red, int green, int blue) {
+    best = std::max(best, ++counts[red << 16 | green << 8 | blue]);
+    ++total;
+  });
+  return total ? static_cast<double>(best) / total : 1.0;
+}
+
+// Pixels of a clearly coloured thing (bodies, contact points, arrows): the sky, the ground, the
+// grid and shadows are all close to grey.
+size_t ColouredPixels(const Image& img, const Region& r) {
+  size_t n = 0;
+  ForEachPixel(img, r, [&](int red, int green, int blue) {
+    n += std::max({red, green, blue}) - std::min({red, green, blue}) >= 40;
+  });
+  return n;
+}
+
+// Pixels within ±tolerance per channel of a colour.
+size_t PixelsNear(const Image& img, const Region& r, contactlab::Rgb8 c, int tolerance) {
+  size_t n = 0;
+  ForEachPixel(img, r, [&](int red, int green, int blue) {
+    n += std::abs(red - c.r) <= tolerance && std::abs(green - c.g) <= tolerance &&
+         std::abs(blue - c.b) <= tolerance;
+  });
+  return n;
+}
+
+std::vector<std::string> BuiltinScenes() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(fs::path(CONTACTLAB_SOURCE_DIR) / "assets/scenes")) {
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(Screenshot, NoDisplayIsOneClearErrorAndExitCode2) {
+  const std::string png = TempPath("nodisplay.png");
+  const Result r = RunContactlab("--screenshot " + png + " --frames 2 --scene falling_sphere",
+                                 "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("display"), std::string::npos) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+  EXPECT_FALSE(fs::exists(png));
+}
+
+TEST(Screenshot, BadArgumentsFailBeforeOpeningAWindow) {
+  Result r = RunContactlab("--screenshot /tmp/x.png --frames 0");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  r = RunContactlab("--screenshot /tmp/x.png --frames 2 --scene no_such_scene");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("no_such_scene"), std::string::npos) << r.output;
+  r = RunContactlab("--headless --screenshot /tmp/x.png --frames 2");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
+class BuiltinSceneScreenshot : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BuiltinSceneScreenshot, ShowsTheScene) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  const std::string png = TempPath(GetParam() + ".png");
+  const Result r = RunContactlab("--screenshot " + png + " --frames 6 --scene " + GetParam());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Image img = LoadPng(png);
+  ASSERT_TRUE(img.ok()) << png;
+  EXPECT_EQ(img.w, 640);
+  EXPECT_EQ(img.h, 480);
+  // Where the panels leave room: a lit, shaded scene with coloured bodies, not a flat clear.
+  const Region scene = SceneRegion(img);
+  EXPECT_GT(DistinctColours(img, scene), 30u) << png;
+  EXPECT_LT(DominantColourFraction(img, scene), 0.85) << png;
+  EXPECT_GT(ColouredPixels(img, scene), 300u) << png;
+  // The panels are drawn: the sidebar is not the scene's background.
+  EXPECT_GT(DistinctColours(img, Region{0, 0, scene.x0 - 2, img.h}), 20u) << png;
+  if (!HasFailure()) fs::remove(png);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllScenes, BuiltinSceneScreenshot, ::testing::ValuesIn(BuiltinScenes()),
+                         [](const auto& info) { return info.param; });
+
+TEST(Screenshot, RestingBoxShowsStickingContactPoints) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  // A box resting on the ground, from a scene file (the path form of --scene).
+  const std::string scene = TempPath("resting_box.yaml");
+  {
+    std::ofstream out(scene);
+    out << "scene: resting_box\n"
+           "dt: 1.0e-3\n"
+           "duration: 1.0\n"
+           "model: lagged\n"
+           "default_contact: {stiffness: 1.0e6, hunt_crossley: 50.0, relaxation_time: 0.1, "
+           "friction: 0.5}\n"
+           "bodies:\n"
+           "  - name: ground\n"
+           "    type: static\n"
+           "    shapes: [{type: half_space, stiffness: .inf}]\n"
+           "  - name: box\n"
+           "    mass: 1.0\n"
+           "    position: [0, 0, 0.05]\n"
+           "    shapes: [{type: box, size: [0.1, 0.1, 0.1]}]\n";
+  }
+  for (const std::string& s : {scene, std::string("incline")}) {
+    const std::string png = TempPath("stick.png");
+    const Result r = RunContactlab("--screenshot " + png + " --frames 10 --scene " + s);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const Image img = LoadPng(png);
+    ASSERT_TRUE(img.ok());
+    EXPECT_GE(PixelsNear(img, SceneRegion(img), contactlab::kStickColor, 10), 20u) << s;
+    if (!HasFailure()) fs::remove(png);
+  }
+  fs::remove(scene);
+}
+
+}  // namespace
