@@ -10,6 +10,7 @@ packages=(
   python3-numpy
   libglfw3-dev libgl-dev libimgui-dev libstb-dev libassimp-dev python3-glad
   xvfb xauth libgl1-mesa-dri
+  libspnav-dev liburdfdom-dev
 )
 
 missing=()

@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "app/urdf_loader.h"
+
 namespace contactlab {
 
 namespace {
@@ -447,6 +449,55 @@ void ParseGenerator(const Context& ctx, const YAML::Node& node, int index,
   AddClutter(c, ParseContact(ctx, node, where, defaults), scene);
 }
 
+// A robot from a URDF file: `urdf` is absolute, relative to the scene file's folder, or
+// relative to the asset directory.
+void ParseRobot(const Context& ctx, const YAML::Node& node, int index,
+                const ContactProperties& defaults, SceneSpec* scene) {
+  namespace fs = std::filesystem;
+  const std::string where = fmt::format("robots[{}]", index);
+  ctx.CheckKeys(node, where,
+                {"urdf", "prefix", "position", "rpy_deg", "quaternion", "fixed_base",
+                 "joint_positions", "pd", "contact"});
+  const std::string file = ctx.String(node, "urdf", "");
+  if (file.empty()) ctx.Fail(node, where + ": needs urdf: PATH");
+  fs::path path(file);
+  if (path.is_relative()) {
+    const fs::path beside = fs::path(ctx.source).parent_path() / path;
+    path = fs::exists(beside) ? beside : fs::path(AssetDirectory()) / path;
+  }
+  UrdfOptions options;
+  options.name_prefix = ctx.String(node, "prefix", "");
+  options.X_WRoot = ctx.Pose(node, where);
+  options.fixed_base = ctx.Bool(node, "fixed_base", true);
+  options.contact = defaults;
+  if (node["contact"].IsDefined()) {
+    ctx.CheckKeys(node["contact"], where + ".contact", kContactKeys);
+    options.contact = ParseContact(ctx, node["contact"], where + ".contact", defaults);
+  }
+  const YAML::Node q = node["joint_positions"];
+  if (q.IsDefined()) {
+    if (!q.IsMap()) ctx.Fail(q, where + ".joint_positions must map joint names to values");
+    for (const auto& kv : q) {
+      const std::string joint = kv.first.as<std::string>();
+      options.initial_positions[joint] = ctx.Number(kv.second, where + ".joint_positions." + joint);
+    }
+  }
+  if (node["pd"].IsDefined()) {
+    const YAML::Node pd = node["pd"];
+    ctx.CheckKeys(pd, where + ".pd", {"kp", "kd", "effort_limit"});
+    JointPdSpec s;
+    s.kp = ctx.NonNegative(pd, where + ".pd", "kp", 0);
+    s.kd = ctx.NonNegative(pd, where + ".pd", "kd", 0);
+    s.effort_limit = ctx.Positive(pd, where + ".pd", "effort_limit", 1e30);
+    options.pd = s;
+  }
+  try {
+    AddUrdfRobot(path.string(), options, scene);
+  } catch (const SceneError& e) {
+    ctx.Fail(node["urdf"], e.what());
+  }
+}
+
 }  // namespace
 
 void AddClutter(const ClutterSpec& c, const ContactProperties& contact, SceneSpec* scene) {
@@ -524,7 +575,7 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     ctx.CheckKeys(root, "scene",
                   {"scene", "description", "dt", "duration", "model", "gravity", "contact_margin",
                    "stiction_tolerance", "sigma", "regularized_lagged", "default_contact", "bodies",
-                   "generators"});
+                   "generators", "robots"});
     SceneSpec scene;
     scene.source = source;
     scene.name = ctx.String(root, "scene", std::filesystem::path(source).stem().string());
@@ -553,6 +604,13 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
       if (!bodies.IsSequence()) ctx.Fail(bodies, "bodies must be a list");
       for (size_t i = 0; i < bodies.size(); ++i) {
         ParseBody(ctx, bodies[i], static_cast<int>(i), defaults, &scene);
+      }
+    }
+    const YAML::Node robots = root["robots"];
+    if (robots.IsDefined()) {
+      if (!robots.IsSequence()) ctx.Fail(robots, "robots must be a list");
+      for (size_t i = 0; i < robots.size(); ++i) {
+        ParseRobot(ctx, robots[i], static_cast<int>(i), defaults, &scene);
       }
     }
     const YAML::Node generators = root["generators"];

@@ -1,0 +1,28 @@
+// Robots from URDF (urdfdom) → scene bodies: links, joints, limits, inertials and collision
+// primitives. Meshes arrive with the teleop issue's mesh support.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "engine/world/scene_spec.h"
+
+namespace contactlab {
+
+struct UrdfOptions {
+  std::string name_prefix;  // prepended to every link name (two robots in one scene)
+  Eigen::Isometry3d X_WRoot = Eigen::Isometry3d::Identity();  // pose of the root link
+  bool fixed_base = true;  // weld the root link to the world (else a floating base)
+  std::map<std::string, double> initial_positions;  // by joint name [rad or m]
+  // PD controller with effort limit (contact-math.md §3) on every revolute/prismatic joint;
+  // the effort limit comes from the URDF's <limit effort>, the target from the initial position.
+  std::optional<JointPdSpec> pd;
+  ContactProperties contact;
+};
+
+// Appends the robot's links to `scene` (root first). Throws SceneError naming the file and
+// the offending link/joint for a malformed URDF or unsupported content.
+void AddUrdfRobot(const std::string& path, const UrdfOptions& options, SceneSpec* scene);
+
+}  // namespace contactlab
