@@ -90,6 +90,7 @@ void World::BuildFromScene() {
   }
   q_initial_ = q_;
   v_initial_ = v_;
+  for (const SceneBody& sb : scene_.bodies) initial_pd_.push_back(sb.pd);
 
   for (size_t i = 0; i < scene_.bodies.size(); ++i) {
     for (const GeometrySpec& g : scene_.bodies[i].geometries) {
@@ -120,6 +121,8 @@ void World::BuildFromScene() {
 }
 
 void World::Reset() {
+  // Teleoperation moves PD targets; a reset puts them back with the state.
+  for (size_t i = 0; i < scene_.bodies.size(); ++i) scene_.bodies[i].pd = initial_pd_[i];
   q_ = q_initial_;
   v_ = v_initial_;
   time_ = 0;
@@ -140,6 +143,29 @@ void World::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
 }
 
 void World::SetOverrides(const ContactOverrides& o) { ApplyOverrides(o, &scene_); }
+
+void World::SetPdTarget(int scene_body, double q_desired, double v_desired) {
+  if (scene_body < 0 || scene_body >= static_cast<int>(scene_.bodies.size()) ||
+      !scene_.bodies[scene_body].pd) {
+    throw std::invalid_argument("SetPdTarget: body has no PD controller");
+  }
+  if (!std::isfinite(q_desired) || !std::isfinite(v_desired)) {
+    throw std::invalid_argument("SetPdTarget: targets must be finite");
+  }
+  scene_.bodies[scene_body].pd->q_desired = q_desired;
+  scene_.bodies[scene_body].pd->v_desired = v_desired;
+}
+
+void World::SetPdEffortLimit(int scene_body, double effort_limit) {
+  if (scene_body < 0 || scene_body >= static_cast<int>(scene_.bodies.size()) ||
+      !scene_.bodies[scene_body].pd) {
+    throw std::invalid_argument("SetPdEffortLimit: body has no PD controller");
+  }
+  if (!(effort_limit > 0) || !std::isfinite(effort_limit)) {
+    throw std::invalid_argument("SetPdEffortLimit: the effort limit must be positive");
+  }
+  scene_.bodies[scene_body].pd->effort_limit = effort_limit;
+}
 
 Eigen::Isometry3d World::BodyPose(int scene_body) const {
   const SceneBody& sb = scene_.bodies[scene_body];

@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,11 @@ class World {
 
   // Changes parameters between steps (the UI or command line). Validated by ApplyOverrides.
   void SetOverrides(const ContactOverrides& o);
+  // Teleoperation and scripted motion: new targets (and effort limit, e.g. the grip force) of
+  // a PD-controlled 1-dof joint, used from the next step on. Throws std::invalid_argument for a
+  // body without a PD controller or a non-finite / non-positive value.
+  void SetPdTarget(int scene_body, double q_desired, double v_desired);
+  void SetPdEffortLimit(int scene_body, double effort_limit);
 
   const SceneSpec& scene() const { return scene_; }
   const Multibody& multibody() const { return multibody_; }
@@ -122,6 +128,7 @@ class World {
   std::vector<int> scene_to_multibody_;
   std::vector<GeometryInstance> geometries_;
   Eigen::VectorXd q_, v_, q_initial_, v_initial_;
+  std::vector<std::optional<JointPdSpec>> initial_pd_;
   double time_ = 0;
 
   // Per-step storage, reused.

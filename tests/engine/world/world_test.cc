@@ -254,3 +254,27 @@ TEST(WorldJointConstraints, JointLimitStopsTheFallingLink) {
 
 }  // namespace
 }  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+TEST(WorldJointConstraints, PdTargetsMoveTheJointAndResetRestoresThem) {
+  SceneSpec s = Pendulum(1.0, 0.5);
+  s.gravity_W.setZero();
+  s.bodies[0].pd = JointPdSpec{400, 40, 100.0, 0.0, 0.0, 0.0};
+  World w(s);
+  w.SetPdTarget(0, 0.5, 0.0);
+  for (int i = 0; i < 3000; ++i) ASSERT_TRUE(w.Step());
+  EXPECT_NEAR(JointAngle(w), 0.5, 1e-6);  // no gravity: no static error
+  w.Reset();
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(w.Step());
+  EXPECT_NEAR(JointAngle(w), 0.0, 1e-12);  // the original target again
+  EXPECT_THROW(w.SetPdTarget(0, NAN, 0), std::invalid_argument);
+  EXPECT_THROW(w.SetPdEffortLimit(0, -1), std::invalid_argument);
+  SceneSpec no_pd = Pendulum(1.0, 0.5);
+  World w2(no_pd);
+  EXPECT_THROW(w2.SetPdTarget(0, 0.1, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace contactlab
