@@ -1,0 +1,49 @@
+// Per-body hydroelastic representations (contact-math.md §5), built once and posed per query:
+// a compliant body is a tet mesh with its pressure field, a rigid body a triangle surface mesh
+// (or the analytic plane of a half-space). Everything is in the geometry frame G.
+#pragma once
+
+#include <Eigen/Dense>
+#include <array>
+#include <vector>
+
+#include "engine/geometry/shape.h"
+#include "engine/hydroelastic/bvh.h"
+#include "engine/hydroelastic/pressure_field.h"
+#include "engine/hydroelastic/surface_mesh.h"
+#include "engine/hydroelastic/volume_mesh.h"
+
+namespace contactlab::hydroelastic {
+
+struct CompliantGeometry {
+  VolumeMesh mesh;
+  PressureField field;
+  // Per tet: the linear pressure p(x) = ∇p·x + offset [Pa] in G.
+  std::vector<LinearField> tet_pressure;
+  // Per tet, per face (opposite vertex i): unit outward normal n and offset d, the tet being
+  // n·x ≤ d. The two tets sharing a face store exactly negated planes, so a point on the face
+  // is assigned to exactly one of them (see contact_surface.cc).
+  std::vector<std::array<Eigen::Vector4d, 4>> tet_planes;
+  Bvh bvh;  // over tets
+
+  // Throws std::invalid_argument if sizes disagree or the mesh is empty.
+  static CompliantGeometry Create(VolumeMesh mesh, PressureField field);
+};
+
+struct RigidGeometry {
+  bool is_half_space = false;  // then the solid is z ≤ 0 of G and the mesh is empty
+  TriangleSurfaceMesh mesh;
+  std::vector<Eigen::Vector3d> face_normals;  // unit outward, per triangle
+  Bvh bvh;                                    // over triangles
+
+  static RigidGeometry HalfSpace();
+  static RigidGeometry FromSurfaceMesh(TriangleSurfaceMesh mesh);
+};
+
+// From a Shape: `edge_length_m` is the mesh resolution, E_h the hydroelastic modulus [Pa].
+// A half-space cannot be compliant (std::invalid_argument).
+CompliantGeometry MakeCompliantGeometry(const Shape& shape, double hydroelastic_modulus_Pa,
+                                        double edge_length_m);
+RigidGeometry MakeRigidGeometry(const Shape& shape, double edge_length_m);
+
+}  // namespace contactlab::hydroelastic

@@ -1,0 +1,38 @@
+// `--input keyboard|spacemouse|replay:FILE`: parsing the option and building the devices.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "input/input_device.h"
+#include "input/keyboard_device.h"
+#include "input/space_mouse_mapping.h"
+
+namespace contactlab {
+
+struct InputSpec {
+  enum class Kind { kKeyboard, kSpaceMouse, kReplay };
+  Kind kind = Kind::kKeyboard;
+  std::string replay_path;  // kReplay only
+};
+
+// Parses the option value; an empty string means keyboard. On error returns false and sets
+// *error to one line naming the option.
+bool ParseInputSpec(std::string_view value, InputSpec* spec, std::string* error);
+
+struct InputDevices {
+  // Always present: the GUI feeds key events here whatever the --input choice.
+  std::shared_ptr<KeyboardDevice> keyboard;
+  // What the simulation polls: the keyboard itself; space mouse + keyboard merged (so the
+  // keyboard keeps working without a daemon); or the replay alone (so replays are exact).
+  std::shared_ptr<InputDevice> active;
+};
+
+// Builds the devices. Only a bad replay file fails (error "FILE:LINE: ..."); a missing space
+// mouse daemon is reported in the log and in active->Status(), not as an error.
+bool CreateInputDevices(const InputSpec& spec, InputDevices* devices, std::string* error,
+                        const KeyboardConfig& keyboard_config = {},
+                        const SpaceMouseConfig& space_mouse_config = {});
+
+}  // namespace contactlab
