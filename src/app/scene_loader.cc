@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -162,12 +163,49 @@ std::set<std::string> With(std::set<std::string> keys, const std::set<std::strin
   return keys;
 }
 
+// Per-shape contact model (contact-math.md §5): `contact_model`, `hydroelastic_modulus` [Pa]
+// and `resolution` [m] (mesh edge length; default a fifth of the smallest dimension).
+void ParseHydroelastic(const Context& ctx, const YAML::Node& node, const std::string& where,
+                       GeometrySpec* g) {
+  HydroelasticProperties& h = g->hydroelastic;
+  const YAML::Node model = node["contact_model"];
+  if (model.IsDefined() && !model.IsNull()) {
+    const std::string name = ctx.String(node, "contact_model", "point");
+    const std::optional<ContactModel> m = ParseContactModel(name);
+    if (!m) {
+      ctx.Fail(model, fmt::format("{}.contact_model: unknown model '{}' (point, "
+                                  "hydroelastic_compliant, hydroelastic_rigid)",
+                                  where, name));
+    }
+    h.model = *m;
+  }
+  if (h.model == ContactModel::kHydroelasticCompliant && g->shape.type == ShapeType::kHalfSpace) {
+    ctx.Fail(model, where +
+                        ": a half_space cannot be hydroelastic_compliant (use "
+                        "hydroelastic_rigid or point; it always acts as rigid)");
+  }
+  h.modulus_Pa = ctx.Positive(node, where, "hydroelastic_modulus", h.modulus_Pa);
+  h.resolution_m = node["resolution"].IsDefined() && !node["resolution"].IsNull()
+                       ? ctx.Positive(node, where, "resolution", 0)
+                       : 0.0;
+  if (h.model != ContactModel::kHydroelasticCompliant && node["hydroelastic_modulus"].IsDefined()) {
+    ctx.Fail(node["hydroelastic_modulus"],
+             where + ".hydroelastic_modulus needs contact_model: hydroelastic_compliant");
+  }
+  if (h.model == ContactModel::kPoint && node["resolution"].IsDefined()) {
+    ctx.Fail(node["resolution"], where +
+                                     ".resolution needs contact_model: "
+                                     "hydroelastic_compliant or hydroelastic_rigid");
+  }
+}
+
 GeometrySpec ParseShape(const Context& ctx, const YAML::Node& node, const std::string& body_where,
                         int index, const ContactProperties& defaults) {
   const std::string where = fmt::format("{}.shapes[{}]", body_where, index);
   ctx.CheckKeys(node, where,
-                With(kContactKeys, {"type", "name", "radius", "size", "length", "normal",
-                                    "position", "rpy_deg", "quaternion"}));
+                With(kContactKeys,
+                     {"type", "name", "radius", "size", "length", "normal", "position", "rpy_deg",
+                      "quaternion", "contact_model", "hydroelastic_modulus", "resolution"}));
   GeometrySpec g;
   g.name = ctx.String(node, "name", fmt::format("shape{}", index));
   const std::string type = ctx.String(node, "type", "");
@@ -198,6 +236,7 @@ GeometrySpec ParseShape(const Context& ctx, const YAML::Node& node, const std::s
                           .toRotationMatrix();
   }
   g.contact = ParseContact(ctx, node, where, defaults);
+  ParseHydroelastic(ctx, node, where, &g);
   return g;
 }
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -25,6 +26,40 @@ std::optional<ContactApproximation> ParseContactApproximation(const std::string&
   if (s == "lagged") return ContactApproximation::kLagged;
   if (s == "similar") return ContactApproximation::kSimilar;
   return std::nullopt;
+}
+
+const char* ContactModelName(ContactModel m) {
+  switch (m) {
+    case ContactModel::kPoint:
+      return "point";
+    case ContactModel::kHydroelasticCompliant:
+      return "hydroelastic_compliant";
+    case ContactModel::kHydroelasticRigid:
+      return "hydroelastic_rigid";
+  }
+  return "?";
+}
+
+std::optional<ContactModel> ParseContactModel(const std::string& s) {
+  if (s == "point") return ContactModel::kPoint;
+  if (s == "hydroelastic_compliant") return ContactModel::kHydroelasticCompliant;
+  if (s == "hydroelastic_rigid") return ContactModel::kHydroelasticRigid;
+  return std::nullopt;
+}
+
+double DefaultHydroelasticResolution(const Shape& s) {
+  switch (s.type) {
+    case ShapeType::kSphere:
+    case ShapeType::kCapsule:
+      return 0.2 * 2.0 * s.radius_m;
+    case ShapeType::kBox:
+      return 0.2 * 2.0 * s.half_extents_m.minCoeff();
+    case ShapeType::kCylinder:
+      return 0.2 * std::min(2.0 * s.radius_m, s.length_m);
+    case ShapeType::kHalfSpace:
+      return 0.0;
+  }
+  return 0.0;
 }
 
 double KinematicMotion::Displacement(double t) const {
@@ -67,6 +102,18 @@ void CheckContactProperties(const ContactProperties& c, const std::string& where
   CheckNonNegative(c.hunt_crossley_s_per_m, where + ": hunt_crossley");
   CheckNonNegative(c.relaxation_time_s, where + ": relaxation_time");
   CheckNonNegative(c.friction, where + ": friction");
+}
+
+void CheckHydroelastic(const GeometrySpec& g, const std::string& where) {
+  const HydroelasticProperties& h = g.hydroelastic;
+  if (h.model == ContactModel::kPoint) return;
+  Require(
+      !(h.model == ContactModel::kHydroelasticCompliant && g.shape.type == ShapeType::kHalfSpace),
+      where + ": a half-space cannot be hydroelastic_compliant (use hydroelastic_rigid)");
+  if (h.model == ContactModel::kHydroelasticCompliant) {
+    CheckPositive(h.modulus_Pa, where + ": hydroelastic_modulus");
+  }
+  CheckNonNegative(h.resolution_m, where + ": resolution");
 }
 
 void CheckShape(const Shape& s, const std::string& where) {
@@ -147,6 +194,7 @@ void ValidateScene(const SceneSpec& scene) {
       const std::string gw = fmt::format("{} shape '{}'", where, g.name);
       CheckShape(g.shape, gw);
       CheckContactProperties(g.contact, gw);
+      CheckHydroelastic(g, gw);
     }
   }
 }

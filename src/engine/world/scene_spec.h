@@ -27,11 +27,33 @@ struct ContactProperties {
   double friction = 0.5;           // μ
 };
 
+// How a geometry takes part in contact (contact-math.md §5). A pair uses hydroelastic
+// (pressure-field) contact when at least one side is kHydroelasticCompliant and the other is
+// compliant, kHydroelasticRigid, or a half-space (a half-space always has a rigid hydroelastic
+// representation, whatever its model); every other pair uses point contact.
+enum class ContactModel { kPoint, kHydroelasticCompliant, kHydroelasticRigid };
+// "point" | "hydroelastic_compliant" | "hydroelastic_rigid".
+const char* ContactModelName(ContactModel m);
+std::optional<ContactModel> ParseContactModel(const std::string& s);
+
+struct HydroelasticProperties {
+  ContactModel model = ContactModel::kPoint;
+  // E_h [Pa] of a compliant geometry (default from contact-math.md §2.1).
+  double modulus_Pa = 1e7;
+  // Mesh edge length [m]; 0 picks DefaultHydroelasticResolution(shape).
+  double resolution_m = 0.0;
+};
+
+// A fifth of the shape's smallest dimension (box: smallest side; sphere: diameter; cylinder:
+// min(diameter, length); capsule: diameter); 0 for a half-space (no mesh).
+double DefaultHydroelasticResolution(const Shape& shape);
+
 struct GeometrySpec {
   std::string name;
   Shape shape;
   Eigen::Isometry3d X_BG = Eigen::Isometry3d::Identity();  // placement on the body
   ContactProperties contact;
+  HydroelasticProperties hydroelastic;
 };
 
 // Prescribed motion of a kinematic body: X_WB(t) = translation(s(t)·axis) · X_WB0 with

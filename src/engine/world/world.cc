@@ -2,9 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
 namespace contactlab {
@@ -117,7 +119,42 @@ void World::BuildFromScene() {
     tree_llt_[t] = Eigen::LLT<Eigen::MatrixXd>(tree_nv[t]);
   }
   jacobian_scratch_.resize(3, max_nv);
+  BuildHydroelasticGeometries();
   multibody_.UpdateKinematics(q_, v_, data_.get());
+}
+
+void World::BuildHydroelasticGeometries() {
+  // Meshes and pressure fields are built once here, off the step (contact-math.md §5).
+  const int ng = num_geometries();
+  hydroelastic_.clear();
+  hydroelastic_.resize(ng);
+  for (int g = 0; g < ng; ++g) {
+    const GeometrySpec& spec = *geometries_[g].spec;
+    const HydroelasticProperties& h = spec.hydroelastic;
+    const double edge =
+        h.resolution_m > 0 ? h.resolution_m : DefaultHydroelasticResolution(spec.shape);
+    if (h.model == ContactModel::kHydroelasticCompliant) {
+      hydroelastic_[g].compliant = std::make_unique<hydroelastic::CompliantGeometry>(
+          hydroelastic::MakeCompliantGeometry(spec.shape, h.modulus_Pa, edge));
+      spdlog::debug(
+          "hydroelastic: geometry '{}' compliant, E_h = {:.3g} Pa, edge {:.3g} m, {} tets",
+          spec.name, h.modulus_Pa, edge, hydroelastic_[g].compliant->mesh.num_tets());
+    } else if (h.model == ContactModel::kHydroelasticRigid ||
+               spec.shape.type == ShapeType::kHalfSpace) {
+      // A half-space always has its (free) analytic rigid representation.
+      hydroelastic_[g].rigid = std::make_unique<hydroelastic::RigidGeometry>(
+          hydroelastic::MakeRigidGeometry(spec.shape, edge));
+    }
+  }
+}
+
+bool World::UsesHydroelastic(int ga, int gb, bool* a_is_compliant) const {
+  const HydroelasticInstance& a = hydroelastic_[ga];
+  const HydroelasticInstance& b = hydroelastic_[gb];
+  const bool a_any = a.compliant || a.rigid, b_any = b.compliant || b.rigid;
+  const bool use = (a.compliant && b_any) || (b.compliant && a_any);
+  if (a_is_compliant) *a_is_compliant = a.compliant != nullptr;
+  return use;
 }
 
 void World::Reset() {
@@ -127,6 +164,7 @@ void World::Reset() {
   v_ = v_initial_;
   time_ = 0;
   contacts_.clear();
+  patches_.clear();
   stats_ = StepStats{};
   for (auto& f : net_normal_force_) f.setZero();
   for (auto& f : net_friction_force_) f.setZero();
@@ -232,6 +270,29 @@ ContactProperties World::CombinedProperties(int ga, int gb) const {
   return c;
 }
 
+ContactProperties World::CombinedHydroelasticProperties(int ga, int gb) const {
+  // As §6, with the hydroelastic moduli E_h (∞ for a rigid side) in place of the point
+  // stiffnesses; the stiffness itself is per face (k_f = A_f g_f, contact-math.md §5).
+  auto modulus = [this](int g) {
+    return hydroelastic_[g].compliant ? geometries_[g].spec->hydroelastic.modulus_Pa
+                                      : std::numeric_limits<double>::infinity();
+  };
+  const ContactProperties& a = geometries_[ga].spec->contact;
+  const ContactProperties& b = geometries_[gb].spec->contact;
+  const double ea = modulus(ga), eb = modulus(gb);
+  ContactProperties c;
+  c.stiffness_N_per_m = 0;  // unused: per face
+  c.hunt_crossley_s_per_m =
+      CombineDissipation(ea, a.hunt_crossley_s_per_m, eb, b.hunt_crossley_s_per_m);
+  c.relaxation_time_s = CombineDissipation(ea, a.relaxation_time_s, eb, b.relaxation_time_s);
+  c.friction = CombineFriction(a.friction, b.friction);
+  const ContactOverrides& o = scene_.overrides;
+  if (o.hunt_crossley_s_per_m) c.hunt_crossley_s_per_m = *o.hunt_crossley_s_per_m;
+  if (o.relaxation_time_s) c.relaxation_time_s = *o.relaxation_time_s;
+  if (o.friction) c.friction = *o.friction;
+  return c;
+}
+
 void World::ComputeContactPoints() {
   const int ng = num_geometries();
   for (int g = 0; g < ng; ++g) {
@@ -253,13 +314,75 @@ void World::ComputeContactPoints() {
   };
   broad_phase_.FindPairs(aabbs_, filter, &candidate_pairs_);
   raw_contacts_.clear();
+  patches_.clear();
+  stats_.hydroelastic_ms = 0;
+  stats_.num_hydroelastic_faces = 0;
   for (const auto& [i, j] : candidate_pairs_) {
+    bool i_is_compliant = false;
+    if (UsesHydroelastic(i, j, &i_is_compliant)) {
+      const auto t0 = Clock::now();
+      if (i_is_compliant) {
+        AddHydroelasticPair(i, j);
+      } else {
+        AddHydroelasticPair(j, i);
+      }
+      stats_.hydroelastic_ms += MillisecondsSince(t0);
+      continue;
+    }
     pair_points_.clear();
     contactlab::ComputeContactPoints(geometries_[i].spec->shape, geometry_poses_[i],
                                      geometries_[j].spec->shape, geometry_poses_[j],
                                      scene_.contact_margin_m, &pair_points_);
     for (const ContactPoint& p : pair_points_) raw_contacts_.push_back({i, j, p});
   }
+}
+
+void World::AddHydroelasticPair(int a, int b) {
+  const size_t p = patches_.size();
+  if (p == surface_pool_.size()) {
+    surface_pool_.push_back(std::make_unique<hydroelastic::ContactSurface>());
+  }
+  hydroelastic::ContactSurface* surface = surface_pool_[p].get();
+  const hydroelastic::CompliantGeometry& A = *hydroelastic_[a].compliant;
+  if (hydroelastic_[b].compliant) {
+    hydroelastic::ComputeContactSurface(A, geometry_poses_[a], *hydroelastic_[b].compliant,
+                                        geometry_poses_[b], &surface_scratch_, surface);
+  } else {
+    hydroelastic::ComputeContactSurface(A, geometry_poses_[a], *hydroelastic_[b].rigid,
+                                        geometry_poses_[b], &surface_scratch_, surface);
+  }
+  if (surface->empty()) return;  // the surface stays in the pool for the next pair
+  HydroelasticPatch patch;
+  patch.geometry_a = a;
+  patch.geometry_b = b;
+  patch.body_a = geometries_[a].scene_body;
+  patch.body_b = geometries_[b].scene_body;
+  patch.surface = surface;
+  patch.first_contact = static_cast<int>(raw_contacts_.size());
+  // Every face becomes one point constraint at c_f along n̂_f (contact-math.md §5):
+  // φ0_f = −p0_f/g_f, k_f = A_f g_f, and the elastic force f0 = k_f·(−φ0_f) = A_f p0_f given
+  // directly so that faces with k_f → 0 stay finite.
+  const int nf = static_cast<int>(surface->faces.size());
+  for (int f = 0; f < nf; ++f) {
+    const hydroelastic::ContactFace& face = surface->faces[f];
+    const hydroelastic::FacePointContact fc = hydroelastic::ComputeFacePointContact(face);
+    if (!fc.valid) continue;  // no pressure gradient along n̂: no spring
+    RawContact rc;
+    rc.geometry_a = a;
+    rc.geometry_b = b;
+    rc.point.normal_W = face.normal_W;
+    rc.point.p_A_W = face.centroid_W;
+    rc.point.p_B_W = face.centroid_W;
+    rc.point.signed_distance_m = fc.phi0_m;
+    rc.patch = static_cast<int>(p);
+    rc.face = f;
+    rc.face_stiffness_N_per_m = fc.stiffness_N_per_m;
+    rc.face_elastic_force_N = std::max(0.0, face.area_m2) * std::max(0.0, face.pressure_Pa);
+    raw_contacts_.push_back(rc);
+  }
+  patch.num_contacts = static_cast<int>(raw_contacts_.size()) - patch.first_contact;
+  stats_.num_hydroelastic_faces += patch.num_contacts;
+  patches_.push_back(patch);
 }
 
 bool World::HasDofs(int scene_body) const {
@@ -384,8 +507,13 @@ void World::BuildContactConstraint(int c) {
   const Eigen::Vector3d p_W = rc.point.Midpoint();
   const Eigen::Matrix3d R_WC = ContactFrame(rc.point.normal_W);
   contact_frames_[c] = R_WC;
-  const ContactProperties props = CombinedProperties(rc.geometry_a, rc.geometry_b);
+  const bool hydro = rc.patch >= 0;
+  const ContactProperties props = hydro
+                                      ? CombinedHydroelasticProperties(rc.geometry_a, rc.geometry_b)
+                                      : CombinedProperties(rc.geometry_a, rc.geometry_b);
   const double phi0 = rc.point.signed_distance_m;
+  // Hydroelastic face: k_f = A_f g_f with the f0 = A_f p0_f form (contact-math.md §5, §2.2).
+  const double stiffness = hydro ? rc.face_stiffness_N_per_m : props.stiffness_N_per_m;
 
   Constraint* constraint = nullptr;
   switch (scene_.approximation) {
@@ -418,9 +546,10 @@ void World::BuildContactConstraint(int c) {
 
   HuntCrossleyNormal normal;
   normal.dt_s = dt;
-  normal.stiffness_N_per_m = props.stiffness_N_per_m;
+  normal.stiffness_N_per_m = stiffness;
   normal.dissipation_s_per_m = props.hunt_crossley_s_per_m;
   normal.penetration_m = -phi0;
+  if (hydro) normal.elastic_force_N = rc.face_elastic_force_N;
 
   switch (scene_.approximation) {
     case ContactApproximation::kSap: {
@@ -434,9 +563,9 @@ void World::BuildContactConstraint(int c) {
       const double w_rms = W.norm() / 3.0;
       const double w_t = std::max(0.5 * (W(0, 0) + W(1, 1)), w_rms);
       const double w_n = std::max(W(2, 2), w_rms);
-      sap_contacts_[c] = SapContact(
-          SapContact::MakeParameters(dt, props.stiffness_N_per_m, props.relaxation_time_s,
-                                     props.friction, phi0, w_t, w_n, scene_.sap_sigma));
+      sap_contacts_[c] =
+          SapContact(SapContact::MakeParameters(dt, stiffness, props.relaxation_time_s,
+                                                props.friction, phi0, w_t, w_n, scene_.sap_sigma));
       break;
     }
     case ContactApproximation::kLagged: {
@@ -487,6 +616,7 @@ bool World::Step() {
   stats_.residual = s.residual;
   stats_.cost = s.cost;
   stats_.num_contacts = static_cast<int>(raw_contacts_.size());
+  stats_.num_hydroelastic_patches = static_cast<int>(patches_.size());
   stats_.num_constraints = s.num_constraints;
   stats_.converged = s.converged;
   stats_.used_supernodal = s.used_supernodal;
@@ -527,6 +657,10 @@ void World::StoreResults() {
   contacts_.resize(nc);
   for (auto& f : net_normal_force_) f.setZero();
   for (auto& f : net_friction_force_) f.setZero();
+  for (HydroelasticPatch& patch : patches_) {
+    patch.normal_force_W.setZero();
+    patch.friction_force_W.setZero();
+  }
   for (int c = 0; c < nc; ++c) {
     const RawContact& rc = raw_contacts_[c];
     const ConvexProblem::ConstraintEntry& e = problem_.entry(contact_constraint_index_[c]);
@@ -551,6 +685,20 @@ void World::StoreResults() {
       r.state = ContactResult::State::kStick;
     } else {
       r.state = ContactResult::State::kSlip;
+    }
+    if (rc.patch >= 0) {
+      const hydroelastic::ContactFace& face = patches_[rc.patch].surface->faces[rc.face];
+      r.hydroelastic_patch = rc.patch;
+      r.hydroelastic_face = rc.face;
+      r.face_area_m2 = face.area_m2;
+      r.pressure_Pa = face.pressure_Pa;
+      patches_[rc.patch].normal_force_W += r.normal_force_W;
+      patches_[rc.patch].friction_force_W += r.friction_force_W;
+    } else {
+      r.hydroelastic_patch = -1;
+      r.hydroelastic_face = -1;
+      r.face_area_m2 = 0;
+      r.pressure_Pa = 0;
     }
     net_normal_force_[r.body_b] += r.normal_force_W;
     net_friction_force_[r.body_b] += r.friction_force_W;

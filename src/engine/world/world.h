@@ -11,6 +11,8 @@
 
 #include "engine/geometry/broad_phase.h"
 #include "engine/geometry/collision.h"
+#include "engine/hydroelastic/contact_surface.h"
+#include "engine/hydroelastic/hydroelastic_geometry.h"
 #include "engine/multibody/multibody.h"
 #include "engine/solver/contact_constraints.h"
 #include "engine/solver/convex_solver.h"
@@ -19,7 +21,8 @@
 
 namespace contactlab {
 
-// One contact point of the last step, with the force the solver applied.
+// One contact point of the last step, with the force the solver applied. A hydroelastic
+// contact surface contributes one ContactResult per face (contact-math.md §5).
 struct ContactResult {
   int geometry_a = -1, geometry_b = -1;
   int body_a = -1, body_b = -1;  // scene body indices
@@ -32,10 +35,39 @@ struct ContactResult {
   Eigen::Vector3d slip_velocity_W = Eigen::Vector3d::Zero();  // v_t of B relative to A at end
   double normal_velocity = 0;                                 // v_n at end of step
   enum class State { kStick, kSlip, kMargin } state = State::kMargin;
+  // Hydroelastic faces only (contact-math.md §5): index into World::hydroelastic_patches() and
+  // of the face in that patch's surface (both −1 for a point contact), the face area A_f [m²]
+  // and the pressure p0_f at its centroid [Pa] at the start of the step. For a face,
+  // signed_distance_m is φ0_f = −p0_f/g_f.
+  int hydroelastic_patch = -1;
+  int hydroelastic_face = -1;
+  double face_area_m2 = 0;
+  double pressure_Pa = 0;
+};
+
+// One hydroelastic contact surface of the last step (for rendering and analysis). A is the
+// compliant geometry; every normal points from A into B, as in ContactResult.
+struct HydroelasticPatch {
+  int geometry_a = -1, geometry_b = -1;
+  int body_a = -1, body_b = -1;  // scene body indices
+  // Triangles fanned from each polygon's centroid: surface->faces[f].vertices index
+  // surface->vertices_W, with the pressure at every vertex in surface->vertex_pressure_Pa (and
+  // per face: area, centroid, normal, pressure). Owned by the World; valid until the next
+  // Step() or Reset().
+  const hydroelastic::ContactSurface* surface = nullptr;
+  // The faces that became constraints are contacts()[first_contact, first_contact +
+  // num_contacts) (faces with no pressure gradient along the normal carry no spring and are
+  // skipped, so num_contacts ≤ surface->faces.size()).
+  int first_contact = 0, num_contacts = 0;
+  // Σ over those faces of the solver's normal and friction forces on B [N] (the step average).
+  Eigen::Vector3d normal_force_W = Eigen::Vector3d::Zero();
+  Eigen::Vector3d friction_force_W = Eigen::Vector3d::Zero();
 };
 
 struct StepStats {
   double geometry_ms = 0, solve_ms = 0, total_ms = 0;
+  double hydroelastic_ms = 0;  // contact surfaces (part of geometry_ms)
+  int num_hydroelastic_patches = 0, num_hydroelastic_faces = 0;
   int iterations = 0;
   double residual = 0;
   double cost = 0;
@@ -89,6 +121,13 @@ class World {
   int geometry_body(int g) const { return geometries_[g].scene_body; }
 
   const std::vector<ContactResult>& contacts() const { return contacts_; }
+  // The hydroelastic contact surfaces of the last step (contact-math.md §5), one per pair in
+  // contact; their faces are also in contacts().
+  const std::vector<HydroelasticPatch>& hydroelastic_patches() const { return patches_; }
+  // The pair's hydroelastic representation used (true) or point contact (false), by the rule
+  // of ContactModel in scene_spec.h. *a_is_compliant tells whether geometry_a is the compliant side
+  // (A of the contact surface).
+  bool UsesHydroelastic(int geometry_a, int geometry_b, bool* a_is_compliant = nullptr) const;
   const StepStats& last_stats() const { return stats_; }
   // The last step's full solver statistics and its problem (valid until the next Step).
   const ConvexSolverStats& last_solver_stats() const { return solver_stats_; }
@@ -110,11 +149,17 @@ class World {
   // True for a body of a tree with at least one velocity (false: static, kinematic, welded).
   bool HasDofs(int scene_body) const;
   void ComputeContactPoints();
+  void BuildHydroelasticGeometries();
+  // Contact surface of compliant a against b; appends its faces to raw_contacts_.
+  void AddHydroelasticPair(int geometry_a, int geometry_b);
   void BuildProblem();
   void BuildContactConstraint(int contact_index);
   void StoreResults();
   // Pair properties after §6 combination and overrides.
   ContactProperties CombinedProperties(int geometry_a, int geometry_b) const;
+  // Hydroelastic pairs: d, τ_d weighted by the moduli E_h (∞ for rigid) instead of the point
+  // stiffnesses, μ as for points (§6); the stiffness comes from each face instead.
+  ContactProperties CombinedHydroelasticProperties(int geometry_a, int geometry_b) const;
   // Velocity of the point p_W fixed to scene body b, from kinematic motion only (zero for
   // dynamic and static bodies): the bias b of v_c = J v + b.
   Eigen::Vector3d KinematicPointVelocity(int scene_body, const Eigen::Vector3d& p_W) const;
@@ -139,7 +184,20 @@ class World {
   struct RawContact {
     int geometry_a, geometry_b;
     ContactPoint point;
+    // Hydroelastic face (patch ≥ 0): k_f = A_f g_f and f0 = A_f p0_f (contact-math.md §5).
+    int patch = -1, face = -1;
+    double face_stiffness_N_per_m = 0, face_elastic_force_N = 0;
   };
+  // Per geometry, its hydroelastic representation (built once at construction), if any.
+  struct HydroelasticInstance {
+    std::unique_ptr<hydroelastic::CompliantGeometry> compliant;
+    std::unique_ptr<hydroelastic::RigidGeometry> rigid;
+  };
+  std::vector<HydroelasticInstance> hydroelastic_;
+  hydroelastic::ContactSurfaceScratch surface_scratch_;
+  // Surfaces reused across steps (stable addresses: patches point into them).
+  std::vector<std::unique_ptr<hydroelastic::ContactSurface>> surface_pool_;
+  std::vector<HydroelasticPatch> patches_;
   std::vector<RawContact> raw_contacts_;
   std::vector<ContactPoint> pair_points_;
   std::vector<Eigen::MatrixXd> tree_mass_;  // M_t
