@@ -17,6 +17,7 @@ uniform vec2 u_plane_center;     // ground: quad centre in plane coordinates
 uniform float u_fade_start;      // ground: fade to background between these radii (m)
 uniform float u_fade_end;
 uniform vec3 u_background;       // sRGB clear colour
+uniform float u_alpha;           // opacity (< 1: see-through static geometry, blended)
 
 out vec4 frag_color;
 
@@ -76,5 +77,5 @@ void main() {
     float r = length(v_plane - u_plane_center);
     encoded = mix(encoded, u_background, smoothstep(u_fade_start, u_fade_end, r));
   }
-  frag_color = vec4(encoded, 1.0);
+  frag_color = vec4(encoded, u_alpha);
 }

@@ -4,13 +4,26 @@
 
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <regex>
 
 namespace contactlab {
+
+bool ParseWindowSize(const std::string& text, int* width, int* height) {
+  static const std::regex kSize("([0-9]{1,5})x([0-9]{1,5})");
+  std::smatch m;
+  if (!std::regex_match(text, m, kSize)) return false;
+  const int w = std::stoi(m[1].str()), h = std::stoi(m[2].str());
+  if (w < 64 || h < 64 || w > 8192 || h > 8192) return false;
+  *width = w;
+  *height = h;
+  return true;
+}
 
 int ParseCommandLine(int argc, char** argv, CommandLine* out, bool* exit_now) {
   *exit_now = false;
   CLI::App app{"contactlab: interactive convex compliant contact simulator", "contactlab"};
-  std::string model;
+  std::string model, window_size;
+  double max_fps = NAN;
   double dt = NAN, stiffness = NAN, hunt_crossley = NAN, relaxation = NAN, stiction = NAN,
          friction = NAN, duration = NAN, rtf = NAN;
   app.add_flag("--headless", out->headless, "run without a window and exit");
@@ -29,6 +42,13 @@ int ParseCommandLine(int argc, char** argv, CommandLine* out, bool* exit_now) {
   app.add_option("--realtime-factor", rtf, "pace to R x wall time (headless default: unpaced)");
   app.add_option("--screenshot", out->screenshot_path, "render, save a PNG and exit");
   app.add_option("--frames", out->frames, "frames to render before the screenshot");
+  app.add_option("--window-size", window_size, "GUI/screenshot window size WxH in pixels");
+  app.add_option("--max-fps", max_fps,
+                 "GUI frame-rate cap when the display does not pace it (0: uncapped; default 60)");
+  app.add_option("--msaa", out->msaa_samples,
+                 "GUI anti-aliasing samples: 0, 2, 4 or 8 (default 4)");
+  app.add_option("--gui-stats", out->gui_stats_path,
+                 "run the GUI for --duration s of wall time, write frame/sim timing JSON, exit");
   app.add_flag("-v,--verbose", out->verbose, "debug logging");
   try {
     app.parse(argc, argv);
@@ -87,6 +107,27 @@ int ParseCommandLine(int argc, char** argv, CommandLine* out, bool* exit_now) {
     return fail("--input must be keyboard, spacemouse or replay:FILE, got '" + out->input + "'");
   }
   if (app.count("--frames") && out->frames <= 0) return fail("--frames must be positive");
+  if (app.count("--window-size") &&
+      !ParseWindowSize(window_size, &out->window_width, &out->window_height)) {
+    return fail("--window-size must be WxH with W and H from 64 to 8192, got '" + window_size +
+                "'");
+  }
+  if (app.count("--max-fps")) {
+    if (!std::isfinite(max_fps) || max_fps < 0) {
+      return fail("--max-fps must be a non-negative number (0: uncapped)");
+    }
+    out->max_fps = max_fps;
+  }
+  if (app.count("--msaa") && out->msaa_samples != 0 && out->msaa_samples != 2 &&
+      out->msaa_samples != 4 && out->msaa_samples != 8) {
+    return fail("--msaa must be 0, 2, 4 or 8");
+  }
+  if (!out->gui_stats_path.empty()) {
+    if (out->headless)
+      return fail("--gui-stats measures the GUI; it can't be combined with --headless");
+    if (!out->screenshot_path.empty())
+      return fail("--gui-stats and --screenshot exclude each other");
+  }
   return kExitOk;
 }
 

@@ -18,8 +18,20 @@ struct CommandLine {
   std::optional<double> realtime_factor;
   std::string screenshot_path;
   int frames = 0;
+  // GUI and screenshot window size in pixels (--window-size WxH); 0: the default.
+  int window_width = 0, window_height = 0;
+  // GUI render-rate cap [frames/s] when the display does not pace the loop (no vsync, e.g.
+  // Xvfb); 0: uncapped. Default: ApplicationOptions::max_fps.
+  std::optional<double> max_fps;
+  int msaa_samples = -1;  // --msaa N: multisample anti-aliasing samples (-1: the default, 4)
+  // --gui-stats FILE: run the GUI for --duration seconds of wall time, write frame and sim
+  // timing statistics as JSON, exit.
+  std::string gui_stats_path;
   bool verbose = false;
 };
+
+// Parses "WxH" (each 64–8192); false on anything else.
+bool ParseWindowSize(const std::string& text, int* width, int* height);
 
 // Exit codes: 0 success, 2 bad input (arguments, scene), 3 the run failed (non-finite state),
 // 1 anything else (I/O).

@@ -108,11 +108,15 @@ class CsvLog {
 
 HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
   using Clock = std::chrono::steady_clock;
+  if ((options.teleop == nullptr) != (options.input == nullptr)) {
+    throw std::invalid_argument("RunHeadless: teleop and input must be given together");
+  }
   HeadlessResult result;
   std::unique_ptr<CsvLog> log;
   if (!options.log_path.empty()) log = std::make_unique<CsvLog>(*world, options.log_path);
   std::unique_ptr<TaskMonitor> monitor = MakeTaskMonitor(*world);
 
+  double max_tracking_error = 0;
   const double dt = world->dt();
   const int steps = std::max(1, static_cast<int>(std::llround(options.duration_s / dt)));
   Distribution step_ms, geometry_ms, solve_ms, iterations, contacts;
@@ -122,6 +126,9 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
   step_ms.values.reserve(steps);
   const auto t0 = Clock::now();
   for (int i = 0; i < steps; ++i) {
+    if (options.teleop) {
+      options.teleop->Update(options.input->Poll(world->time()), world);
+    }
     if (!world->Step()) {
       result.failed = true;
       spdlog::error("{}: the run failed at t = {:.6f} s (step {})", world->scene().name,
@@ -142,6 +149,9 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
     }
     max_residual = std::max(max_residual, s.residual);
     monitor->Observe(*world);
+    if (options.teleop) {
+      max_tracking_error = std::max(max_tracking_error, options.teleop->state().position_error_m);
+    }
     if (log) log->Write(*world);
     if (options.realtime_factor > 0) {
       const auto due =
@@ -185,6 +195,17 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
         .Integer("nonconverged_steps", result.nonconverged_steps)
         .Bool("all_converged", result.nonconverged_steps == 0 && !result.failed)
         .Bool("failed", result.failed);
+    if (options.teleop) {
+      const TeleopState& ts = options.teleop->state();
+      json.BeginObject("teleop")
+          .String("device", options.input->Name())
+          .String("status", options.input->Status())
+          .Number("grip_force", ts.grip_force_N)
+          .Integer("ik_failures", ts.ik_failures)
+          .Number("max_tracking_error", max_tracking_error)
+          .Number("final_tracking_error", ts.position_error_m)
+          .EndObject();
+    }
     json.BeginObject("task");
     monitor->Report(&json);
     json.EndObject();

@@ -4,7 +4,9 @@
 
 #include <string>
 
+#include "app/teleop_controller.h"
 #include "engine/world/world.h"
+#include "input/input_device.h"
 
 namespace contactlab {
 
@@ -13,6 +15,11 @@ struct HeadlessOptions {
   std::string log_path;        // empty: no log
   std::string summary_path;    // empty: no summary
   double realtime_factor = 0;  // 0: unpaced
+  // Teleoperation (optional, not owned; both or neither): before every step the runner polls
+  // input->Poll(world->time()) and applies the command with teleop->Update(command, world).
+  // The summary then gets a "teleop" object (device, IK failures, tracking error).
+  TeleopController* teleop = nullptr;
+  InputDevice* input = nullptr;
 };
 
 struct HeadlessResult {
@@ -22,7 +29,8 @@ struct HeadlessResult {
   double wall_time_s = 0;
 };
 
-// Throws std::runtime_error if a log or summary file cannot be written.
+// Throws std::runtime_error if a log or summary file cannot be written, std::invalid_argument
+// if only one of options.teleop and options.input is given.
 HeadlessResult RunHeadless(World* world, const HeadlessOptions& options);
 
 }  // namespace contactlab

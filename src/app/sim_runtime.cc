@@ -3,6 +3,7 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -37,8 +38,12 @@ int FirstDynamicBody(const SceneSpec& scene) {
 }
 
 // The pacing falls back to "as fast as it can" (re-anchoring to the present) once it is this
-// many steps late, so a slow stretch never turns into a catch-up burst afterwards.
+// many steps (or kMaxLag_s) late, so a slow stretch never turns into a long catch-up burst.
+// A single slow step (a burst of new contacts can cost several δt) is made up by the next
+// ones as long as the lag stays within kMaxLag_s of wall time: a catch-up that short is
+// invisible at display rate, and without it every such step would cost simulated time.
 constexpr double kMaxLagSteps = 2.0;
+constexpr double kMaxLag_s = 0.02;
 // Achieved real-time factor: sim time over wall time across the oldest of these marks, one
 // taken every kRateMarkInterval, i.e. a sliding window of about 0.5 s.
 constexpr int kRateMarks = 11;
@@ -79,6 +84,7 @@ struct SimRuntime::Impl {
   std::shared_ptr<const SceneSpec> scene;  // what `world` was built from, shared by snapshots
   uint64_t scene_generation = 0;
   uint64_t step_index = 0;
+  uint64_t run = 0;  // resets and scene loads so far (Snapshot::run)
   bool paused = false;
   int pending_single_steps = 0;
   double target_factor = 1.0;
@@ -239,7 +245,8 @@ void SimRuntime::Impl::Run() {
       const Clock::time_point now = Clock::now();
       const double next_sim = sim_total + world->dt();
       Clock::time_point due = pace_wall + Seconds((next_sim - pace_sim) / target_factor);
-      if (!pace_valid || SecondsBetween(due, now) > kMaxLagSteps * world->dt() / target_factor) {
+      const double max_lag_s = std::max(kMaxLagSteps * world->dt() / target_factor, kMaxLag_s);
+      if (!pace_valid || SecondsBetween(due, now) > max_lag_s) {
         // Start (or fall back to) stepping now: the steps missed are not made up later.
         pace_valid = true;
         pace_wall = now;
@@ -297,6 +304,7 @@ void SimRuntime::Impl::Apply(command::StepOnce&) {
 void SimRuntime::Impl::Apply(command::Reset&) {
   world->Reset();
   step_index = 0;
+  ++run;
   pending_single_steps = 0;
   pace_valid = false;
   Publish();  // the initial state, even if the next step follows at once
@@ -314,6 +322,7 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
   scene = std::make_shared<const SceneSpec>(std::move(c.scene));
   ++scene_generation;
   step_index = 0;
+  ++run;
   pending_single_steps = 0;
   pace_valid = false;
   SelectBody(FirstDynamicBody(*scene));
@@ -380,6 +389,8 @@ void SimRuntime::Impl::PushPlotSample(double step_ms) {
   p.time_s = world->time();
   p.iterations = world->last_stats().iterations;
   p.step_ms = step_ms;
+  p.converged = world->last_stats().converged;
+  p.run = run;
   const int b = selected_body;
   if (b >= 0 && b < static_cast<int>(scene->bodies.size())) {
     p.normal_force_N = world->NetNormalForce(b).norm();
@@ -433,6 +444,8 @@ void SimRuntime::Impl::Publish() {
   std::shared_ptr<Snapshot> s = FreeSnapshot();
   FillSnapshot(*world, scene, scene_generation, step_index, s.get());
   s->paused = paused;
+  s->run = run;
+  s->published = Clock::now();
   s->target_realtime_factor = target_factor;
   s->achieved_realtime_factor = paused ? 0 : achieved_factor;
   latest.Store(std::shared_ptr<const Snapshot>(std::move(s)));

@@ -22,8 +22,8 @@ namespace contactlab {
 // Commands from the UI, applied by the sim thread between steps, in the order posted.
 namespace command {
 struct SetOverrides {          // contact parameters, δt, approximation (validated; a bad value is
-  ContactOverrides overrides;  // rejected with an error message, the last good state kept)
-};
+  ContactOverrides overrides;  // rejected with an error message, the last good state kept);
+};                             // overrides.clear drops per-pair overrides (exact scene values)
 struct Pause {};
 struct Resume {};
 struct StepOnce {};  // while paused: one step
@@ -57,6 +57,8 @@ struct PlotSample {
   double signed_distance_m = 0;   // of that contact
   int iterations = 0;
   double step_ms = 0;
+  bool converged = true;  // the step's solve met its tolerance
+  uint64_t run = 0;       // Snapshot::run of the step (a reset or a new scene starts a new run)
 };
 
 class SimRuntime {

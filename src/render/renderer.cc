@@ -18,7 +18,7 @@
 namespace contactlab {
 namespace {
 
-constexpr int kShadowMapSize = 2048;
+constexpr int kShadowMapSize = 1024;      // 2048 cost llvmpipe ~15 ms a frame for little gain
 constexpr float kGroundHalfSize = 10.0f;  // the half-space quad is 20 m across
 constexpr Rgb8 kBackground{46, 52, 62};
 // Towards the light: high, from behind-left of the default view, so shadows fall into view.
@@ -46,7 +46,91 @@ float BoundingRadius(const Shape& s) {
   return 0.0f;
 }
 
+// Half extents of the box about the shape origin, in the shape frame, that holds the shape.
+Eigen::Vector3f LocalHalfExtents(const Shape& s) {
+  const float r = static_cast<float>(s.radius_m), l = static_cast<float>(0.5 * s.length_m);
+  switch (s.type) {
+    case ShapeType::kSphere:
+      return Eigen::Vector3f::Constant(r);
+    case ShapeType::kBox:
+      return s.half_extents_m.cast<float>();
+    case ShapeType::kCylinder:
+      return Eigen::Vector3f(r, r, l);
+    case ShapeType::kCapsule:
+      return Eigen::Vector3f(r, r, l + r);
+    case ShapeType::kHalfSpace:
+      break;
+  }
+  return Eigen::Vector3f::Zero();
+}
+
+// Whether the segment a→b crosses the box |x| ≤ half (slab test).
+bool SegmentHitsBox(const Eigen::Vector3f& a, const Eigen::Vector3f& b,
+                    const Eigen::Vector3f& half) {
+  float t0 = 0.0f, t1 = 1.0f;
+  const Eigen::Vector3f d = b - a;
+  for (int i = 0; i < 3; ++i) {
+    if (std::abs(d[i]) < 1e-12f) {
+      if (std::abs(a[i]) > half[i]) return false;
+      continue;
+    }
+    float near_t = (-half[i] - a[i]) / d[i], far_t = (half[i] - a[i]) / d[i];
+    if (near_t > far_t) std::swap(near_t, far_t);
+    t0 = std::max(t0, near_t);
+    t1 = std::min(t1, far_t);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+GroundQuadPlacement PlaceGroundQuad(const Eigen::Isometry3d& X_WG,
+                                    const Eigen::Vector3f& camera_target) {
+  const Eigen::Isometry3f X = X_WG.cast<float>();
+  const Eigen::Vector3f target_G = X.inverse() * camera_target;
+  GroundQuadPlacement p;
+  p.center = Eigen::Vector2f(std::round(target_G.x()), std::round(target_G.y()));
+  p.plane_from_mesh = Eigen::Matrix4f::Identity();
+  p.plane_from_mesh.block<2, 1>(0, 3) = p.center;
+  p.model = X.matrix() * p.plane_from_mesh;
+  return p;
+}
+
+void SeeThroughGeometries(const Snapshot& snapshot, const Eigen::Vector3f& eye,
+                          std::vector<char>* see_through) {
+  const size_t ng = std::min(
+      {snapshot.geometries.size(), snapshot.geometry_poses.size(), snapshot.geometry_body.size()});
+  see_through->assign(snapshot.geometries.size(), 0);
+  if (!snapshot.scene) return;
+  const std::vector<SceneBody>& bodies = snapshot.scene->bodies;
+  auto kind_of = [&](size_t g) {
+    const int b = snapshot.geometry_body[g];
+    return b >= 0 && b < static_cast<int>(bodies.size()) ? bodies[b].kind
+                                                         : SceneBody::Kind::kKinematic;
+  };
+  for (size_t s = 0; s < ng; ++s) {
+    const GeometrySpec* spec = snapshot.geometries[s];
+    if (spec == nullptr || spec->shape.type == ShapeType::kHalfSpace ||
+        kind_of(s) != SceneBody::Kind::kStatic) {
+      continue;
+    }
+    const Eigen::Isometry3f X_GW = snapshot.geometry_poses[s].cast<float>().inverse();
+    const Eigen::Vector3f half = LocalHalfExtents(spec->shape);
+    const Eigen::Vector3f eye_G = X_GW * eye;
+    for (size_t d = 0; d < ng && !(*see_through)[s]; ++d) {
+      const GeometrySpec* dyn = snapshot.geometries[d];
+      if (dyn == nullptr || dyn->shape.type == ShapeType::kHalfSpace ||
+          kind_of(d) != SceneBody::Kind::kDynamic) {
+        continue;
+      }
+      const Eigen::Vector3f centre_G =
+          X_GW * snapshot.geometry_poses[d].translation().cast<float>();
+      const Eigen::Vector3f grown = half.array() + 0.5f * BoundingRadius(dyn->shape);
+      if (centre_G.allFinite() && SegmentHitsBox(eye_G, centre_G, grown)) (*see_through)[s] = 1;
+    }
+  }
+}
 
 struct Renderer::Impl {
   explicit Impl(const std::string& dir)
@@ -76,7 +160,8 @@ struct Renderer::Impl {
                lit.Location("u_plane_center"),
                lit.Location("u_fade_start"),
                lit.Location("u_fade_end"),
-               lit.Location("u_background")};
+               lit.Location("u_background"),
+               lit.Location("u_alpha")};
     shadow_loc = {shadow.Location("u_model"), shadow.Location("u_light_view_projection")};
     overlay_loc = {overlay.Location("u_model"),           overlay.Location("u_normal_matrix"),
                    overlay.Location("u_view_projection"), overlay.Location("u_color"),
@@ -98,7 +183,7 @@ struct Renderer::Impl {
   struct {
     GLint model, normal_matrix, view_projection, light_view_projection, plane_from_mesh,
         normal_offset, color, light_direction, eye, shadow_map, shadows, shadow_texel, shadow_bias,
-        ground, grid, plane_center, fade_start, fade_end, background;
+        ground, grid, plane_center, fade_start, fade_end, background, alpha;
   } lit_loc;
   struct {
     GLint model, light_view_projection;
@@ -119,6 +204,8 @@ struct Renderer::Impl {
   std::vector<Eigen::Vector3f> body_colors;  // sRGB 0–1 per scene body
   std::vector<float> body_frame_length;
   std::vector<const Shape*> shapes_scratch;
+  std::vector<char> see_through;                 // per geometry, this frame
+  std::vector<std::pair<float, int>> see_order;  // (distance², geometry), far to near
 
   // Per frame.
   Eigen::Vector3f eye = Eigen::Vector3f::Zero();
@@ -232,6 +319,14 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   glEnable(GL_MULTISAMPLE);  // a no-op on single-sample framebuffers (e.g. llvmpipe fallback)
 
+  // Static geometry hiding dynamic bodies: drawn see-through, casting no shadow (a ghost).
+  if (layers.bodies && layers.see_through_static && layers.see_through_alpha < 1.0f) {
+    SeeThroughGeometries(snapshot, r.eye, &r.see_through);
+  } else {
+    r.see_through.clear();
+  }
+  r.see_through.resize(std::max<size_t>(r.see_through.size(), ng), 0);
+
   // --- Shadow pass: fit the light frustum around the bounded geometry. ---
   Eigen::Vector3f lower = Eigen::Vector3f::Constant(INFINITY);
   Eigen::Vector3f upper = Eigen::Vector3f::Constant(-INFINITY);
@@ -256,7 +351,7 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.5f, 2.0f);
     for (int g = 0; g < ng; ++g) {
-      if (r.geometry_meshes[g] == nullptr) continue;
+      if (r.geometry_meshes[g] == nullptr || r.see_through[g]) continue;
       ShaderProgram::Set(r.shadow_loc.model, ToMatrix(snapshot.geometry_poses[g]));
       r.geometry_meshes[g]->Draw();
     }
@@ -281,6 +376,7 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
   ShaderProgram::Set(r.lit_loc.shadow_texel, 1.0f / static_cast<float>(r.shadow_map.size()));
   ShaderProgram::Set(r.lit_loc.shadow_bias, 0.5f * normal_offset * r.shadow_map.depth_per_metre());
   ShaderProgram::Set(r.lit_loc.background, background);
+  ShaderProgram::Set(r.lit_loc.alpha, 1.0f);
   ShaderProgram::Set(r.lit_loc.fade_start, 0.55f * kGroundHalfSize);
   ShaderProgram::Set(r.lit_loc.fade_end, 0.95f * kGroundHalfSize);
   ShaderProgram::Set(r.lit_loc.shadow_map, 0);
@@ -293,17 +389,13 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
     ShaderProgram::Set(r.lit_loc.color, ToFloat(GroundColor()));
     for (int g = 0; g < ng; ++g) {
       if (r.geometry_meshes[g] != nullptr || snapshot.geometries[g] == nullptr) continue;
-      // The quad is centred under the camera target (snapped to whole metres so the fade
-      // ring moves in steps no one notices), giving an apparently endless floor.
+      // The plane in the half-space's own pose (tilted ramps too), centred under the camera
+      // target, giving an apparently endless floor.
       const Eigen::Isometry3f X_WG = snapshot.geometry_poses[g].cast<float>();
-      const Eigen::Vector3f target_G = X_WG.inverse() * camera.target;
-      const Eigen::Vector2f center(std::round(target_G.x()), std::round(target_G.y()));
-      Eigen::Matrix4f plane_from_mesh = Eigen::Matrix4f::Identity();
-      plane_from_mesh.block<2, 1>(0, 3) = center;
-      const Eigen::Matrix4f model = X_WG.matrix() * plane_from_mesh;
-      ShaderProgram::Set(r.lit_loc.plane_from_mesh, plane_from_mesh);
-      ShaderProgram::Set(r.lit_loc.plane_center, center);
-      ShaderProgram::Set(r.lit_loc.model, model);
+      const GroundQuadPlacement quad = PlaceGroundQuad(snapshot.geometry_poses[g], camera.target);
+      ShaderProgram::Set(r.lit_loc.plane_from_mesh, quad.plane_from_mesh);
+      ShaderProgram::Set(r.lit_loc.plane_center, quad.center);
+      ShaderProgram::Set(r.lit_loc.model, quad.model);
       ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear()));
       // Nudge the floor back in depth so bodies lying exactly on it never z-fight with it.
       glEnable(GL_POLYGON_OFFSET_FILL);
@@ -316,8 +408,7 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
     ShaderProgram::Set(r.lit_loc.ground, 0);
     ShaderProgram::Set(r.lit_loc.grid, 0);
     ShaderProgram::Set(r.lit_loc.plane_from_mesh, Eigen::Matrix4f::Identity().eval());
-    for (int g = 0; g < ng; ++g) {
-      if (r.geometry_meshes[g] == nullptr) continue;
+    auto draw_body = [&](int g) {
       const int b = snapshot.geometry_body[g];
       const Eigen::Vector3f color = (b >= 0 && b < static_cast<int>(r.body_colors.size()))
                                         ? r.body_colors[b]
@@ -327,6 +418,38 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
       ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
       ShaderProgram::Set(r.lit_loc.color, color);
       r.geometry_meshes[g]->Draw();
+    };
+    r.see_order.clear();
+    for (int g = 0; g < ng; ++g) {
+      if (r.geometry_meshes[g] == nullptr) continue;
+      if (r.see_through[g]) {
+        const Eigen::Vector3f p = snapshot.geometry_poses[g].translation().cast<float>();
+        r.see_order.emplace_back(-(p - r.eye).squaredNorm(), g);
+        continue;
+      }
+      draw_body(g);
+    }
+    if (!r.see_order.empty()) {
+      // After everything opaque, far to near. Per geometry, a depth-only pass first so that
+      // only its nearest surface is blended (one layer per wall, whatever the winding).
+      std::sort(r.see_order.begin(), r.see_order.end());
+      glEnable(GL_BLEND);
+      glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+      ShaderProgram::Set(r.lit_loc.alpha, std::clamp(layers.see_through_alpha, 0.0f, 1.0f));
+      for (const auto& [key, g] : r.see_order) {
+        glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+        glDepthFunc(GL_LESS);
+        glDepthMask(GL_TRUE);
+        draw_body(g);
+        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        glDepthFunc(GL_LEQUAL);
+        glDepthMask(GL_FALSE);
+        draw_body(g);
+      }
+      glDepthMask(GL_TRUE);
+      glDepthFunc(GL_LESS);
+      glDisable(GL_BLEND);
+      ShaderProgram::Set(r.lit_loc.alpha, 1.0f);
     }
   }
   glBindTexture(GL_TEXTURE_2D, 0);

@@ -69,7 +69,31 @@ struct RenderLayers {
   float force_scale_m_per_N = 0.01f;  // arrow length per newton
   // Diameter of the contact point markers (never drawn smaller than ~7 pixels across).
   float contact_point_size_m = 0.008f;
+  // Static geometry between the camera and a dynamic body (e.g. the near walls of a bin) is
+  // drawn see-through, with this opacity, after the opaque bodies, and casts no shadow
+  // (SeeThroughGeometries).
+  bool see_through_static = true;
+  float see_through_alpha = 0.25f;
 };
+
+// Where a half-space is drawn: the plane through its geometry origin with normal +z of its
+// frame (X_WG), as a finite quad centred under the camera target (the target projected onto
+// the plane, in plane coordinates snapped to whole metres so that the distance fade moves in
+// steps no one notices). model maps quad mesh coordinates (z = 0) to world;
+// plane_from_mesh maps them to plane (half-space frame) coordinates, for the grid.
+struct GroundQuadPlacement {
+  Eigen::Matrix4f model;
+  Eigen::Matrix4f plane_from_mesh;
+  Eigen::Vector2f center;  // in plane coordinates
+};
+GroundQuadPlacement PlaceGroundQuad(const Eigen::Isometry3d& X_WG,
+                                    const Eigen::Vector3f& camera_target);
+
+// Per geometry of the snapshot: whether it is a bounded geometry of a static body that hides
+// part of a dynamic body from `eye` (the segment from the eye to a dynamic geometry's centre
+// crosses its bounding box, grown by half that geometry's radius). Half-spaces never are.
+void SeeThroughGeometries(const Snapshot& snapshot, const Eigen::Vector3f& eye,
+                          std::vector<char>* see_through);
 
 class Renderer {
  public:

@@ -8,6 +8,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <spdlog/spdlog.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -64,6 +65,13 @@ int DefaultPlotBody(const SceneSpec& scene) {
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
+// CPU time of the calling thread [ms].
+double ThreadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return 1e3 * static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_nsec);
+}
+
 }  // namespace
 
 std::vector<std::string> BuiltinSceneNames() {
@@ -95,7 +103,11 @@ struct Application::Impl {
   std::string pending_scene_name;
   bool quit = false;
   bool started = false;
-  bool frame_next = false;  // aim the camera at the scene at the next frame
+  bool frame_next = false;     // aim the camera at the scene at the next frame
+  bool pace = true;            // cap the frame rate (options.max_fps); off for screenshots
+  double swap_ms_average = 0;  // does the swap wait for the display (vsync)?
+  double last_work_cpu_ms = 0;
+  uint64_t plot_run = 0;  // samples of earlier runs (scenes) are not plotted
   double last_work_ms = 0;
 
   void EnsureStarted() {
@@ -240,9 +252,8 @@ void Application::Impl::OnNewScene(const Snapshot& snapshot) {
     ui.defaults = ComputeSceneDefaults(*snapshot.scene);
   }
   ui.posted = ContactOverrides{};
-  ui.nonconverged_seen = 0;
-  ui.last_nonconverged_time_s = -1;
-  ui.last_checked_step = UINT64_MAX;
+  TrackConvergence(snapshot, &ui);  // a new scene is a new run
+  plot_run = snapshot.run;
   plots.Clear();
   if (snapshot.scene) {
     ui.plot_body = DefaultPlotBody(*snapshot.scene);
@@ -250,6 +261,7 @@ void Application::Impl::OnNewScene(const Snapshot& snapshot) {
   }
   if (ui.camera.follow_body >= 0) ui.camera.follow_body = ui.plot_body;
   FrameScene(snapshot, FreeViewFraction(), &ui.camera);
+  ui.auto_frame = true;
   if (window) glfwSetWindowTitle(window, ("contactlab - " + ui.current_scene).c_str());
 }
 
@@ -303,11 +315,16 @@ void Application::Impl::Execute(UiActions& actions, const Snapshot& snapshot) {
 void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int* capture_h) {
   timer.BeginFrame();
   const Clock::time_point work_start = Clock::now();
+  const double cpu_start_ms = ThreadCpuMs();
   glfwPollEvents();
 
   for (std::string& e : runtime->TakeErrors()) AddError(e);
+  // Samples first, then the snapshot: it is at least as new as every sample drained.
   runtime->DrainPlotSamples(&samples);
+  const std::shared_ptr<const Snapshot> snapshot = runtime->Latest();
+  if (snapshot->scene_generation != scene_generation) OnNewScene(*snapshot);
   for (const PlotSample& s : samples) {
+    if (s.run < plot_run) continue;  // the scene before the one shown
     const double row[kNumPlotSeries] = {s.normal_force_N,
                                         s.friction_force_N,
                                         s.slip_speed_m_per_s,
@@ -316,9 +333,8 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
                                         s.step_ms};
     plots.Append(s.time_s, row);
   }
+  CountConvergence(samples, &ui);
   samples.clear();
-  const std::shared_ptr<const Snapshot> snapshot = runtime->Latest();
-  if (snapshot->scene_generation != scene_generation) OnNewScene(*snapshot);
   if (frame_next) {
     FrameScene(*snapshot, FreeViewFraction(), &ui.camera);
     frame_next = false;
@@ -339,12 +355,20 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
     mouse.right = io.MouseDown[1];
     mouse.middle = io.MouseDown[2];
     mouse.wheel = io.MouseWheel;
+    const bool moved = mouse.wheel != 0 || ((mouse.left || mouse.right || mouse.middle) &&
+                                            (mouse.dx != 0 || mouse.dy != 0));
+    if (moved) ui.auto_frame = false;  // the user has taken the camera
     ApplyMouse(mouse, static_cast<int>(io.DisplaySize.x), static_cast<int>(io.DisplaySize.y),
                &ui.camera);
   }
   ui.frame_stats = timer.stats();
   DrawUi(*snapshot, plots, io.DisplaySize.x, io.DisplaySize.y, &ui, &actions);
   Execute(actions, *snapshot);
+  if (ui.auto_frame && ui.camera.follow_body < 0) {
+    constexpr float kAutoFrameTimeConstant_s = 0.6f;
+    EaseTowardsFraming(*snapshot, FreeViewFraction(), std::min(io.DeltaTime, 0.1f),
+                       kAutoFrameTimeConstant_s, &ui.camera);
+  }
   UpdateFollow(*snapshot, &ui.camera);  // so that unfollowing keeps the view
   // The scene's centre of attention in the middle of the area the panels leave free.
   const PanelLayout layout = ComputePanelLayout(io.DisplaySize.x, io.DisplaySize.y, ui.show_panels);
@@ -380,9 +404,24 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
     *capture_h = fb_h;
   }
   timer.EndWork();
-  last_work_ms = std::chrono::duration<double, std::milli>(Clock::now() - work_start).count();
+  const Clock::time_point swap_start = Clock::now();
+  last_work_ms = std::chrono::duration<double, std::milli>(swap_start - work_start).count();
+  last_work_cpu_ms = ThreadCpuMs() - cpu_start_ms;
   glfwSwapBuffers(window);
   if (glfwWindowShouldClose(window)) quit = true;
+  const double swap_ms =
+      std::chrono::duration<double, std::milli>(Clock::now() - swap_start).count();
+  swap_ms_average += 0.1 * (swap_ms - swap_ms_average);
+  // Without a display that paces the loop (vsync off, or no vsync as under Xvfb: the swap
+  // returns at once), sleep for the rest of the frame period instead of rendering frames no
+  // one sees on a core the sim thread needs.
+  const bool display_paces = options.vsync && swap_ms_average > 1.0;
+  if (pace && options.max_fps > 0 && !display_paces) {
+    const Clock::time_point due =
+        work_start + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(1.0 / options.max_fps));
+    if (Clock::now() < due) std::this_thread::sleep_until(due);
+  }
 }
 
 FrameStats Application::Impl::Stats(int frames, Clock::time_point start, uint64_t start_step,
@@ -431,18 +470,28 @@ FrameStats Application::RunFrames(int n) {
   return impl_->Stats(frames, start, start_step, work, max_frame);
 }
 
-FrameStats Application::RunFor(double seconds) {
+FrameStats Application::RunFor(double seconds, FrameTrace* trace) {
   impl_->EnsureStarted();
   const Clock::time_point start = Clock::now();
   const uint64_t start_step = impl_->runtime->Latest()->step_index;
   double work = 0, max_frame = 0;
   int frames = 0;
+  if (trace) *trace = FrameTrace{};
   while (Seconds(Clock::now() - start) < seconds && !impl_->quit) {
     const Clock::time_point t = Clock::now();
     impl_->Frame(nullptr, nullptr, nullptr);
     work += impl_->last_work_ms;
-    max_frame = std::max(max_frame, 1000.0 * Seconds(Clock::now() - t));
+    const double frame_ms = 1000.0 * Seconds(Clock::now() - t);
+    max_frame = std::max(max_frame, frame_ms);
     ++frames;
+    if (trace) {
+      const std::shared_ptr<const Snapshot> s = impl_->runtime->Latest();
+      trace->frame_ms.push_back(frame_ms);
+      trace->work_ms.push_back(impl_->last_work_ms);
+      trace->work_cpu_ms.push_back(impl_->last_work_cpu_ms);
+      trace->published_s.push_back(Seconds(s->published - start));
+      trace->sim_time_s.push_back(s->time_s);
+    }
   }
   return impl_->Stats(frames, start, start_step, work, max_frame);
 }
@@ -454,6 +503,7 @@ void Application::Screenshot(int frames, const std::string& png_path) {
   }
   if (a.started) throw std::logic_error("Screenshot must be the first run of an Application");
   SimRuntime& runtime = *a.runtime;
+  a.pace = false;  // the frames show simulated time; no need to spread them in wall time
   // Paused before the first step: from here on the application decides every step.
   runtime.Post(command::Pause{});
   a.EnsureStarted();

@@ -34,6 +34,10 @@ struct ApplicationOptions {
   int width = 1280, height = 720;
   bool visible = true;  // false: a hidden window (tests, screenshots)
   bool vsync = true;
+  // Render-rate cap [frames/s] when the display does not pace the loop (vsync off, or without
+  // effect as under Xvfb): a frame that finishes early sleeps for the rest of its period, so
+  // that the render loop leaves the CPU to the sim thread. 0: uncapped. Not in screenshots.
+  double max_fps = 60.0;
   int msaa_samples = 4;
   std::string shader_dir;              // empty: CONTACTLAB_SHADER_DIR
   double artificial_step_delay_s = 0;  // testing: the solver made slow
@@ -48,6 +52,16 @@ struct FrameStats {
   uint64_t sim_steps = 0;  // steps the sim thread took meanwhile (snapshot step index delta)
   double sim_time_s = 0;   // simulated time at the end
   size_t errors = 0;       // messages in the error banner at the end
+};
+
+// Per frame of a run (RunFor with a trace), for --gui-stats.
+struct FrameTrace {
+  std::vector<double> frame_ms;     // frame period, start to start (swap and cap sleep included)
+  std::vector<double> work_ms;      // wall time in our code: frame start to just before the swap
+  std::vector<double> work_cpu_ms;  // the render thread's CPU time over the same span
+  // The newest snapshot at each frame: when the sim thread published it (seconds since the run
+  // began) and its simulated time. Samples of the sim thread's progress, exact to the step.
+  std::vector<double> published_s, sim_time_s;
 };
 
 class Application {
@@ -65,7 +79,7 @@ class Application {
 
   // Runs n frames of the normal loop (never waiting for the solver) / frames for a wall time.
   FrameStats RunFrames(int n);
-  FrameStats RunFor(double seconds);
+  FrameStats RunFor(double seconds, FrameTrace* trace = nullptr);
 
   // Screenshot mode, deterministic: the sim is paused and stepped by the application so that
   // frame k (1-based) shows the state at t = k × (1/60 s) × realtime_factor (rounded down to

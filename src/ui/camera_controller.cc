@@ -84,6 +84,17 @@ void FrameScene(const Snapshot& snapshot, float view_fraction, Camera* camera) {
   camera->distance_m = static_cast<float>(std::clamp(distance, 0.15, 50.0));
 }
 
+void EaseTowardsFraming(const Snapshot& snapshot, float view_fraction, float dt_s,
+                        float time_constant_s, Camera* camera) {
+  Camera framed = *camera;
+  FrameScene(snapshot, view_fraction, &framed);
+  const float k =
+      time_constant_s > 0 ? 1.0f - std::exp(-std::max(dt_s, 0.0f) / time_constant_s) : 1.0f;
+  camera->target += k * (framed.target - camera->target);
+  // In log space: zooming by a factor takes as long in and out.
+  camera->distance_m *= std::pow(framed.distance_m / camera->distance_m, k);
+}
+
 void UpdateFollow(const Snapshot& snapshot, Camera* camera) {
   const int b = camera->follow_body;
   if (b < 0 || b >= static_cast<int>(snapshot.body_poses.size())) return;

@@ -21,6 +21,12 @@ void ApplyCameraPreset(CameraPreset preset, Camera* camera);
 // view's height.
 void FrameScene(const Snapshot& snapshot, float view_fraction, Camera* camera);
 
+// Auto-framing: moves the camera's target and distance a step of `dt_s` towards FrameScene's
+// (exponentially, time constant `time_constant_s`), so that the view keeps up with bodies that
+// fall into a pile or move away, without jumps.
+void EaseTowardsFraming(const Snapshot& snapshot, float view_fraction, float dt_s,
+                        float time_constant_s, Camera* camera);
+
 // Moves the target to the followed body's origin (camera->follow_body, if valid).
 void UpdateFollow(const Snapshot& snapshot, Camera* camera);
 

@@ -22,10 +22,11 @@ bool SliderDouble(const char* label, double* value, double min, double max, cons
   return ImGui::SliderScalar(label, ImGuiDataType_Double, value, &min, &max, format);
 }
 
-// A labelled row: slider (live), and a reset button when the value differs from the scene's.
-// Returns true when the user changed the value (`*value` holds the new one).
+// A labelled row: slider (live), and a reset button when the value differs from the scene's or
+// an override is in force (`overridden`). Returns true when the user changed the value
+// (`*value` holds the new one).
 bool ParameterRow(const char* label, const char* id, double* value, double scene_value, double min,
-                  double max, const char* format, bool logarithmic, bool* reset,
+                  double max, const char* format, bool logarithmic, bool overridden, bool* reset,
                   double* edit_buffer) {
   ImGui::PushID(id);
   ImGui::TextUnformatted(label);
@@ -34,8 +35,9 @@ bool ParameterRow(const char* label, const char* id, double* value, double scene
       60.0f, ImGui::GetContentRegionAvail().x - reset_w - ImGui::GetStyle().ItemSpacing.x));
   const bool changed = SliderDouble("##v", value, min, max, format, logarithmic, edit_buffer);
   ImGui::SameLine();
-  const bool differs = !(std::abs(*value - scene_value) <= 1e-12 * std::abs(scene_value)) &&
-                       !(std::isinf(*value) && *value == scene_value);
+  const bool differs =
+      overridden || (!(std::abs(*value - scene_value) <= 1e-12 * std::abs(scene_value)) &&
+                     !(std::isinf(*value) && *value == scene_value));
   *reset = false;
   if (!differs) ImGui::BeginDisabled();
   if (ImGui::SmallButton("reset")) *reset = true;
@@ -106,18 +108,29 @@ bool LogSlider(const char* id, double* value, double min, double max, double* ed
   return changed;
 }
 
+namespace {
+
+void StartConvergenceCount(uint64_t run, UiState* ui) {
+  ui->convergence_run = run;
+  ui->nonconverged_seen = 0;
+  ui->last_nonconverged_time_s = -1;
+}
+
+}  // namespace
+
+void CountConvergence(const std::vector<PlotSample>& samples, UiState* ui) {
+  for (const PlotSample& s : samples) {
+    if (s.run < ui->convergence_run) continue;  // before a reset the UI has already seen
+    if (s.run > ui->convergence_run) StartConvergenceCount(s.run, ui);
+    if (!s.converged) {
+      ++ui->nonconverged_seen;
+      ui->last_nonconverged_time_s = s.time_s;
+    }
+  }
+}
+
 void TrackConvergence(const Snapshot& snapshot, UiState* ui) {
-  if (snapshot.step_index == ui->last_checked_step) return;
-  if (ui->last_checked_step != UINT64_MAX && snapshot.step_index < ui->last_checked_step) {
-    // Reset or new scene.
-    ui->nonconverged_seen = 0;
-    ui->last_nonconverged_time_s = -1;
-  }
-  ui->last_checked_step = snapshot.step_index;
-  if (snapshot.step_index > 0 && !snapshot.stats.converged) {
-    ++ui->nonconverged_seen;
-    ui->last_nonconverged_time_s = snapshot.time_s;
-  }
+  if (snapshot.run > ui->convergence_run) StartConvergenceCount(snapshot.run, ui);
 }
 
 void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
@@ -147,7 +160,7 @@ void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) 
   double dt = ui->posted.dt_s.value_or(snapshot.dt_s);
   bool reset = false;
   if (ParameterRow("time step dt [s]", "dt", &dt, ui->defaults.dt_s, 1e-5, 5e-2, "%.2e", true,
-                   &reset, &ui->edit_value) &&
+                   false, &reset, &ui->edit_value) &&
       dt > 0) {
     ContactOverrides o;
     o.dt_s = ui->posted.dt_s = dt;
@@ -221,40 +234,55 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
 
   const ContactProperties& scene = ui->defaults.contact;
   // One row per overridable contact parameter.
+  // Reset clears the override (ContactOverrides::clear), so that every pair has its own scene
+  // value again (pairs combine per-geometry values; the row shows a representative one).
   struct Row {
     const char* label;
     const char* id;
     std::optional<double> ContactOverrides::*field;
+    bool ContactOverrides::Clear::*clear;
     double scene_value;
     double min, max;
     const char* format;
     bool logarithmic;
   };
+  using Clear = ContactOverrides::Clear;
   const Row rows[] = {
-      {"stiffness k [N/m]", "k", &ContactOverrides::stiffness_N_per_m, scene.stiffness_N_per_m, 1e2,
-       1e9, "%.3e", true},
+      {"stiffness k [N/m]", "k", &ContactOverrides::stiffness_N_per_m, &Clear::stiffness,
+       scene.stiffness_N_per_m, 1e2, 1e9, "%.3e", true},
       {"Hunt-Crossley d [s/m]", "d", &ContactOverrides::hunt_crossley_s_per_m,
-       scene.hunt_crossley_s_per_m, 1e-2, 1e4, "%.4g", true},
+       &Clear::hunt_crossley, scene.hunt_crossley_s_per_m, 1e-2, 1e4, "%.4g", true},
       {"SAP relaxation time [s]", "tau", &ContactOverrides::relaxation_time_s,
-       scene.relaxation_time_s, 1e-6, 1.0, "%.3e", true},
-      {"friction mu", "mu", &ContactOverrides::friction, scene.friction, 0.0, 3.0, "%.3f", false},
+       &Clear::relaxation_time, scene.relaxation_time_s, 1e-6, 1.0, "%.3e", true},
+      {"friction mu", "mu", &ContactOverrides::friction, &Clear::friction, scene.friction, 0.0, 3.0,
+       "%.3f", false},
   };
   for (const Row& row : rows) {
-    double value =
-        (ui->posted.*row.field).value_or((snapshot.overrides.*row.field).value_or(row.scene_value));
+    // What is in force: the UI's newest post (a value, or a clear), else the snapshot's.
+    const std::optional<double>& posted = ui->posted.*row.field;
+    const bool cleared = ui->posted.clear.*row.clear;
+    const std::optional<double> in_force =
+        posted ? posted : (cleared ? std::nullopt : snapshot.overrides.*row.field);
+    double value = in_force.value_or(row.scene_value);
     bool reset = false;
-    const bool changed = ParameterRow(row.label, row.id, &value, row.scene_value, row.min, row.max,
-                                      row.format, row.logarithmic, &reset, &ui->edit_value);
-    if (changed || reset) {
-      ContactOverrides o;
-      o.*row.field = ui->posted.*row.field = reset ? row.scene_value : value;
+    const bool changed =
+        ParameterRow(row.label, row.id, &value, row.scene_value, row.min, row.max, row.format,
+                     row.logarithmic, in_force.has_value(), &reset, &ui->edit_value);
+    ContactOverrides o;
+    if (reset) {
+      o.clear.*row.clear = ui->posted.clear.*row.clear = true;
+      (ui->posted.*row.field).reset();
+      Post(actions, o);
+    } else if (changed) {
+      o.*row.field = ui->posted.*row.field = value;
+      ui->posted.clear.*row.clear = false;
       Post(actions, o);
     }
   }
   double vs = ui->posted.stiction_tolerance_m_per_s.value_or(snapshot.stiction_tolerance_m_per_s);
   bool reset = false;
   if (ParameterRow("stiction tolerance v_s [m/s]", "vs", &vs,
-                   ui->defaults.stiction_tolerance_m_per_s, 1e-6, 1e-1, "%.2e", true, &reset,
+                   ui->defaults.stiction_tolerance_m_per_s, 1e-6, 1e-1, "%.2e", true, false, &reset,
                    &ui->edit_value) ||
       reset) {
     ContactOverrides o;
@@ -303,6 +331,15 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ImGui::Checkbox("normal forces", &l.normal_forces);
   ImGui::SameLine(200);
   ImGui::Checkbox("friction", &l.friction_forces);
+  ImGui::Checkbox("see-through static", &l.see_through_static);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("static geometry in front of moving bodies (bin walls) is drawn see-through");
+  }
+  if (l.see_through_static) {
+    ImGui::SameLine(200);
+    ImGui::SetNextItemWidth(std::max(40.0f, ImGui::GetContentRegionAvail().x));
+    ImGui::SliderFloat("##alpha", &l.see_through_alpha, 0.0f, 1.0f, "opacity %.2f");
+  }
   auto float_log_slider = [&](const char* label, float* value, double min, double max) {
     double v = *value;
     ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - 110.0f));
@@ -320,6 +357,11 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     ImGui::SameLine();
   }
   if (ImGui::Button("frame all")) actions->frame_scene = true;
+  ImGui::SameLine();
+  ImGui::Checkbox("auto", &ui->auto_frame);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("keep the moving bodies framed (off once the mouse moves the camera)");
+  }
   bool follow = ui->camera.follow_body >= 0;
   if (ImGui::Checkbox("follow", &follow)) ui->camera.follow_body = follow ? ui->plot_body : -1;
   ImGui::SameLine();

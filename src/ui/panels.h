@@ -3,6 +3,9 @@
 // UiState and express what the user did as UiActions; they never touch the sim thread.
 #pragma once
 
+#include <vector>
+
+#include "app/sim_runtime.h"
 #include "engine/world/snapshot.h"
 #include "ui/actions.h"
 #include "ui/plot_data.h"
@@ -35,7 +38,12 @@ void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, Ui
 void HelpWindow(UiState* ui);
 void ErrorBanner(float display_w, UiState* ui);
 
-// Counts non-converged steps among the snapshots shown (UiState's solver fields).
+// Counts the non-converged steps of the current run (UiState's solver fields) in the plot
+// samples, which the runtime streams without loss, one per step. Samples of an earlier run
+// are ignored; a newer run starts the count afresh.
+void CountConvergence(const std::vector<PlotSample>& samples, UiState* ui);
+// Starts the count afresh when the snapshot shows a newer run (a reset while paused has no
+// samples yet).
 void TrackConvergence(const Snapshot& snapshot, UiState* ui);
 
 }  // namespace contactlab

@@ -46,16 +46,17 @@ struct UiState {
   std::string current_scene;                // name or path last loaded
   char scene_path[512] = "";
 
-  // Contact model panel: what the UI has posted since the scene was loaded (ContactOverrides
-  // only accumulate in the engine), shown in preference to the snapshot's lagging values.
+  // Contact model panel: what the UI has posted since the scene was loaded, shown in
+  // preference to the snapshot's lagging values (posted.clear: overrides the UI cleared).
   ContactOverrides posted;
   SceneDefaults defaults;
   double edit_value = 0;  // the typed value of the open slider editor (LogSlider)
 
-  // Solver panel: non-converged steps seen in snapshots (the render loop may skip snapshots).
+  // Solver panel: non-converged steps of the current run (reset or scene load), counted in the
+  // lossless plot sample stream (the render loop may skip snapshots).
   int nonconverged_seen = 0;
   double last_nonconverged_time_s = -1;
-  uint64_t last_checked_step = UINT64_MAX;
+  uint64_t convergence_run = 0;  // the run (Snapshot::run) counted
 
   // Plots.
   int plot_body = -1;
@@ -63,8 +64,10 @@ struct UiState {
   PlotViewState plot_views[kNumPlots];
   char csv_path[512] = "contactlab_plot.csv";
 
-  // Camera and visual layers.
+  // Camera and visual layers. auto_frame: the camera eases towards the framing of the moving
+  // bodies every frame (on for a new scene, off once the mouse moves the camera).
   Camera camera;
+  bool auto_frame = true;
   RenderLayers layers;
 
   // Windows and messages.

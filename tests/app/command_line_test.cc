@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -100,8 +102,47 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{"UnknownScene", "--headless --scene no_such_scene", "no_such_scene"},
         BadArgs{"UnknownOption", "--headless --bogus", "bogus"},
         BadArgs{"MissingReplay", "--headless --scene falling_sphere --input replay:/no/file.csv",
-                "replay"}),
+                "replay"},
+        BadArgs{"WindowSizeNotWxH", "--screenshot /tmp/x.png --window-size 800", "--window-size"},
+        BadArgs{"WindowSizeGarbage", "--screenshot /tmp/x.png --window-size axb", "--window-size"},
+        BadArgs{"WindowSizeTooSmall", "--screenshot /tmp/x.png --window-size 10x600",
+                "--window-size"},
+        BadArgs{"WindowSizeTooLarge", "--window-size 9000x600", "--window-size"},
+        BadArgs{"WindowSizeNegative", "--window-size -800x600", "--window-size"},
+        BadArgs{"WindowSizeTrailing", "--window-size 800x600x2", "--window-size"},
+        BadArgs{"NegativeMaxFps", "--max-fps -5", "--max-fps"},
+        BadArgs{"GuiStatsHeadless", "--headless --gui-stats /tmp/x.json", "--gui-stats"}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// Width and height from a PNG's IHDR chunk.
+bool PngSize(const std::string& path, uint32_t* w, uint32_t* h) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char header[24] = {};
+  if (!in.read(reinterpret_cast<char*>(header), sizeof header)) return false;
+  auto be32 = [](const unsigned char* p) {
+    return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | uint32_t{p[3]};
+  };
+  *w = be32(header + 16);
+  *h = be32(header + 20);
+  return true;
+}
+
+TEST(CommandLine, WindowSizeSetsTheScreenshotSize) {
+  const char* display = std::getenv("DISPLAY");
+  if (display == nullptr || *display == '\0') GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  const std::string png = TempPath("size.png");
+  // The option wins over the environment variable.
+  setenv("CONTACTLAB_WINDOW_SIZE", "640x480", 1);
+  const Result r =
+      RunContactlab("--scene incline --screenshot " + png + " --frames 1 --window-size 320x200");
+  unsetenv("CONTACTLAB_WINDOW_SIZE");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  uint32_t w = 0, h = 0;
+  ASSERT_TRUE(PngSize(png, &w, &h));
+  EXPECT_EQ(w, 320u);
+  EXPECT_EQ(h, 200u);
+  std::filesystem::remove(png);
+}
 
 TEST(CommandLine, MalformedSceneFileNamesFileAndField) {
   const std::string path = TempPath("bad_scene.yaml");

@@ -225,6 +225,130 @@ TEST(SimRuntime, SliderChangeReachesTheNextStep) {
   rt.Stop();
 }
 
+TEST(SimRuntime, ClearingAnOverrideRestoresEachPairsSceneValue) {
+  // The sphere (μ = 0.8) slides on the floor (μ = 0.5): the pair's μ combines both (§6,
+  // 2·0.8·0.5/1.3 ≈ 0.615), which neither geometry's value is. Posting a "scene value" as an
+  // override would not reset the pair; clearing the override does.
+  SimRuntime rt(SlidingSphere());
+  rt.Post(command::Pause{});
+  rt.Start();
+  StepAndWait(&rt, 10);
+  auto mu = [](const Snapshot& s) {
+    const double n = s.net_normal_force[1].norm();
+    EXPECT_GT(n, 1.0);
+    return s.net_friction_force[1].norm() / n;
+  };
+  const std::shared_ptr<const Snapshot> scene = rt.Latest();
+  const double pair_mu = 2 * 0.8 * 0.5 / 1.3;
+  ASSERT_NEAR(mu(*scene), pair_mu, 0.02);
+  EXPECT_FALSE(scene->overrides.friction);
+
+  command::SetOverrides slider;
+  slider.overrides.friction = 0.8;  // the sphere's own value, as a representative "scene value"
+  rt.Post(slider);
+  StepAndWait(&rt, 3);
+  ASSERT_NEAR(mu(*rt.Latest()), 0.8, 0.02) << "an override replaces the pair's value";
+
+  command::SetOverrides reset;
+  reset.overrides.clear.friction = true;
+  rt.Post(reset);
+  StepAndWait(&rt, 1);
+  std::shared_ptr<const Snapshot> s = rt.Latest();
+  EXPECT_FALSE(s->overrides.friction);
+  EXPECT_NEAR(mu(*s), pair_mu, 0.02);
+
+  // Clearing one override leaves the others in force.
+  command::SetOverrides others;
+  others.overrides.friction = 0.4;
+  others.overrides.stiffness_N_per_m = 3e5;
+  others.overrides.hunt_crossley_s_per_m = 1.0;
+  others.overrides.relaxation_time_s = 0.01;
+  rt.Post(others);
+  rt.Post(reset);
+  StepAndWait(&rt, 1);
+  s = rt.Latest();
+  EXPECT_FALSE(s->overrides.friction);
+  ASSERT_TRUE(s->overrides.stiffness_N_per_m);
+  EXPECT_EQ(*s->overrides.stiffness_N_per_m, 3e5);
+  EXPECT_TRUE(s->overrides.hunt_crossley_s_per_m);
+  EXPECT_TRUE(s->overrides.relaxation_time_s);
+  command::SetOverrides all;
+  all.overrides.clear = {true, true, true, true};
+  rt.Post(all);
+  StepAndWait(&rt, 1);
+  s = rt.Latest();
+  EXPECT_FALSE(s->overrides.stiffness_N_per_m);
+  EXPECT_FALSE(s->overrides.hunt_crossley_s_per_m);
+  EXPECT_FALSE(s->overrides.relaxation_time_s);
+  EXPECT_FALSE(s->overrides.friction);
+
+  // Clear and set in one command: the clear goes first, the value stays.
+  command::SetOverrides both;
+  both.overrides.clear.friction = true;
+  both.overrides.friction = 0.3;
+  rt.Post(both);
+  StepAndWait(&rt, 1);
+  ASSERT_TRUE(rt.Latest()->overrides.friction);
+  EXPECT_EQ(*rt.Latest()->overrides.friction, 0.3);
+  EXPECT_TRUE(rt.TakeErrors().empty());
+  rt.Stop();
+}
+
+TEST(SimRuntime, ClearedOverridesStepExactlyLikeTheScene) {
+  // Bit for bit: a run whose overrides were set and cleared between the same two steps as
+  // another run that never had any takes identical steps afterwards.
+  auto run = [](bool detour) {
+    SimRuntime rt(Pile(3));
+    rt.Post(command::Pause{});
+    rt.Start();
+    StepAndWait(&rt, 30);
+    if (detour) {
+      command::SetOverrides set;
+      set.overrides.friction = 0.1;
+      set.overrides.stiffness_N_per_m = 1e5;
+      rt.Post(set);
+      command::SetOverrides clear;
+      clear.overrides.clear = {true, true, true, true};
+      rt.Post(clear);
+    }
+    StepAndWait(&rt, 60);
+    std::shared_ptr<const Snapshot> s = rt.Latest();
+    rt.Stop();
+    return s;
+  };
+  const std::shared_ptr<const Snapshot> plain = run(false), detour = run(true);
+  ASSERT_EQ(plain->body_poses.size(), detour->body_poses.size());
+  for (size_t b = 0; b < plain->body_poses.size(); ++b) {
+    EXPECT_EQ(plain->body_poses[b].matrix(), detour->body_poses[b].matrix()) << b;
+  }
+}
+
+TEST(SimRuntime, PlotSamplesCarryConvergenceAndRun) {
+  SimRuntime rt(Pile(3));
+  rt.Post(command::Pause{});
+  rt.Start();
+  std::vector<PlotSample> samples;
+  for (int i = 0; i < 40; ++i) {
+    StepAndWait(&rt, 1);
+    rt.DrainPlotSamples(&samples);
+    ASSERT_EQ(samples.size(), static_cast<size_t>(i + 1));
+    EXPECT_EQ(samples.back().converged, rt.Latest()->stats.converged) << i;
+    EXPECT_EQ(samples.back().run, 0u);
+  }
+  // A reset starts a new run, in the snapshot at once and in the samples of the next steps.
+  rt.Post(command::Reset{});
+  Settle(&rt, 42);
+  EXPECT_EQ(rt.Latest()->run, 1u);
+  StepAndWait(&rt, 2);
+  rt.DrainPlotSamples(&samples);
+  ASSERT_EQ(samples.size(), 42u);
+  EXPECT_EQ(samples.back().run, 1u);
+  rt.Post(command::LoadScene{Pile(2)});
+  Settle(&rt, 45);
+  EXPECT_EQ(rt.Latest()->run, 2u);
+  rt.Stop();
+}
+
 TEST(SimRuntime, ResetRestoresTheInitialStateBitForBit) {
   SimRuntime rt(Pile(4));
   const std::shared_ptr<const Snapshot> initial = rt.Latest();
@@ -378,8 +502,9 @@ TEST(SimRuntime, ASlowSolverSlowsTheSimWithoutCatchUpBursts) {
     worst_lead = std::max(worst_lead, lead);
     std::this_thread::sleep_for(milliseconds(1));
   }
-  // One step may be in flight when the delay goes and the pacing tolerates two steps of lag.
-  EXPECT_LE(worst_lead, 3.5 * dt);
+  // One step may be in flight when the delay goes, and the pacing makes up at most 20 ms of
+  // lag (one slow step does not cost simulated time; a slow stretch is not made up).
+  EXPECT_LE(worst_lead, 0.02 + 1.5 * dt);
   EXPECT_NEAR(rt.Latest()->achieved_realtime_factor, 1.0, 0.1);
   rt.Stop();
 }

@@ -381,6 +381,148 @@ TEST_F(RendererTest, TwoHundredBodiesShareMeshes) {
   EXPECT_GT(CountColor(px, kSlipColor, 0), 100);
 }
 
+// The incline scene's ramp: a static half-space pitched by −20° about y (normal tilted to −x),
+// and nothing else.
+std::shared_ptr<SceneSpec> TiltedPlaneScene(double pitch_rad) {
+  auto s = std::make_shared<SceneSpec>();
+  s->name = "tilted_plane";
+  SceneBody ramp;
+  ramp.kind = SceneBody::Kind::kStatic;
+  ramp.body.name = "ramp";
+  ramp.initial_pose.linear() =
+      Eigen::AngleAxisd(pitch_rad, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  GeometrySpec plane;
+  plane.name = "ramp";
+  plane.shape = Shape::HalfSpace();
+  ramp.geometries.push_back(plane);
+  s->bodies.push_back(ramp);
+  return s;
+}
+
+TEST_F(RendererTest, TiltedHalfSpaceIsDrawnInItsOwnPose) {
+  // Seen from the side (looking along −x, level), a horizontal plane through the target is edge
+  // on (a line at mid-height); the 20° ramp rises towards the viewer and covers a wedge of the
+  // view: the floor shows both above and below the middle row, on opposite sides.
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  Camera camera;
+  camera.target = Eigen::Vector3f(0, 0, 0);
+  camera.distance_m = 2.0f;
+  camera.yaw_rad = 0.0f;
+  camera.pitch_rad = 0.0f;
+  auto floor_rows = [&](double pitch_rad, int* above, int* below) {
+    const auto scene = TiltedPlaneScene(pitch_rad);
+    const std::vector<uint8_t> px =
+        RenderToPixels(renderer, SettledSnapshot(scene, 0), camera, layers);
+    *above = *below = 0;
+    for (int y = 0; y < kHeight; ++y) {
+      const size_t i = (static_cast<size_t>(y) * kWidth + kWidth / 2) * 4;
+      const bool background = px[i] == 46 && px[i + 1] == 52 && px[i + 2] == 62;
+      if (background) continue;
+      if (y < kHeight / 2 - 4) ++*above;
+      if (y > kHeight / 2 + 4) ++*below;
+    }
+  };
+  int above = 0, below = 0;
+  floor_rows(0.0, &above, &below);
+  EXPECT_EQ(above + below, 0) << "a level floor seen level is a line";
+  floor_rows(-20.0 * M_PI / 180.0, &above, &below);
+  // The ramp rises towards +x (z = x tan 20°): near the viewer it is above the eye.
+  EXPECT_GT(above + below, kHeight / 4) << "above " << above << ", below " << below;
+}
+
+TEST(GroundQuad, LiesInTheHalfSpacePlaneWithItsNormal) {
+  // The incline's ramp (pitched −20° about y), moved off the origin.
+  Eigen::Isometry3d X_WG = Eigen::Isometry3d::Identity();
+  X_WG.linear() =
+      Eigen::AngleAxisd(-20.0 * M_PI / 180.0, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  X_WG.translation() = Eigen::Vector3d(0.3, -0.2, 0.1);
+  const Eigen::Vector3d n = X_WG.linear().col(2);
+  const GroundQuadPlacement quad = PlaceGroundQuad(X_WG, Eigen::Vector3f(2.2f, 0.4f, 1.0f));
+  // Every point of the quad mesh (z = 0) lands on the plane; its normal is the frame's +z.
+  for (const Eigen::Vector4f& corner :
+       {Eigen::Vector4f(-10, -10, 0, 1), Eigen::Vector4f(10, -10, 0, 1),
+        Eigen::Vector4f(10, 10, 0, 1), Eigen::Vector4f(0, 0, 0, 1)}) {
+    const Eigen::Vector3d p = (quad.model * corner).head<3>().cast<double>();
+    EXPECT_NEAR(n.dot(p - X_WG.translation()), 0.0, 1e-5) << p.transpose();
+  }
+  const Eigen::Vector3d normal_W =
+      (quad.model * Eigen::Vector4f(0, 0, 1, 0)).head<3>().cast<double>();
+  EXPECT_LT((normal_W - n).norm(), 1e-6);
+  EXPECT_GT(std::abs(normal_W.x()), 0.3) << "tilted, not the horizontal floor";
+  // Centred under the target: the target's projection onto the plane, in whole metres.
+  const Eigen::Vector3d target_G = X_WG.inverse() * Eigen::Vector3d(2.2, 0.4, 1.0);
+  EXPECT_EQ(quad.center, Eigen::Vector2f(std::round(target_G.x()), std::round(target_G.y())));
+  EXPECT_EQ((quad.plane_from_mesh.block<2, 1>(0, 3)), quad.center);
+
+  // A z-up floor stays the horizontal ground through z = 0.
+  const GroundQuadPlacement floor =
+      PlaceGroundQuad(Eigen::Isometry3d::Identity(), Eigen::Vector3f(3.4f, -1.6f, 0.2f));
+  EXPECT_EQ(floor.center, Eigen::Vector2f(3, -2));
+  EXPECT_NEAR((floor.model * Eigen::Vector4f(7, 5, 0, 1)).z(), 0.0f, 1e-6f);
+}
+
+// Ground, a dynamic box at the origin and a static wall (a box) at +x between it and a
+// camera on the +x side.
+std::shared_ptr<SceneSpec> WallScene() {
+  auto s = RestingScene(false);
+  SceneBody wall;
+  wall.kind = SceneBody::Kind::kStatic;
+  wall.body.name = "wall";
+  GeometrySpec g;
+  g.name = "wall";
+  g.shape = Shape::Box(Eigen::Vector3d(0.03, 0.4, 0.25));
+  g.X_BG.translation() = Eigen::Vector3d(0.3, 0, 0.25);
+  wall.geometries.push_back(g);
+  s->bodies.push_back(wall);
+  return s;
+}
+
+TEST_F(RendererTest, StaticGeometryInFrontOfDynamicBodiesIsSeeThrough) {
+  const auto scene = WallScene();
+  const Snapshot snapshot = SettledSnapshot(scene, 1);
+  ASSERT_EQ(snapshot.geometries.size(), 3u);  // floor, box, wall
+  Camera camera;
+  camera.target = Eigen::Vector3f(0, 0, 0.05f);
+  camera.distance_m = 1.5f;
+  camera.yaw_rad = 0.0f;  // from +x: the wall hides the box
+  camera.pitch_rad = 0.15f;
+  std::vector<char> see_through;
+  SeeThroughGeometries(snapshot, camera.Eye(), &see_through);
+  EXPECT_EQ(see_through, (std::vector<char>{0, 0, 1}));
+  Camera behind = camera;
+  behind.yaw_rad = static_cast<float>(M_PI);  // from −x: nothing in front of the box
+  SeeThroughGeometries(snapshot, behind.Eye(), &see_through);
+  EXPECT_EQ(see_through, (std::vector<char>{0, 0, 0}));
+
+  // Coloured (dynamic body) pixels: none through the opaque wall, many through the see-through
+  // one.
+  auto coloured = [](const std::vector<uint8_t>& px) {
+    int n = 0;
+    for (size_t i = 0; i + 3 < px.size(); i += 4) {
+      const int lo = std::min({px[i], px[i + 1], px[i + 2]});
+      const int hi = std::max({px[i], px[i + 1], px[i + 2]});
+      n += hi - lo > 25;
+    }
+    return n;
+  };
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  layers.contact_points = layers.normal_forces = layers.friction_forces = false;
+  layers.see_through_static = false;
+  const int opaque = coloured(RenderToPixels(renderer, snapshot, camera, layers));
+  layers.see_through_static = true;
+  const int see_through_px = coloured(RenderToPixels(renderer, snapshot, camera, layers));
+  EXPECT_LT(opaque, 50);
+  EXPECT_GT(see_through_px, 1000);
+  // Seen from the other side the wall is behind the box and stays opaque: same picture.
+  layers.see_through_static = false;
+  const std::vector<uint8_t> a = RenderToPixels(renderer, snapshot, behind, layers);
+  layers.see_through_static = true;
+  const std::vector<uint8_t> b = RenderToPixels(renderer, snapshot, behind, layers);
+  EXPECT_EQ(a, b);
+}
+
 TEST_F(RendererTest, EmptySnapshotAndDegenerateSizesDoNotCrash) {
   Renderer renderer(CONTACTLAB_SHADER_DIR);
   Snapshot empty;

@@ -146,6 +146,10 @@ void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene) {
   }
   if (o.dt_s) CheckPositive(*o.dt_s, "--dt");
   ContactOverrides& mine = scene->overrides;
+  if (o.clear.stiffness) mine.stiffness_N_per_m.reset();
+  if (o.clear.hunt_crossley) mine.hunt_crossley_s_per_m.reset();
+  if (o.clear.relaxation_time) mine.relaxation_time_s.reset();
+  if (o.clear.friction) mine.friction.reset();
   if (o.stiffness_N_per_m) mine.stiffness_N_per_m = o.stiffness_N_per_m;
   if (o.hunt_crossley_s_per_m) mine.hunt_crossley_s_per_m = o.hunt_crossley_s_per_m;
   if (o.relaxation_time_s) mine.relaxation_time_s = o.relaxation_time_s;

@@ -100,6 +100,12 @@ struct ContactOverrides {
   std::optional<double> stiffness_N_per_m, hunt_crossley_s_per_m, relaxation_time_s, friction,
       stiction_tolerance_m_per_s, dt_s;
   std::optional<ContactApproximation> approximation;
+  // Per-pair overrides to drop (ApplyOverrides, before it applies the values above), so that
+  // every pair has its scene value again (the UI's exact "reset to scene value"). δt, v_s and
+  // the approximation are one value per scene, which a plain override restores exactly.
+  struct Clear {
+    bool stiffness = false, hunt_crossley = false, relaxation_time = false, friction = false;
+  } clear;
 };
 struct SceneSpec {
   std::string name = "unnamed";
@@ -117,8 +123,9 @@ struct SceneSpec {
   int FindBody(const std::string& name) const;
 };
 
-// Validates `o` and stores it in the scene (dt and approximation replace the scene's own);
-// throws std::invalid_argument naming the option on a bad value.
+// Validates `o` and stores it in the scene (dt and approximation replace the scene's own):
+// first the fields `o.clear` names are dropped, then the values `o` holds are set. Throws
+// std::invalid_argument naming the option on a bad value (and then changes nothing).
 void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene);
 
 // Throws std::invalid_argument with a message naming the body/field for an invalid scene

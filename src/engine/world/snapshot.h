@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -16,7 +17,7 @@ struct Snapshot {
   // scene_generation changes whenever the scene is replaced, so a renderer can rebuild meshes.
   std::shared_ptr<const SceneSpec> scene;
   uint64_t scene_generation = 0;
-  uint64_t step_index = 0;   // steps since the last reset
+  uint64_t step_index = 0;  // steps since the last reset
   double time_s = 0;
 
   std::vector<Eigen::Isometry3d> body_poses;      // per scene body, X_WB
@@ -37,6 +38,8 @@ struct Snapshot {
   ContactOverrides overrides;
 
   // Runtime state (filled by the runtime, not by FillSnapshot).
+  uint64_t run = 0;  // resets and scene loads since the runtime started (PlotSample::run)
+  std::chrono::steady_clock::time_point published{};  // when the runtime published it
   bool paused = false;
   double target_realtime_factor = 1.0;  // 0: as fast as possible
   double achieved_realtime_factor = 0;  // measured over the last ~0.5 s of wall time

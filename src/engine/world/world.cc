@@ -92,6 +92,17 @@ void World::BuildFromScene() {
   }
   q_initial_ = q_;
   v_initial_ = v_;
+  // A body can move only if some joint between it and the world has a degree of freedom: a
+  // robot's base welded to the world is in a tree with dofs but its Jacobian is zero, and a
+  // contact between it and the static ground would be a constraint on nothing (SAP's Delassus
+  // estimate would be 0).
+  movable_.assign(scene_.bodies.size(), false);
+  for (size_t i = 0; i < scene_.bodies.size(); ++i) {
+    const int b = scene_to_multibody_[i];
+    if (b < 0) continue;
+    const int parent = scene_.bodies[i].parent_scene_index;
+    movable_[i] = multibody_.joint_num_velocities(b) > 0 || (parent >= 0 && movable_[parent]);
+  }
   for (const SceneBody& sb : scene_.bodies) initial_pd_.push_back(sb.pd);
 
   for (size_t i = 0; i < scene_.bodies.size(); ++i) {
@@ -385,10 +396,7 @@ void World::AddHydroelasticPair(int a, int b) {
   patches_.push_back(patch);
 }
 
-bool World::HasDofs(int scene_body) const {
-  const int b = scene_to_multibody_[scene_body];
-  return b >= 0 && multibody_.tree_num_velocities(multibody_.body_tree(b)) > 0;
-}
+bool World::HasDofs(int scene_body) const { return movable_[scene_body]; }
 
 void World::AddPointJacobian(int scene_body, const Eigen::Vector3d& p_W,
                              const Eigen::Matrix3d& R_WC, double sign, int constraint) {
@@ -561,7 +569,8 @@ void World::BuildContactConstraint(int c) {
         W.noalias() += J * A.diagonal().cwiseInverse().asDiagonal() * J.transpose();
       }
       const double w_rms = W.norm() / 3.0;
-      const double w_t = std::max(0.5 * (W(0, 0) + W(1, 1)), w_rms);
+      // A contact on a joint axis can have a zero tangential Delassus entry: keep R_t > 0.
+      const double w_t = std::max({0.5 * (W(0, 0) + W(1, 1)), w_rms, 1e-12});
       const double w_n = std::max(W(2, 2), w_rms);
       sap_contacts_[c] =
           SapContact(SapContact::MakeParameters(dt, stiffness, props.relaxation_time_s,

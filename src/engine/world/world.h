@@ -171,6 +171,7 @@ class World {
   Multibody multibody_;
   std::unique_ptr<MultibodyData> data_;
   std::vector<int> scene_to_multibody_;
+  std::vector<bool> movable_;  // per scene body: some joint towards the world has a dof
   std::vector<GeometryInstance> geometries_;
   Eigen::VectorXd q_, v_, q_initial_, v_initial_;
   std::vector<std::optional<JointPdSpec>> initial_pd_;

@@ -1,0 +1,136 @@
+// Teleoperation of a robot arm with a parallel gripper in a World (issue 4): each step, before
+// World::Step, a TeleopCommand (TCP twist + grip) becomes PD targets for the arm joints and the
+// fingers (contact-math.md §3: PD with effort limit).
+//
+// Arm: the commanded twist is integrated into a target TCP pose X_WT*. Differential IK
+// (engine/control/differential_ik.h) runs on the PD *targets* (open-loop in the measured state,
+// so contact forces that push the arm back do not wind up the command) with a small pose
+// feedback toward X_WT* (closed-loop IK on the targets: motion lost to joint, velocity or
+// acceleration limits is recovered instead of drifting):
+//   V_ik = V + k_pose · [log(R* R_T^T); p* − p_T]   (world frame),
+//   q̇ = DifferentialIk(V_ik),  q_d += δt q̇,  World::SetPdTarget(joint, q_d, v_d = q̇).
+// Fingers: one coupled command for both: the first ("leader") finger gets the target opening
+// q_f = (1 − grip) · open + grip · closed and effort limit = the grip force [N] (a live setting,
+// SetGripForce); closing on an object its PD saturates, so the object is squeezed with exactly
+// the grip force. The other finger follows the leader's measured position (target q_leader,
+// v_leader; effort limit 2 × max grip force), emulating the Panda's mechanical finger coupling:
+// two force-saturated fingers would leave fingers + object a neutral sideways mode that drifts
+// (measured: 7 mm in 10 s). The follower's PD stiffness centres the object to within
+// grip force / (2 kp) (0.15 mm at 30 N, kp = 1e5 N/m).
+//
+// Threading: everything runs on the thread that steps the World, except SetGripForce and
+// grip_force(), which may be called from any thread (the GUI slider).
+#pragma once
+
+#include <Eigen/Geometry>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/control/differential_ik.h"
+#include "engine/world/world.h"
+#include "input/twist_command.h"
+
+namespace contactlab {
+
+struct TeleopConfig {
+  std::vector<int> arm_bodies;  // scene bodies of the arm's 1-dof PD joints, base to tip
+  int hand_body = -1;           // scene body the tool frame is fixed to (same tree)
+  Eigen::Isometry3d X_HandTcp = Eigen::Isometry3d::Identity();  // TCP in the hand frame
+  // Scene bodies of the finger joints (PD), driven together; the first is the force-limited
+  // leader, the others follow its position.
+  std::vector<int> finger_bodies;
+  double finger_open_m = 0.04;   // finger joint position at grip = 0
+  double finger_closed_m = 0.0;  // finger joint position at grip = 1
+  double grip_force_N = 30.0;    // initial finger effort limit
+  // Grip latch: when set, this grip (0 open … 1 closed) is applied until the device's grip first
+  // changes from the value it had at the first Update; from then on the device's grip rules.
+  // So a scene that starts with an object in the hand keeps holding it when the device starts
+  // "open" (the keyboard does); the first toggle to closed takes over without a visible change.
+  std::optional<double> initial_grip;
+  double max_grip_force_N = 70.0;  // SetGripForce clamps to (0, max]
+
+  // Command limits (the twist is clamped before integration).
+  double max_linear_speed_m_per_s = 0.5;
+  double max_angular_speed_rad_per_s = 1.5;
+  // Pose feedback of the closed-loop IK [1/s]; capped at 0.5/δt.
+  double pose_gain = 10.0;
+  // Joint limits for the IK (n each; empty: position limits from the scene, velocity and
+  // acceleration limits unlimited). FindTeleopConfig fills the Panda's datasheet values.
+  Eigen::VectorXd velocity_limits, acceleration_limits;
+  Eigen::VectorXd posture;  // IK posture (n; empty: the initial targets)
+};
+
+// The configuration for a Franka Panda loaded from assets/robots/panda.urdf with `prefix`
+// (bodies <prefix>panda_link1 … link7, <prefix>panda_hand, <prefix>panda_leftfinger and
+// <prefix>panda_rightfinger). TCP: midway between the finger pads (0.0839 m along hand z).
+// initial_grip = 1 when the scene starts with the fingers less than half open (an object held).
+// std::nullopt if the scene has no such robot or its joints lack PD controllers.
+std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene,
+                                             const std::string& prefix = "");
+
+// The scene's default teleop script (a replay CSV path) or "" when it has none: for
+// peg_in_hole, <assets>/teleop/insert_peg.csv.
+std::string DefaultTeleopScript(const SceneSpec& scene);
+
+// What the GUI shows (a copy; cheap).
+struct TeleopState {
+  Eigen::Isometry3d target_tcp_W = Eigen::Isometry3d::Identity();  // integrated command X_WT*
+  Eigen::Isometry3d tcp_W = Eigen::Isometry3d::Identity();         // measured TCP pose
+  double position_error_m = 0;                                     // ‖p* − p_T‖ (measured)
+  double orientation_error_rad = 0;
+  TeleopCommand command;        // last command applied (after clamping)
+  double grip_force_N = 0;      // finger effort limit in use
+  double finger_target_m = 0;   // finger joint target
+  double finger_opening_m = 0;  // measured: mean of the finger joint positions
+  bool ik_ok = true;            // the last IK QP converged
+  double ik_min_singular_value = 0;
+  int ik_num_limited = 0;     // joints on a velocity/position/acceleration bound
+  int ik_failures = 0;        // steps whose IK QP did not converge (since Reset)
+  std::string device_status;  // set by the caller (SetDeviceStatus), e.g. "replay 2.1/5.0 s"
+};
+
+class TeleopController {
+ public:
+  // Throws std::invalid_argument when the config does not fit the world (bodies without PD
+  // controllers, different trees, ...). Targets start at the scene's PD targets.
+  TeleopController(const World& world, TeleopConfig config);
+  ~TeleopController();
+
+  // Applies `command` for the coming step: call right before world->Step().
+  void Update(const TeleopCommand& command, World* world);
+  // Targets back to the world's current state (call after World::Reset, or when re-engaging).
+  void Reset(const World& world);
+
+  // Live grip force [N] (finger effort limit), clamped to (0, max_grip_force_N]. Thread-safe;
+  // takes effect at the next Update.
+  void SetGripForce(double newtons);
+  double grip_force() const { return grip_force_.load(std::memory_order_relaxed); }
+  void SetDeviceStatus(std::string status) { state_.device_status = std::move(status); }
+
+  const TeleopState& state() const { return state_; }
+  const TeleopConfig& config() const { return config_; }
+  const Eigen::VectorXd& arm_targets() const { return q_target_; }  // rad (n)
+
+ private:
+  void ComputeTcpPose(const MultibodyData& data, Eigen::Isometry3d* X_WT) const;
+
+  TeleopConfig config_;
+  std::unique_ptr<DifferentialIk> ik_;
+  std::unique_ptr<MultibodyData> target_data_;  // kinematics at the targets
+  Eigen::VectorXd q_full_;                      // world q with the arm at its targets
+  Eigen::VectorXd v_zero_;
+  std::vector<int> arm_position_indices_;
+  Eigen::VectorXd q_target_, qdot_;
+  Eigen::Isometry3d target_tcp_W_ = Eigen::Isometry3d::Identity();
+  std::atomic<double> grip_force_{30.0};
+  double applied_grip_force_ = -1;
+  double applied_finger_target_ = -1;
+  bool grip_latched_ = false;        // initial_grip in force
+  double latched_device_grip_ = -1;  // the device's grip at the first Update
+  TeleopState state_;
+};
+
+}  // namespace contactlab
