@@ -15,7 +15,9 @@
 #include "app/headless_runner.h"
 #include "app/json_writer.h"
 #include "app/scene_loader.h"
+#include "app/teleop_controller.h"
 #include "engine/world/world.h"
+#include "input/input_spec.h"
 #if CONTACTLAB_HAS_GUI
 #include "ui/application.h"
 #endif
@@ -192,15 +194,18 @@ int main(int argc, char** argv) {
     spdlog::error("--screenshot renders the GUI; it can't be combined with --headless");
     return kExitBadInput;
   }
-  if (cl.input.rfind("replay:", 0) == 0) {
-    const std::string file = cl.input.substr(7);
-    if (!std::filesystem::is_regular_file(file)) {
+  if (!cl.input.empty()) {
+    InputSpec spec;
+    std::string error;
+    if (!ParseInputSpec(cl.input, &spec, &error)) {
+      spdlog::error("{}", error);
+      return kExitBadInput;
+    }
+    if (spec.kind == InputSpec::Kind::kReplay &&
+        !std::filesystem::is_regular_file(spec.replay_path)) {
       spdlog::error("--input {}: no such replay file", cl.input);
       return kExitBadInput;
     }
-  }
-  if (!cl.input.empty()) {
-    spdlog::warn("--input {}: teleoperation arrives with the robot (issue 4); ignored", cl.input);
   }
 
 #if CONTACTLAB_HAS_GUI
@@ -227,6 +232,30 @@ int main(int argc, char** argv) {
   }
   try {
     World world(scene);
+    // Teleoperation: a scene with a robot arm is driven by the input device (headless default:
+    // the scene's scripted replay). GUI teleoperation arrives with the teleop panels.
+    std::unique_ptr<TeleopController> teleop;
+    InputDevices devices;
+    if (const auto config = FindTeleopConfig(world.scene())) {
+      std::string input = cl.input;
+      if (input.empty()) {
+        const std::string script = DefaultTeleopScript(world.scene());
+        input = script.empty() ? "keyboard" : "replay:" + script;
+      }
+      InputSpec spec;
+      std::string error;
+      if (!ParseInputSpec(input, &spec, &error) || !CreateInputDevices(spec, &devices, &error)) {
+        spdlog::error("{}", error);
+        return kExitBadInput;
+      }
+      teleop = std::make_unique<TeleopController>(world, *config);
+      options.teleop = teleop.get();
+      options.input = devices.active.get();
+      spdlog::info("teleoperation: {}", devices.active->Status());
+    } else if (!cl.input.empty()) {
+      spdlog::warn("--input {}: scene '{}' has no robot to teleoperate; ignored", cl.input,
+                   scene.name);
+    }
     const HeadlessResult r = RunHeadless(&world, options);
     spdlog::info("{} ({}): {} steps of {} s in {:.3f} s wall, {} not converged", scene.name,
                  ContactApproximationName(scene.approximation), r.steps, scene.dt_s, r.wall_time_s,

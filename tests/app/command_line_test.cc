@@ -156,3 +156,20 @@ TEST(CommandLine, MalformedSceneFileNamesFileAndField) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CommandLine, ScriptedPegInsertionSucceedsHeadless) {
+  // The contract: the scripted insertion ends with task.inserted: true.
+  const std::string summary = TempPath("peg.json");
+  const Result r = RunContactlab("--headless --scene peg_in_hole --input replay:" +
+                                 std::string(CONTACTLAB_SOURCE_DIR) +
+                                 "/assets/teleop/insert_peg.csv --summary " + summary);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string json = ReadFile(summary);
+  EXPECT_NE(json.find("\"inserted\": true"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"insertion_depth\""), std::string::npos) << json;
+  std::filesystem::remove(summary);
+}
+
+}  // namespace
