@@ -501,6 +501,21 @@ void World::BuildProblem() {
   }
 }
 
+void World::EstimateDelassusDiagonal(int constraint, double* w_t, double* w_n) const {
+  // W = Σ_t J_t diag(A_t)⁻¹ J_tᵀ, only the diagonal of each tree's A (contact-math.md §2.1).
+  const ConvexProblem::ConstraintEntry& e = problem_.entry(constraint);
+  Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
+  for (int q = 0; q < e.num_cliques; ++q) {
+    const auto J = problem_.jacobian(constraint, q);
+    const auto A = problem_.tree_A(e.tree[q]);
+    W.noalias() += J * A.diagonal().cwiseInverse().asDiagonal() * J.transpose();
+  }
+  const double w_rms = W.norm() / 3.0;
+  // A contact on a joint axis can have a zero tangential Delassus entry: keep R_t > 0.
+  *w_t = std::max({0.5 * (W(0, 0) + W(1, 1)), w_rms, 1e-12});
+  *w_n = std::max(W(2, 2), w_rms);
+}
+
 void World::BuildContactConstraint(int c) {
   const double dt = scene_.dt_s;
   const RawContact& rc = raw_contacts_[c];
@@ -562,16 +577,8 @@ void World::BuildContactConstraint(int c) {
   switch (scene_.approximation) {
     case ContactApproximation::kSap: {
       // Delassus diagonal estimate W = Σ_t J_t diag(A_t)⁻¹ J_tᵀ (contact-math.md §2.1).
-      Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
-      for (int q = 0; q < e.num_cliques; ++q) {
-        const auto J = problem_.jacobian(k, q);
-        const auto A = problem_.tree_A(e.tree[q]);
-        W.noalias() += J * A.diagonal().cwiseInverse().asDiagonal() * J.transpose();
-      }
-      const double w_rms = W.norm() / 3.0;
-      // A contact on a joint axis can have a zero tangential Delassus entry: keep R_t > 0.
-      const double w_t = std::max({0.5 * (W(0, 0) + W(1, 1)), w_rms, 1e-12});
-      const double w_n = std::max(W(2, 2), w_rms);
+      double w_t, w_n;
+      EstimateDelassusDiagonal(k, &w_t, &w_n);
       sap_contacts_[c] =
           SapContact(SapContact::MakeParameters(dt, stiffness, props.relaxation_time_s,
                                                 props.friction, phi0, w_t, w_n, scene_.sap_sigma));
@@ -584,13 +591,8 @@ void World::BuildContactConstraint(int c) {
       p.lagged_normal_impulse = LaggedContact::LaggedNormalImpulse(normal, vc0.z());
       p.epsilon_m_per_s = scene_.stiction_tolerance_m_per_s;
       if (scene_.regularized_lagged) {
-        Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
-        for (int q = 0; q < e.num_cliques; ++q) {
-          const auto J = problem_.jacobian(k, q);
-          const auto A = problem_.tree_A(e.tree[q]);
-          W.noalias() += J * A.diagonal().cwiseInverse().asDiagonal() * J.transpose();
-        }
-        const double w_t = std::max(0.5 * (W(0, 0) + W(1, 1)), W.norm() / 3.0);
+        double w_t, w_n;
+        EstimateDelassusDiagonal(k, &w_t, &w_n);
         p.epsilon_m_per_s =
             LaggedContact::RegularizedEpsilon(scene_.stiction_tolerance_m_per_s, scene_.sap_sigma,
                                               w_t, props.friction, p.lagged_normal_impulse);

@@ -154,6 +154,8 @@ class World {
   void AddHydroelasticPair(int geometry_a, int geometry_b);
   void BuildProblem();
   void BuildContactConstraint(int contact_index);
+  // SAP's Delassus diagonal estimates w_t, w_n of a contact constraint (contact-math.md §2.1).
+  void EstimateDelassusDiagonal(int constraint, double* w_t, double* w_n) const;
   void StoreResults();
   // Pair properties after §6 combination and overrides.
   ContactProperties CombinedProperties(int geometry_a, int geometry_b) const;
