@@ -613,7 +613,8 @@ void World::BuildContactConstraint(int c) {
 
 bool World::Step() {
   const auto t_start = Clock::now();
-  multibody_.UpdateKinematics(q_, v_, data_.get());
+  // data_ already holds the kinematics of (q_, v_): the constructor, SetState, Reset and the end
+  // of every step keep it current, so the step starts straight from geometry.
   ComputeContactPoints();
   stats_.geometry_ms = MillisecondsSince(t_start);
 
