@@ -96,9 +96,9 @@ void Dense(benchmark::State& state, bool clutter) {
   state.counters["nv"] = f.problem.num_velocities();
 }
 
-void Supernodal(benchmark::State& state, bool clutter) {
+void Sparse(benchmark::State& state, bool clutter, SupernodalCholesky::Method method) {
   Fixture f(static_cast<int>(state.range(0)), clutter);
-  SupernodalCholesky cholesky;
+  SupernodalCholesky cholesky(method);
   if (cholesky.Factorize(f.hessian) != SupernodalCholesky::Status::kSuccess) {
     state.SkipWithError("factorization failed");
     return;
@@ -110,12 +110,30 @@ void Supernodal(benchmark::State& state, bool clutter) {
   }
   state.counters["nv"] = f.problem.num_velocities();
   state.counters["nnzL"] = static_cast<double>(cholesky.factor_nonzeros());
+  state.counters["fl/nnzL"] = cholesky.flops_per_factor_nonzero();
+  state.counters["super"] = cholesky.is_supernodal() ? 1 : 0;
 }
 
 void BM_DenseChain(benchmark::State& state) { Dense(state, false); }
-void BM_SupernodalChain(benchmark::State& state) { Supernodal(state, false); }
+void BM_SupernodalChain(benchmark::State& state) {
+  Sparse(state, false, SupernodalCholesky::Method::kSupernodal);
+}
+void BM_SimplicialChain(benchmark::State& state) {
+  Sparse(state, false, SupernodalCholesky::Method::kSimplicial);
+}
+void BM_AutoChain(benchmark::State& state) {
+  Sparse(state, false, SupernodalCholesky::Method::kAuto);
+}
 void BM_DenseClutter(benchmark::State& state) { Dense(state, true); }
-void BM_SupernodalClutter(benchmark::State& state) { Supernodal(state, true); }
+void BM_SupernodalClutter(benchmark::State& state) {
+  Sparse(state, true, SupernodalCholesky::Method::kSupernodal);
+}
+void BM_SimplicialClutter(benchmark::State& state) {
+  Sparse(state, true, SupernodalCholesky::Method::kSimplicial);
+}
+void BM_AutoClutter(benchmark::State& state) {
+  Sparse(state, true, SupernodalCholesky::Method::kAuto);
+}
 
 void Sizes(benchmark::internal::Benchmark* b) {
   for (int n : {2, 4, 6, 8, 10, 12, 16, 24, 32, 48, 64, 96, 128, 160}) b->Arg(n);
@@ -123,8 +141,12 @@ void Sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_DenseChain)->Apply(Sizes);
 BENCHMARK(BM_SupernodalChain)->Apply(Sizes);
+BENCHMARK(BM_SimplicialChain)->Apply(Sizes);
+BENCHMARK(BM_AutoChain)->Apply(Sizes);
 BENCHMARK(BM_DenseClutter)->Apply(Sizes);
 BENCHMARK(BM_SupernodalClutter)->Apply(Sizes);
+BENCHMARK(BM_SimplicialClutter)->Apply(Sizes);
+BENCHMARK(BM_AutoClutter)->Apply(Sizes);
 
 }  // namespace
 }  // namespace contactlab

@@ -8,9 +8,13 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -53,6 +57,23 @@ void GlfwErrorCallback(int code, const char* description) {
 constexpr size_t kPlotCapacity = 30000;
 // Screenshot mode: the simulated time each frame shows, at real-time factor 1.
 constexpr double kScreenshotFramePeriod_s = 1.0 / 60.0;
+
+// Raises the calling thread's nice value by `increment` (Linux: nice is per thread, and threads
+// created afterwards inherit it). Lowering one's own priority needs no privilege; raising it
+// back would, so this happens once per process (a second Application in the same process, as in
+// the tests, finds its main thread already lowered; its sim thread then shares that priority).
+void LowerCallingThreadPriority(int increment) {
+  static bool lowered = false;
+  if (increment <= 0 || lowered) return;
+  lowered = true;
+  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+  errno = 0;
+  const int current = getpriority(PRIO_PROCESS, tid);
+  if (errno != 0) return;
+  if (setpriority(PRIO_PROCESS, tid, std::min(current + increment, 19)) != 0) {
+    spdlog::debug("could not lower the render thread's priority");
+  }
+}
 
 int DefaultPlotBody(const SceneSpec& scene) {
   for (size_t b = 0; b < scene.bodies.size(); ++b) {
@@ -102,7 +123,7 @@ struct Application::Impl {
   std::optional<SceneDefaults> pending_defaults;  // of a scene posted with LoadScene
   std::string pending_scene_name;
   bool quit = false;
-  bool started = false;
+  bool started = false;        // a run (Run, RunFrames, RunFor, Screenshot) has begun
   bool frame_next = false;     // aim the camera at the scene at the next frame
   bool pace = true;            // cap the frame rate (options.max_fps); off for screenshots
   double swap_ms_average = 0;  // does the swap wait for the display (vsync)?
@@ -110,8 +131,9 @@ struct Application::Impl {
   uint64_t plot_run = 0;  // samples of earlier runs (scenes) are not plotted
   double last_work_ms = 0;
 
+  // The sim thread exists (paused) from construction on; the first run lets it go.
   void EnsureStarted() {
-    if (!started) runtime->Start();
+    if (!started) runtime->Post(command::Resume{});
     started = true;
   }
 
@@ -145,6 +167,15 @@ Application::Impl::Impl(const ApplicationOptions& o) : options(o) {
       options.scene_defaults.bodies.empty() ? options.scene : options.scene_defaults);
   pending_scene_name = ui.current_scene;
   ApplyCameraPreset(CameraPreset::kIso, &ui.camera);
+
+  // The sim thread is created before the window and the GL context, at normal priority; the
+  // main thread then lowers its own, so that the threads the GL driver creates with the context
+  // (llvmpipe's rasterizer threads when rendering in software) inherit the lower priority. On a
+  // machine with few cores the sim thread then keeps its real-time pace and the frame rate
+  // gives way instead (issue 3: the sim must not slow down because a window is open).
+  runtime->Post(command::Pause{});
+  runtime->Start();
+  LowerCallingThreadPriority(options.render_thread_nice);
 
   OpenWindow();
   BuildRenderer();
@@ -504,9 +535,9 @@ void Application::Screenshot(int frames, const std::string& png_path) {
   if (a.started) throw std::logic_error("Screenshot must be the first run of an Application");
   SimRuntime& runtime = *a.runtime;
   a.pace = false;  // the frames show simulated time; no need to spread them in wall time
-  // Paused before the first step: from here on the application decides every step.
-  runtime.Post(command::Pause{});
-  a.EnsureStarted();
+  // Paused since construction, before the first step: from here on the application decides
+  // every step.
+  a.started = true;
   const double dt = runtime.Latest()->dt_s;
   const double sim_per_frame = kScreenshotFramePeriod_s * std::max(a.options.realtime_factor, 0.0);
   const uint64_t base = runtime.Latest()->step_index;

@@ -41,6 +41,9 @@ struct ApplicationOptions {
   int msaa_samples = 4;
   std::string shader_dir;              // empty: CONTACTLAB_SHADER_DIR
   double artificial_step_delay_s = 0;  // testing: the solver made slow
+  // Nice increment of the render (main) thread and of the GL driver's threads it creates: the
+  // sim thread keeps priority over rendering. 0: leave priorities alone.
+  int render_thread_nice = 10;
 };
 
 // What a run of frames did (RunFrames / RunFor).

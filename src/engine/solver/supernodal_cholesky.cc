@@ -1,6 +1,9 @@
 #include "engine/solver/supernodal_cholesky.h"
 
 #include <spdlog/spdlog.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <algorithm>
 #include <numeric>
@@ -19,13 +22,30 @@ void CholmodErrorHandler(int status, const char* file, int line, const char* mes
   }
 }
 
+// Debian's CHOLMOD opens OpenMP parallel regions inside the supernodal numeric factorization
+// with a thread count fixed at its compile time, which OMP_NUM_THREADS does not lower. For the
+// systems of a time step (a few hundred velocities) the fork/join of those regions costs more
+// than the arithmetic: the clutter scene's impact phase took 1.76 s of wall time for 1.2 s of
+// CPU time with them, 0.91 s without (and idle OpenMP workers compete with the render threads).
+// Making nested-level 0 the maximum turns every region this thread opens into a serial one;
+// the setting is per thread (an OpenMP task ICV), so it is made on the thread that factors.
+void RunOpenMpRegionsSerially() {
+#ifdef _OPENMP
+  if (omp_get_max_active_levels() != 0) omp_set_max_active_levels(0);
+#endif
+}
+
 }  // namespace
 
-SupernodalCholesky::SupernodalCholesky() {
+SupernodalCholesky::SupernodalCholesky(Method method) {
   cholmod_start(&common_);
   common_.print = 0;
   common_.error_handler = &CholmodErrorHandler;
-  common_.supernodal = CHOLMOD_SUPERNODAL;
+  common_.supernodal = method == Method::kSupernodal   ? CHOLMOD_SUPERNODAL
+                       : method == Method::kSimplicial ? CHOLMOD_SIMPLICIAL
+                                                       : CHOLMOD_AUTO;
+  common_.supernodal_switch = kSupernodalSwitch;
+  common_.final_ll = 1;  // a simplicial factor stays LLᵀ too (no LDLᵀ conversion)
   // The ordering is ours (tree-level AMD, see the header); a CHOLMOD postorder would turn the
   // natural ordering into CHOLMOD_POSTORDERED and bring back a copy per factorization.
   common_.nmethods = 1;
@@ -150,10 +170,33 @@ bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
   std::copy(row_ind.begin(), row_ind.end(), static_cast<int*>(A_->i));
   std::fill_n(static_cast<double*>(A_->x), nnz, 0.0);
 
-  // 4. Symbolic supernodal analysis (natural ordering of the permuted matrix).
+  // 4. Symbolic analysis (natural ordering of the permuted matrix); supernodal or simplicial
+  // (kAuto: CHOLMOD compares flops / nnz(L) with supernodal_switch).
   L_ = cholmod_analyze(A_, &common_);
   if (L_ == nullptr || common_.status < CHOLMOD_OK) return false;
   ++num_analyses_;
+  flops_per_nonzero_ = common_.lnz > 0 ? common_.fl / common_.lnz : 0;
+  if (!L_->is_super) {
+    // cholmod_factorize reads a lower-triangular A in place only for a supernodal factor; the
+    // simplicial row-by-row factorization wants the upper triangle and would otherwise build
+    // the transpose on every call. The pattern is symmetric: the upper triangle in CSC is the
+    // lower one in CSR, so transpose the index arrays (and the value sources) once here.
+    std::vector<int> upper_ptr(n + 1, 0), upper_ind(nnz), upper_source(nnz);
+    for (size_t p = 0; p < nnz; ++p) ++upper_ptr[row_ind[p] + 1];
+    for (int c = 0; c < n; ++c) upper_ptr[c + 1] += upper_ptr[c];
+    std::vector<int> next(upper_ptr.begin(), upper_ptr.end() - 1);
+    for (int c = 0; c < n; ++c) {  // columns in order: each upper column gets sorted rows
+      for (int p = col_ptr[c]; p < col_ptr[c + 1]; ++p) {
+        const int q = next[row_ind[p]]++;
+        upper_ind[q] = c;
+        upper_source[q] = value_source_[p];
+      }
+    }
+    std::copy(upper_ptr.begin(), upper_ptr.end(), static_cast<int*>(A_->p));
+    std::copy(upper_ind.begin(), upper_ind.end(), static_cast<int*>(A_->i));
+    value_source_.swap(upper_source);
+    A_->stype = 1;
+  }
   analyzed_serial_ = H.pattern_serial();
   permuted_rhs_.resize(n);
   return true;
@@ -173,6 +216,7 @@ SupernodalCholesky::Status SupernodalCholesky::Factorize(const BlockSparseHessia
   const double* values = H.values().data();
   for (size_t p = 0; p < value_source_.size(); ++p) x[p] = values[value_source_[p]];
 
+  RunOpenMpRegionsSerially();
   const int ok = cholmod_factorize(A_, L_, &common_);
   if (common_.status == CHOLMOD_NOT_POSDEF) {
     failed_column_ = static_cast<int>(L_->minor);

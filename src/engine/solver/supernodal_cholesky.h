@@ -22,8 +22,15 @@ namespace contactlab {
 class SupernodalCholesky {
  public:
   enum class Status { kSuccess, kNotPositiveDefinite, kFailure };
+  // Supernodal (dense BLAS on supernodes) or simplicial (column by column, no BLAS) numeric
+  // factorization. kAuto decides at each symbolic analysis from the predicted work per factor
+  // non-zero, flops / nnz(L) ≥ kSupernodalSwitch: supernodes pay off for large, dense fronts;
+  // for the small systems of a time step CHOLMOD's per-supernode overhead (BLAS calls, OpenMP
+  // region setup) outweighs them (bench/linear_solver_bench measures the crossover).
+  enum class Method { kAuto, kSupernodal, kSimplicial };
+  static constexpr double kSupernodalSwitch = 24;
 
-  SupernodalCholesky();
+  explicit SupernodalCholesky(Method method = Method::kAuto);
   ~SupernodalCholesky();
   SupernodalCholesky(const SupernodalCholesky&) = delete;
   SupernodalCholesky& operator=(const SupernodalCholesky&) = delete;
@@ -34,14 +41,20 @@ class SupernodalCholesky {
   // CHOLMOD failure or without a factorization.
   bool Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x);
 
+  // CHOLMOD's predicted flops / nnz(L) of the last analysis (what kAuto compares).
+  double flops_per_factor_nonzero() const { return flops_per_nonzero_; }
+  // Whether the current factor (after the last analysis) is supernodal.
+  bool is_supernodal() const { return L_ != nullptr && L_->is_super; }
   // Number of symbolic analyses done so far (tests check the analysis is reused).
   int num_analyses() const { return num_analyses_; }
   // Non-zeros of the factor L after the last analysis (0 before).
   int64_t factor_nonzeros() const;
-  // True when the factor is supernodal and CHOLMOD factors the kept matrix directly (natural
-  // ordering of the tree-permuted matrix: no permuted copy per factorization).
+  // True when CHOLMOD factors the kept matrix directly (natural ordering of the tree-permuted
+  // matrix, stored as the lower triangle for a supernodal factor and as the upper one for a
+  // simplicial factor: no transposed or permuted copy per factorization).
   bool factorizes_in_place() const {
-    return L_ != nullptr && L_->is_super && L_->ordering == CHOLMOD_NATURAL;
+    return L_ != nullptr && L_->ordering == CHOLMOD_NATURAL && A_ != nullptr &&
+           (L_->is_super ? A_->stype < 0 : A_->stype > 0);
   }
   // Column of the failed pivot after kNotPositiveDefinite.
   int failed_column() const { return failed_column_; }
@@ -51,7 +64,8 @@ class SupernodalCholesky {
   void FreeFactorization();
 
   cholmod_common common_;
-  cholmod_sparse* A_ = nullptr;  // permuted lower triangle, values gathered in place
+  cholmod_sparse* A_ = nullptr;  // permuted lower (upper if simplicial) triangle, gathered
+                                 // in place
   cholmod_factor* L_ = nullptr;
   cholmod_dense* X_ = nullptr;  // cholmod_solve2 workspaces, reused across solves
   cholmod_dense* Y_ = nullptr;
@@ -60,6 +74,7 @@ class SupernodalCholesky {
   bool factored_ = false;
   int num_analyses_ = 0;
   int failed_column_ = -1;
+  double flops_per_nonzero_ = 0;
   std::vector<int> value_source_;          // A_->x[p] = H.values()[value_source_[p]]
   std::vector<int> permuted_start_;        // per tree: its first row in the permuted matrix
   std::vector<int> tree_order_;            // trees in elimination order

@@ -647,15 +647,52 @@ TEST(SupernodalCholeskyTest, MatchesDenseLltOnRandomBlockPatterns) {
     const MatrixXd H_expected = tp.DenseA() + J.transpose() * Gd * J;
     EXPECT_LT((H - H_expected).norm(), 1e-13 * H_expected.norm());
 
+    const VectorXd b = RandomVector(H.rows(), &rng);
+    const VectorXd x_dense = H.llt().solve(b);
+    using Method = SupernodalCholesky::Method;
+    for (Method method : {Method::kSupernodal, Method::kSimplicial, Method::kAuto}) {
+      SupernodalCholesky cholesky(method);
+      ASSERT_EQ(cholesky.Factorize(hessian), SupernodalCholesky::Status::kSuccess);
+      EXPECT_TRUE(cholesky.factorizes_in_place());
+      EXPECT_EQ(cholesky.is_supernodal(),
+                method == Method::kSupernodal ||
+                    (method == Method::kAuto &&
+                     cholesky.flops_per_factor_nonzero() >= SupernodalCholesky::kSupernodalSwitch));
+      VectorXd x;
+      ASSERT_TRUE(cholesky.Solve(b, &x));
+      EXPECT_LT((x - x_dense).norm(), 1e-10 * x_dense.norm())
+          << "seed " << seed << " method " << static_cast<int>(method);
+      EXPECT_EQ(cholesky.num_analyses(), 1);
+    }
+  }
+}
+
+// kAuto: a chain of 6-dof trees (block tridiagonal, flops/nnz(L) ≈ 10) is factored
+// simplicially, a fully coupled set of trees (a dense front) supernodally.
+TEST(SupernodalCholeskyTest, AutoChoosesSimplicialForChainsAndSupernodalForDenseFronts) {
+  std::mt19937 rng(17);
+  for (bool dense_graph : {false, true}) {
+    TestProblem tp;
+    tp.MakeTrees(24, &rng);
+    for (int a = 0; a < 24; ++a) {
+      for (int b = a + 1; b < 24; ++b) {
+        if (dense_graph || b == a + 1) tp.AddConstraint(Kind::kQuadratic, a, b, &rng);
+      }
+    }
+    std::vector<MatrixXd> G_storage;
+    std::vector<MatrixXd*> G;
+    G_storage.reserve(tp.problem.num_constraints());
+    for (int i = 0; i < tp.problem.num_constraints(); ++i) {
+      G_storage.push_back(RandomSpd(3, &rng, 1.0));
+      G.push_back(&G_storage.back());
+    }
+    BlockSparseHessian hessian;
+    hessian.UpdatePattern(tp.problem);
+    hessian.Assemble(tp.problem, G);
     SupernodalCholesky cholesky;
     ASSERT_EQ(cholesky.Factorize(hessian), SupernodalCholesky::Status::kSuccess);
-    EXPECT_TRUE(cholesky.factorizes_in_place());
-    const VectorXd b = RandomVector(H.rows(), &rng);
-    VectorXd x;
-    ASSERT_TRUE(cholesky.Solve(b, &x));
-    const VectorXd x_dense = H.llt().solve(b);
-    EXPECT_LT((x - x_dense).norm(), 1e-10 * x_dense.norm()) << "seed " << seed;
-    EXPECT_EQ(cholesky.num_analyses(), 1);
+    EXPECT_EQ(cholesky.is_supernodal(), dense_graph)
+        << "flops/nnz(L) = " << cholesky.flops_per_factor_nonzero();
   }
 }
 
