@@ -37,6 +37,8 @@ int ParseCommandLine(int argc, char** argv, CommandLine* out, bool* exit_now) {
   app.add_option("--stiction-tolerance", stiction, "stiction tolerance v_s override [m/s]");
   app.add_option("--friction", friction, "friction coefficient override");
   app.add_option("--input", out->input, "keyboard|spacemouse|replay:FILE");
+  app.add_option("--record", out->record_path,
+                 "record the teleoperation commands to a CSV that --input replay:FILE plays back");
   app.add_option("--log", out->log_path, "per-step CSV log");
   app.add_option("--summary", out->summary_path, "run summary JSON");
   app.add_option("--realtime-factor", rtf, "pace to R x wall time (headless default: unpaced)");

@@ -10,10 +10,11 @@ namespace contactlab {
 
 struct CommandLine {
   bool headless = false;
-  std::string scene = "clutter";  // peg_in_hole becomes the default with the teleop issue
+  std::string scene = "peg_in_hole";  // the default scene: a gripper on an arm, live
   std::optional<double> duration_s;
   ContactOverrides overrides;
   std::string input;
+  std::string record_path;  // --record: the teleoperation commands applied, as a replay CSV
   std::string log_path, summary_path;
   std::optional<double> realtime_factor;
   std::string screenshot_path;

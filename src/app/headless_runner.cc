@@ -127,7 +127,9 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
   const auto t0 = Clock::now();
   for (int i = 0; i < steps; ++i) {
     if (options.teleop) {
-      options.teleop->Update(options.input->Poll(world->time()), world);
+      const TeleopCommand command = options.input->Poll(world->time());
+      if (options.recorder) options.recorder->Record(options.teleop->InWorldAxes(command));
+      options.teleop->Update(command, world);
     }
     if (!world->Step()) {
       result.failed = true;

@@ -7,6 +7,7 @@
 #include "app/teleop_controller.h"
 #include "engine/world/world.h"
 #include "input/input_device.h"
+#include "input/recorder.h"
 
 namespace contactlab {
 
@@ -20,6 +21,8 @@ struct HeadlessOptions {
   // The summary then gets a "teleop" object (device, IK failures, tracking error).
   TeleopController* teleop = nullptr;
   InputDevice* input = nullptr;
+  // Optional (not owned, with teleop): every applied command, in world axes, for a replay.
+  Recorder* recorder = nullptr;
 };
 
 struct HeadlessResult {

@@ -148,6 +148,11 @@ int RunGui(const contactlab::CommandLine& cl) {
   if (cl.msaa_samples >= 0) options.msaa_samples = cl.msaa_samples;
   options.visible = !screenshot;
   options.vsync = !screenshot;
+  // Teleoperation input: live by default (space mouse merged with the keyboard); screenshots and
+  // --gui-stats runs use the keyboard alone (no daemon probing, no input: reproducible).
+  options.input =
+      !cl.input.empty() ? cl.input : (screenshot || gui_stats ? "keyboard" : "spacemouse");
+  options.record_path = cl.record_path;
   try {
     Application app(options);
     if (gui_stats) {
@@ -236,6 +241,7 @@ int main(int argc, char** argv) {
     // the scene's scripted replay). GUI teleoperation arrives with the teleop panels.
     std::unique_ptr<TeleopController> teleop;
     InputDevices devices;
+    Recorder recorder;
     if (const auto config = FindTeleopConfig(world.scene())) {
       std::string input = cl.input;
       if (input.empty()) {
@@ -251,8 +257,15 @@ int main(int argc, char** argv) {
       teleop = std::make_unique<TeleopController>(world, *config);
       options.teleop = teleop.get();
       options.input = devices.active.get();
+      if (!cl.record_path.empty()) {
+        if (!recorder.Open(cl.record_path, &error)) {
+          spdlog::error("{}", error);
+          return kExitBadInput;
+        }
+        options.recorder = &recorder;
+      }
       spdlog::info("teleoperation: {}", devices.active->Status());
-    } else if (!cl.input.empty()) {
+    } else if (!cl.input.empty() || !cl.record_path.empty()) {
       spdlog::warn("--input {}: scene '{}' has no robot to teleoperate; ignored", cl.input,
                    scene.name);
     }

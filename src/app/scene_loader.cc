@@ -457,15 +457,42 @@ void ParseBody(const Context& ctx, const YAML::Node& node, int index,
   scene->bodies.push_back(std::move(sb));
 }
 
+void ParsePegBlock(const Context& ctx, const YAML::Node& node, const std::string& where,
+                   const ContactProperties& defaults, SceneSpec* scene) {
+  ctx.CheckKeys(node, where,
+                With(kContactKeys, {"type", "name", "position", "rpy_deg", "quaternion", "size",
+                                    "peg_width", "clearance", "chamfer"}));
+  PegBlockSpec b;
+  b.name = ctx.String(node, "name", b.name);
+  b.pose = ctx.Pose(node, where);
+  if (node["size"].IsDefined()) {
+    b.size_m = ctx.Vector(node["size"], where + ".size", 3);
+    if (!(b.size_m.minCoeff() > 0)) ctx.Fail(node["size"], where + ".size must be positive");
+  }
+  b.peg_width_m = ctx.Positive(node, where, "peg_width", b.peg_width_m);
+  b.clearance_m = ctx.NonNegative(node, where, "clearance", b.clearance_m);
+  b.chamfer_m = ctx.NonNegative(node, where, "chamfer", b.chamfer_m);
+  try {
+    AddPegBlock(b, ParseContact(ctx, node, where, defaults), scene);
+  } catch (const std::invalid_argument& e) {
+    ctx.Fail(node, fmt::format("{}: {}", where, e.what()));
+  }
+}
+
 void ParseGenerator(const Context& ctx, const YAML::Node& node, int index,
                     const ContactProperties& defaults, SceneSpec* scene) {
   const std::string where = fmt::format("generators[{}]", index);
+  const std::string type = ctx.String(node, "type", "");
+  if (type == "peg_block") {
+    ParsePegBlock(ctx, node, where, defaults, scene);
+    return;
+  }
   ctx.CheckKeys(node, where,
                 With(kContactKeys, {"type", "count", "size", "container", "walls", "seed",
                                     "density", "drop_height"}));
-  const std::string type = ctx.String(node, "type", "");
   if (type != "clutter") {
-    ctx.Fail(node, fmt::format("{}: unknown generator type '{}' (clutter)", where, type));
+    ctx.Fail(node,
+             fmt::format("{}: unknown generator type '{}' (clutter, peg_block)", where, type));
   }
   ClutterSpec c;
   const double count = ctx.Number(node, where, "count", c.count);
@@ -538,6 +565,67 @@ void ParseRobot(const Context& ctx, const YAML::Node& node, int index,
 }
 
 }  // namespace
+
+void AddPegBlock(const PegBlockSpec& b, const ContactProperties& contact, SceneSpec* scene) {
+  const double W_x = b.size_m.x(), W_y = b.size_m.y(), H = b.size_m.z();
+  const double h = b.peg_width_m + b.clearance_m;  // hole width
+  const double c = b.chamfer_m;
+  if (!(h < std::min(W_x, W_y))) {
+    throw std::invalid_argument(
+        fmt::format("the hole ({} m = peg width + clearance) must be narrower than the block", h));
+  }
+  const double wall_x = 0.5 * (W_x - h), wall_y = 0.5 * (W_y - h);  // wall thickness
+  if (!(c < 0.5 * std::min(wall_x, wall_y) && c < 0.5 * H)) {
+    throw std::invalid_argument(
+        fmt::format("a chamfer of {} m does not fit walls {} m thick and {} m high", c,
+                    std::min(wall_x, wall_y), H));
+  }
+  SceneBody body;
+  body.kind = SceneBody::Kind::kStatic;
+  body.body.name = b.name;
+  body.initial_pose = b.pose;
+  auto add = [&](const std::string& name, const Eigen::Vector3d& size,
+                 const Eigen::Vector3d& position, const Eigen::Matrix3d& R) {
+    GeometrySpec g;
+    g.name = name;
+    g.shape = Shape::Box(0.5 * size);
+    g.X_BG.linear() = R;
+    g.X_BG.translation() = position;
+    g.contact = contact;
+    body.geometries.push_back(std::move(g));
+  };
+  const Eigen::Matrix3d I = Eigen::Matrix3d::Identity();
+  // Walls below the chamfer layer (full height without a chamfer).
+  const double wall_h = H - c, wall_z = -c - 0.5 * wall_h;
+  const double x_off = 0.5 * h + 0.5 * wall_x, y_off = 0.5 * h + 0.5 * wall_y;
+  add("wall_px", {wall_x, W_y, wall_h}, {x_off, 0, wall_z}, I);
+  add("wall_nx", {wall_x, W_y, wall_h}, {-x_off, 0, wall_z}, I);
+  add("wall_py", {h, wall_y, wall_h}, {0, y_off, wall_z}, I);
+  add("wall_ny", {h, wall_y, wall_h}, {0, -y_off, wall_z}, I);
+  if (c > 0) {
+    // The top layer, set back by c from the hole.
+    const double top_x = wall_x - c, top_y = wall_y - c;
+    const double tx = 0.5 * h + c + 0.5 * top_x, ty = 0.5 * h + c + 0.5 * top_y;
+    add("top_px", {top_x, W_y, c}, {tx, 0, -0.5 * c}, I);
+    add("top_nx", {top_x, W_y, c}, {-tx, 0, -0.5 * c}, I);
+    add("top_py", {h + 2 * c, top_y, c}, {0, ty, -0.5 * c}, I);
+    add("top_ny", {h + 2 * c, top_y, c}, {0, -ty, -0.5 * c}, I);
+    // A square of side c·√2 turned 45° about the edge direction, centred at (h/2 + c, −c): one
+    // face runs from the wall's top inner edge (h/2, −c) to the top layer's edge (h/2 + c, 0).
+    const double d = c * std::sqrt(2.0), e = 0.5 * h + c;
+    const auto Ry = [](double deg) {
+      return Eigen::AngleAxisd(deg * M_PI / 180, Eigen::Vector3d::UnitY()).toRotationMatrix();
+    };
+    const auto Rx = [](double deg) {
+      return Eigen::AngleAxisd(deg * M_PI / 180, Eigen::Vector3d::UnitX()).toRotationMatrix();
+    };
+    add("chamfer_px", {d, h + 2 * c, d}, {e, 0, -c}, Ry(-45));
+    add("chamfer_nx", {d, h + 2 * c, d}, {-e, 0, -c}, Ry(45));
+    add("chamfer_py", {h + 2 * c, d, d}, {0, e, -c}, Rx(45));
+    add("chamfer_ny", {h + 2 * c, d, d}, {0, -e, -c}, Rx(-45));
+  }
+  scene->bodies.push_back(std::move(body));
+}
 
 void AddClutter(const ClutterSpec& c, const ContactProperties& contact, SceneSpec* scene) {
   // ICF paper §VII-A: objects start in columns of 10 (four columns for 40 bodies), an

@@ -39,4 +39,21 @@ struct ClutterSpec {
 };
 void AddClutter(const ClutterSpec& clutter, const ContactProperties& contact, SceneSpec* scene);
 
+// The peg-in-hole block (issue 4): a static body `name` whose origin is the centre of a square
+// through-hole on its top face (X_WB = pose), outer size size_m (x, y, height), hole width =
+// peg_width_m + clearance_m, and a 45° chamfer of depth chamfer_m around the hole's top edge
+// (0: none). Built from boxes: four walls around the hole; with the chamfer, the walls stop
+// chamfer_m below the top, a top layer is set back by chamfer_m, and four boxes turned 45° about
+// the hole's edges fill the gap with their faces forming the sloped entry.
+struct PegBlockSpec {
+  std::string name = "block";
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  Eigen::Vector3d size_m{0.1, 0.1, 0.05};
+  double peg_width_m = 0.02;
+  double clearance_m = 0.5e-3;
+  double chamfer_m = 3e-3;
+};
+// Throws std::invalid_argument when the hole does not fit the block or the chamfer the walls.
+void AddPegBlock(const PegBlockSpec& block, const ContactProperties& contact, SceneSpec* scene);
+
 }  // namespace contactlab

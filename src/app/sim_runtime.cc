@@ -8,13 +8,16 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <deque>
 #include <exception>
+#include <future>
 #include <mutex>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
 
 #include "app/spsc_ring.h"
+#include "app/teleop_controller.h"
 
 namespace contactlab {
 
@@ -36,6 +39,8 @@ int FirstDynamicBody(const SceneSpec& scene) {
   }
   return -1;
 }
+
+bool IsLiveDevice(const InputDevice& device) { return device.Name() != "replay"; }
 
 // The pacing falls back to "as fast as it can" (re-anchoring to the present) once it is this
 // many steps (or kMaxLag_s) late, so a slow stretch never turns into a long catch-up burst.
@@ -78,6 +83,24 @@ class SharedPtrExchange {
 
 }  // namespace
 
+int DefaultPlotBody(const SceneSpec& scene) {
+  if (FindTeleopConfig(scene)) {
+    for (size_t i = 0; i < scene.bodies.size(); ++i) {
+      const SceneBody& body = scene.bodies[i];
+      if (body.kind == SceneBody::Kind::kDynamic && body.body.joint == JointType::kFloating &&
+          !body.geometries.empty()) {
+        return static_cast<int>(i);
+      }
+    }
+  }
+  for (size_t i = 0; i < scene.bodies.size(); ++i) {
+    if (scene.bodies[i].kind == SceneBody::Kind::kDynamic && !scene.bodies[i].geometries.empty()) {
+      return static_cast<int>(i);
+    }
+  }
+  return FirstDynamicBody(scene);
+}
+
 struct SimRuntime::Impl {
   // ---- Sim-thread state (the constructor's thread before Start, then only the sim thread).
   std::unique_ptr<World> world;
@@ -90,6 +113,15 @@ struct SimRuntime::Impl {
   double target_factor = 1.0;
   double step_delay_s = 0;
   int selected_body = -1;
+
+  // Teleoperation (sim thread only after Start).
+  InputDevices devices;
+  std::unique_ptr<Recorder> recorder;
+  std::unique_ptr<TeleopController> teleop;
+  double teleop_sensitivity = 1.0;
+  int teleop_frame = 0;                // command::SetTeleopOptions::frame
+  std::optional<double> grip_force_N;  // set by the UI; else the robot's default
+  std::string device_status;           // refreshed every kStatusRefreshSteps (no per-step copy)
 
   // Pacing: the next step is due when the wall clock reaches
   // pace_wall + (sim_total + dt − pace_sim) / target_factor.
@@ -136,6 +168,10 @@ struct SimRuntime::Impl {
   void Apply(command::SetRealtimeFactor& c);
   void Apply(command::SelectPlotBody& c);
   void Apply(command::SetArtificialStepDelay& c);
+  void Apply(command::SetTeleopOptions& c);
+  void RebuildTeleop();
+  void UpdateTeleop();
+  void FillTeleopView(Snapshot* s) const;
   void DoStep();
   void PushPlotSample(double step_ms);
   void UpdateAchievedFactor(Clock::time_point now);
@@ -151,6 +187,28 @@ struct SimRuntime::Impl {
     selected_body = body;
     plot_body.store(body, std::memory_order_relaxed);
   }
+
+  // ---- Live hydroelastic changes (command::SetHydroelastic): validated on arrival, built one
+  // job at a time on a worker thread (meshing can take a second; the sim thread never waits for
+  // it), swapped into the World between steps. Declared last: destroying hydro_build waits for
+  // a running worker, which still signals mu/cv.
+  struct HydroelasticJob {
+    uint64_t scene_generation = 0;
+    std::vector<int> geometries;
+    std::optional<double> modulus_Pa, resolution_m;
+  };
+  struct HydroelasticBuilt {
+    uint64_t scene_generation = 0;
+    std::vector<std::pair<int, HydroelasticRepresentation>> geometries;
+    std::string error;  // empty on success
+    double build_ms = 0;
+  };
+  std::deque<HydroelasticJob> hydro_waiting;   // sim thread
+  bool hydro_ready = false;                    // guarded by mu: the worker is done (wakes Run)
+  std::future<HydroelasticBuilt> hydro_build;  // the job being built (valid() while it runs)
+  void Apply(command::SetHydroelastic& c);
+  void StartHydroelasticBuild();
+  void FinishHydroelasticBuild();
 };
 
 SimRuntime::SimRuntime(const SceneSpec& scene, double target_realtime_factor)
@@ -162,7 +220,7 @@ SimRuntime::SimRuntime(const SceneSpec& scene, double target_realtime_factor)
   m.world = std::make_unique<World>(scene);  // throws on an invalid scene
   m.scene = std::make_shared<const SceneSpec>(scene);
   m.target_factor = target_realtime_factor;
-  m.SelectBody(FirstDynamicBody(scene));
+  m.SelectBody(DefaultPlotBody(scene));
   m.queue.reserve(64);
   m.drained.reserve(64);
   m.Publish();
@@ -198,6 +256,20 @@ void SimRuntime::Post(Command c) {
   impl_->cv.notify_all();  // wakes a paused or pacing sim thread
 }
 
+void SimRuntime::SetInputDevices(InputDevices devices) {
+  if (impl_->thread.joinable()) throw std::logic_error("SetInputDevices must precede Start");
+  impl_->devices = std::move(devices);
+  impl_->RebuildTeleop();
+  impl_->Publish();
+}
+
+void SimRuntime::SetRecorder(std::unique_ptr<Recorder> recorder) {
+  if (impl_->thread.joinable()) throw std::logic_error("SetRecorder must precede Start");
+  impl_->recorder = std::move(recorder);
+}
+
+std::shared_ptr<KeyboardDevice> SimRuntime::keyboard() const { return impl_->devices.keyboard; }
+
 std::shared_ptr<const Snapshot> SimRuntime::Latest() const { return impl_->latest.Load(); }
 
 void SimRuntime::DrainPlotSamples(std::vector<PlotSample>* out) { impl_->plot_ring.Drain(out); }
@@ -221,8 +293,15 @@ int SimRuntime::plot_body() const { return impl_->plot_body.load(std::memory_ord
 
 void SimRuntime::Impl::Run() {
   std::unique_lock lock(mu);
-  const auto wake = [this] { return stop || !queue.empty(); };
+  const auto wake = [this] { return stop || !queue.empty() || hydro_ready; };
   while (!stop) {
+    if (hydro_ready) {  // a hydroelastic mesh is built: swap it in before the next step
+      hydro_ready = false;
+      lock.unlock();
+      FinishHydroelasticBuild();
+      lock.lock();
+      continue;
+    }
     if (!queue.empty()) {
       drained.swap(queue);
       lock.unlock();
@@ -303,6 +382,7 @@ void SimRuntime::Impl::Apply(command::StepOnce&) {
 
 void SimRuntime::Impl::Apply(command::Reset&) {
   world->Reset();
+  if (teleop) teleop->Reset(*world);
   step_index = 0;
   ++run;
   pending_single_steps = 0;
@@ -325,7 +405,8 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
   ++run;
   pending_single_steps = 0;
   pace_valid = false;
-  SelectBody(FirstDynamicBody(*scene));
+  SelectBody(DefaultPlotBody(*scene));
+  RebuildTeleop();
   // Snapshots of the old scene still in readers' hands keep their own SceneSpec alive; the
   // pool slots are refilled with the new scene's sizes.
   Publish();
@@ -360,6 +441,7 @@ void SimRuntime::Impl::Apply(command::SetArtificialStepDelay& c) {
 void SimRuntime::Impl::DoStep() {
   const Clock::time_point start = Clock::now();
   const double dt = world->dt();
+  UpdateTeleop();
   const bool ok = world->Step();
   if (step_delay_s > 0) {
     // Stands in for a slow solver; interruptible so that Stop() never waits for it.
@@ -391,6 +473,9 @@ void SimRuntime::Impl::PushPlotSample(double step_ms) {
   p.step_ms = step_ms;
   p.converged = world->last_stats().converged;
   p.run = run;
+  if (teleop && !teleop->config().finger_bodies.empty()) {
+    p.grip_force_N = world->NetNormalForce(teleop->config().finger_bodies[0]).norm();
+  }
   const int b = selected_body;
   if (b >= 0 && b < static_cast<int>(scene->bodies.size())) {
     p.normal_force_N = world->NetNormalForce(b).norm();
@@ -411,6 +496,222 @@ void SimRuntime::Impl::PushPlotSample(double step_ms) {
     }
   }
   plot_ring.Push(p);
+}
+
+void SimRuntime::Impl::Apply(command::SetTeleopOptions& c) {
+  if (c.grip_force_N) {
+    if (!(*c.grip_force_N > 0) || !std::isfinite(*c.grip_force_N)) {
+      Error(fmt::format("grip force {} N rejected: must be positive and finite", *c.grip_force_N));
+    } else {
+      grip_force_N = *c.grip_force_N;
+      if (teleop) teleop->SetGripForce(*grip_force_N);
+    }
+  }
+  if (c.sensitivity) {
+    if (!(*c.sensitivity >= 0.05 && *c.sensitivity <= 10.0)) {
+      Error(
+          fmt::format("teleop sensitivity {} rejected: must be within [0.05, 10]", *c.sensitivity));
+    } else {
+      teleop_sensitivity = *c.sensitivity;
+    }
+  }
+  if (c.frame) {
+    if (*c.frame < 0 || *c.frame > 2) {
+      Error(fmt::format("teleop frame {} rejected: 0 (device), 1 (world) or 2 (tool)", *c.frame));
+    } else {
+      teleop_frame = *c.frame;
+    }
+  }
+}
+
+void SimRuntime::Impl::RebuildTeleop() {
+  teleop.reset();
+  if (!devices.active) return;
+  const std::optional<TeleopConfig> config = FindTeleopConfig(world->scene());
+  if (!config) return;
+  try {
+    teleop = std::make_unique<TeleopController>(*world, *config);
+    if (grip_force_N) teleop->SetGripForce(*grip_force_N);
+  } catch (const std::exception& e) {
+    Error(fmt::format("teleoperation unavailable for '{}': {}", world->scene().name, e.what()));
+  }
+}
+
+void SimRuntime::Impl::UpdateTeleop() {
+  if (!teleop || !devices.active) return;
+  TeleopCommand command = devices.active->Poll(world->time());
+  if (IsLiveDevice(*devices.active)) {  // a replay reproduces its recording exactly
+    command.linear_m_per_s *= teleop_sensitivity;
+    command.angular_rad_per_s *= teleop_sensitivity;
+    if (teleop_frame == 1) command.frame = CommandFrame::kWorld;
+    if (teleop_frame == 2) command.frame = CommandFrame::kTool;
+  }
+  if (recorder) recorder->Record(teleop->InWorldAxes(command));
+  teleop->Update(command, world.get());
+}
+
+void SimRuntime::Impl::FillTeleopView(Snapshot* s) const {
+  TeleopView& v = s->teleop;
+  v.active = teleop != nullptr;
+  v.sensitivity = teleop_sensitivity;
+  v.frame = teleop_frame;
+  if (devices.active) {
+    v.device_name = devices.active->Name();
+    v.device_status = device_status;
+  } else {
+    v.device_name.clear();
+    v.device_status.clear();
+  }
+  if (!teleop) return;
+  const TeleopState& t = teleop->state();
+  v.target_tcp_W = t.target_tcp_W;
+  v.tcp_W = t.tcp_W;
+  v.position_error_m = t.position_error_m;
+  v.orientation_error_rad = t.orientation_error_rad;
+  const TeleopCommand applied = teleop->InWorldAxes(t.command);
+  v.linear_m_per_s = applied.linear_m_per_s;
+  v.angular_rad_per_s = applied.angular_rad_per_s;
+  v.grip = t.command.grip;
+  v.grip_force_limit_N = teleop->grip_force();
+  v.max_grip_force_N = teleop->config().max_grip_force_N;
+  const int leader =
+      teleop->config().finger_bodies.empty() ? -1 : teleop->config().finger_bodies[0];
+  v.grip_force_N = leader >= 0 ? world->NetNormalForce(leader).norm() : 0;
+  v.finger_opening_m = t.finger_opening_m;
+  v.ik_ok = t.ik_ok;
+  v.ik_num_limited = t.ik_num_limited;
+  v.ik_failures = t.ik_failures;
+  v.ik_min_singular_value = t.ik_min_singular_value;
+}
+
+void SimRuntime::Impl::Apply(command::SetHydroelastic& c) {
+  if (!c.modulus_Pa && !c.resolution_m) return;
+  HydroelasticJob job;
+  job.scene_generation = scene_generation;
+  job.modulus_Pa = c.modulus_Pa;
+  job.resolution_m = c.resolution_m;
+  const int ng = world->num_geometries();
+  if (c.geometry == -1) {
+    for (int g = 0; g < ng; ++g) {
+      if (world->hydroelastic_representation(g).compliant) job.geometries.push_back(g);
+    }
+    if (job.geometries.empty()) {
+      Error("hydroelastic change rejected: the scene has no hydroelastic_compliant geometry");
+      return;
+    }
+  } else if (c.geometry < 0 || c.geometry >= ng) {
+    Error(fmt::format("hydroelastic change rejected: geometry {} out of range (the scene has {})",
+                      c.geometry, ng));
+    return;
+  } else {
+    job.geometries.push_back(c.geometry);
+  }
+  try {
+    for (int g : job.geometries) {
+      ValidateHydroelasticChange(world->geometry(g), c.modulus_Pa, c.resolution_m);
+    }
+  } catch (const std::exception& e) {
+    Error(fmt::format("hydroelastic change rejected: {}", e.what()));
+    return;
+  }
+  // A dragged slider posts a value per frame: a change still waiting for the same geometries
+  // takes the newer values instead of queueing another build.
+  if (!hydro_waiting.empty() && hydro_waiting.back().geometries == job.geometries &&
+      hydro_waiting.back().scene_generation == job.scene_generation) {
+    HydroelasticJob& last = hydro_waiting.back();
+    if (job.modulus_Pa) last.modulus_Pa = job.modulus_Pa;
+    if (job.resolution_m) last.resolution_m = job.resolution_m;
+  } else {
+    hydro_waiting.push_back(std::move(job));
+  }
+  StartHydroelasticBuild();
+}
+
+void SimRuntime::Impl::StartHydroelasticBuild() {
+  if (hydro_build.valid()) return;  // one build at a time; the next starts when it is in
+  while (!hydro_waiting.empty() && hydro_waiting.front().scene_generation != scene_generation) {
+    hydro_waiting.pop_front();  // for a scene that has since been replaced
+  }
+  if (hydro_waiting.empty()) return;
+  HydroelasticJob job = std::move(hydro_waiting.front());
+  hydro_waiting.pop_front();
+  // The worker gets copies of the specs and the current representations (immutable, shared):
+  // it never touches the World, which the sim thread keeps stepping.
+  struct Input {
+    int geometry;
+    GeometrySpec spec;
+    HydroelasticRepresentation current;
+  };
+  std::vector<Input> inputs;
+  for (int g : job.geometries) {
+    inputs.push_back({g, world->geometry(g), world->hydroelastic_representation(g)});
+  }
+  try {
+    hydro_build =
+        std::async(std::launch::async, [this, job = std::move(job), inputs = std::move(inputs)] {
+          HydroelasticBuilt built;
+          built.scene_generation = job.scene_generation;
+          const Clock::time_point start = Clock::now();
+          try {
+            for (const Input& in : inputs) {
+              built.geometries.emplace_back(
+                  in.geometry, BuildHydroelasticRepresentation(in.spec, job.modulus_Pa,
+                                                               job.resolution_m, &in.current));
+            }
+          } catch (const std::exception& e) {
+            built.geometries.clear();
+            built.error = fmt::format("hydroelastic change failed: {}", e.what());
+          }
+          built.build_ms = SecondsBetween(start, Clock::now()) * 1e3;
+          {
+            std::lock_guard lock(mu);
+            hydro_ready = true;
+          }
+          cv.notify_all();
+          return built;
+        });
+  } catch (const std::exception& e) {  // no thread available
+    Error(fmt::format("hydroelastic change failed: {}", e.what()));
+  }
+}
+
+void SimRuntime::Impl::FinishHydroelasticBuild() {
+  if (!hydro_build.valid()) return;
+  // hydro_ready is raised once the build is done: this waits only for the worker's return.
+  HydroelasticBuilt built = hydro_build.get();  // the worker catches everything
+  if (built.scene_generation != scene_generation) {
+    // Built for a scene that has since been replaced: dropped.
+  } else if (!built.error.empty()) {
+    Error(std::move(built.error));
+  } else {
+    // Snapshots point into `scene` (immutable, shared with readers): publish an updated copy
+    // that reports the new values. Same scene_generation: the UI keeps its state.
+    auto updated = std::make_shared<SceneSpec>(*scene);
+    for (auto& [g, representation] : built.geometries) {
+      try {
+        world->SetHydroelasticGeometry(g, std::move(representation));  // a pointer swap
+      } catch (const std::exception& e) {  // built from this geometry: cannot happen, but
+        Error(fmt::format("hydroelastic change failed: {}", e.what()));  // never kill the loop
+        continue;
+      }
+      const HydroelasticProperties& now = world->geometry(g).hydroelastic;
+      int flat = 0;
+      for (SceneBody& body : updated->bodies) {
+        for (GeometrySpec& spec : body.geometries) {
+          if (flat++ == g) spec.hydroelastic = now;
+        }
+      }
+      const HydroelasticRepresentation& r = world->hydroelastic_representation(g);
+      spdlog::info(
+          "sim runtime: geometry '{}' now hydroelastic E_h = {:.3g} Pa, resolution {:.3g} m, "
+          "{} tets / {} triangles (built in {:.0f} ms)",
+          world->geometry(g).name, r.modulus_Pa, r.resolution_m, r.num_tets(), r.num_triangles(),
+          built.build_ms);
+    }
+    scene = std::move(updated);
+  }
+  StartHydroelasticBuild();
+  if (paused) Publish();  // running: the next step publishes it
 }
 
 void SimRuntime::Impl::UpdateAchievedFactor(Clock::time_point now) {
@@ -441,6 +742,12 @@ std::shared_ptr<Snapshot> SimRuntime::Impl::FreeSnapshot() {
 }
 
 void SimRuntime::Impl::Publish() {
+  // Device status strings are built on request; once every so many steps is often enough for a
+  // status line, and keeps the per-step path free of allocations.
+  constexpr uint64_t kStatusRefreshSteps = 64;
+  if (devices.active && (step_index % kStatusRefreshSteps == 0 || paused)) {
+    device_status = devices.active->Status();
+  }
   std::shared_ptr<Snapshot> s = FreeSnapshot();
   FillSnapshot(*world, scene, scene_generation, step_index, s.get());
   s->paused = paused;
@@ -448,6 +755,7 @@ void SimRuntime::Impl::Publish() {
   s->published = Clock::now();
   s->target_realtime_factor = target_factor;
   s->achieved_realtime_factor = paused ? 0 : achieved_factor;
+  FillTeleopView(s.get());
   latest.Store(std::shared_ptr<const Snapshot>(std::move(s)));
 }
 

@@ -16,6 +16,8 @@
 
 #include "engine/world/snapshot.h"
 #include "engine/world/world.h"
+#include "input/input_spec.h"
+#include "input/recorder.h"
 
 namespace contactlab {
 
@@ -40,12 +42,29 @@ struct SelectPlotBody {  // whose forces the plot samples carry (scene body inde
 struct SetArtificialStepDelay {  // testing and demos: sleep this long inside every step
   double seconds = 0;
 };
+struct SetTeleopOptions {              // teleoperation settings; unset fields are kept
+  std::optional<double> grip_force_N;  // finger effort limit, (0, the robot's max]
+  std::optional<double> sensitivity;   // twist scale of live devices, [0.05, 10] (not replays)
+  std::optional<int> frame;            // 0: the device's own, 1: world, 2: tool frame
+};
+// Live hydroelastic E_h [Pa] and mesh resolution [m] (unset: kept) of one geometry (World
+// order), or of every hydroelastic_compliant geometry (geometry = -1). Validated on arrival
+// (a bad value is an error, nothing changes); the new mesh is built on a worker thread while
+// the sim keeps stepping and swapped in between steps once ready, so the change shows up in a
+// later snapshot (Snapshot::scene's GeometrySpec::hydroelastic), not necessarily the next one.
+// A modulus change alone rescales the pressure field without re-meshing.
+struct SetHydroelastic {
+  int geometry = -1;
+  std::optional<double> modulus_Pa;
+  std::optional<double> resolution_m;
+};
 }  // namespace command
 
 using Command =
     std::variant<command::SetOverrides, command::Pause, command::Resume, command::StepOnce,
                  command::Reset, command::LoadScene, command::SetRealtimeFactor,
-                 command::SelectPlotBody, command::SetArtificialStepDelay>;
+                 command::SelectPlotBody, command::SetArtificialStepDelay,
+                 command::SetTeleopOptions, command::SetHydroelastic>;
 
 // One sample per simulated step for the live plots (a lossless stream, unlike snapshots, which
 // the renderer may skip).
@@ -58,8 +77,15 @@ struct PlotSample {
   int iterations = 0;
   double step_ms = 0;
   bool converged = true;  // the step's solve met its tolerance
-  uint64_t run = 0;       // Snapshot::run of the step (a reset or a new scene starts a new run)
+  // Teleoperation: |net normal contact force| on the leader finger [N] (0 without a robot).
+  double grip_force_N = 0;
+  uint64_t run = 0;  // Snapshot::run of the step (a reset or a new scene starts a new run)
 };
+
+// The body whose forces the plots show first (the runtime's plot samples and the UI): in a
+// teleoperation scene the first free-floating body (the peg; the robot's links hang on
+// joints), else the first dynamic body; −1 if none.
+int DefaultPlotBody(const SceneSpec& scene);
 
 class SimRuntime {
  public:
@@ -68,6 +94,17 @@ class SimRuntime {
   ~SimRuntime();  // stops the thread
   SimRuntime(const SimRuntime&) = delete;
   SimRuntime& operator=(const SimRuntime&) = delete;
+
+  // Teleoperation: in a scene with a robot arm (FindTeleopConfig), before every step the
+  // runtime polls devices.active at the simulation time and a TeleopController turns the
+  // command into PD targets (rebuilt for every scene loaded, reset with the world). Call before
+  // Start(). Without devices a robot scene simply holds its initial targets.
+  void SetInputDevices(InputDevices devices);
+  // Records every teleoperation command applied (in world axes: TeleopController::InWorldAxes)
+  // for a bit-exact replay; rows at a reset (time rewound) are dropped. Call before Start().
+  void SetRecorder(std::unique_ptr<Recorder> recorder);
+  // The keyboard device the GUI feeds key events to (thread-safe; null without devices).
+  std::shared_ptr<KeyboardDevice> keyboard() const;
 
   void Start();
   void Stop();  // joins; idempotent

@@ -11,11 +11,15 @@ namespace contactlab {
 
 namespace {
 
-// Deepest overlap of any contact that carries force, and how fast things still move.
+// Deepest overlap of any point contact that carries force, and how fast things still move.
+// Hydroelastic faces are left out: their signed distance φ0_f = −p0_f/g_f (contact-math.md §5)
+// is a virtual spring length, not an overlap, and grows without bound where the pressure
+// gradient runs along the face.
 class GenericMonitor : public TaskMonitor {
  public:
   void Observe(const World& world) override {
     for (const ContactResult& c : world.contacts()) {
+      if (c.hydroelastic_patch >= 0) continue;
       if (c.normal_force_W.squaredNorm() > 0 && -c.signed_distance_m > max_penetration_) {
         max_penetration_ = -c.signed_distance_m;
         const auto& bodies = world.scene().bodies;

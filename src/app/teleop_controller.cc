@@ -149,6 +149,16 @@ void TeleopController::SetGripForce(double newtons) {
   grip_force_.store(std::clamp(newtons, 1e-3, config_.max_grip_force_N), std::memory_order_relaxed);
 }
 
+TeleopCommand TeleopController::InWorldAxes(const TeleopCommand& command) const {
+  TeleopCommand c = command;
+  if (c.frame == CommandFrame::kTool) {
+    c.linear_m_per_s = target_tcp_W_.linear() * command.linear_m_per_s;
+    c.angular_rad_per_s = target_tcp_W_.linear() * command.angular_rad_per_s;
+  }
+  c.frame = CommandFrame::kWorld;
+  return c;
+}
+
 void TeleopController::Update(const TeleopCommand& command, World* world) {
   const double dt = world->dt();
   const int n = static_cast<int>(q_target_.size());

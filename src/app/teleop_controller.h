@@ -99,6 +99,10 @@ class TeleopController {
   TeleopController(const World& world, TeleopConfig config);
   ~TeleopController();
 
+  // `command` with its twist in world axes (a tool-frame twist rotated by the current target
+  // orientation, exactly as Update will), frame = kWorld: what a recording stores so that its
+  // replay reproduces the session bit for bit whatever frame the live device used.
+  TeleopCommand InWorldAxes(const TeleopCommand& command) const;
   // Applies `command` for the coming step: call right before world->Step().
   void Update(const TeleopCommand& command, World* world);
   // Targets back to the world's current state (call after World::Reset, or when re-engaging).

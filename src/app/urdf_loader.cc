@@ -5,9 +5,17 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
 
+#include "app/mesh_file.h"
 #include "app/scene_loader.h"
 
 namespace contactlab {
@@ -27,6 +35,118 @@ Eigen::Isometry3d ToIsometry(const urdf::Pose& pose) {
 // Links without an <inertial> (flanges, frames) get a negligible mass: the multibody needs
 // positive mass everywhere and they carry no dynamics of their own.
 constexpr double kMasslessLinkMass_kg = 1e-6;
+
+// Mesh vertices deeper than this fraction of the mesh's size inside its hull make it
+// "not convex" (only logged: the hull is what collides).
+constexpr double kConvexityTolerance = 1e-6;
+
+namespace fs = std::filesystem;
+
+// The file a URDF <mesh filename> names: package://NAME/REST (NAME is the URDF's folder or one
+// of its ancestors, a folder NAME inside one of them, or one under ROS_PACKAGE_PATH),
+// file:///ABSOLUTE, an absolute path, or a path relative to the URDF's folder. Throws
+// std::runtime_error if a package cannot be found.
+fs::path ResolveMeshPath(const std::string& filename, const fs::path& urdf_dir) {
+  const std::string package_scheme = "package://", file_scheme = "file://";
+  if (filename.rfind(file_scheme, 0) == 0) return fs::path(filename.substr(file_scheme.size()));
+  if (filename.rfind(package_scheme, 0) != 0) {
+    const fs::path p(filename);
+    return p.is_absolute() ? p : urdf_dir / p;
+  }
+  const std::string rest = filename.substr(package_scheme.size());
+  const size_t slash = rest.find('/');
+  const std::string package = rest.substr(0, slash);
+  const std::string inside = slash == std::string::npos ? "" : rest.substr(slash + 1);
+  std::vector<fs::path> roots;
+  for (fs::path d = fs::absolute(urdf_dir);; d = d.parent_path()) {
+    if (d.filename() == package) return d / inside;
+    roots.push_back(d);
+    if (d == d.parent_path()) break;
+  }
+  if (const char* env = std::getenv("ROS_PACKAGE_PATH")) {
+    std::string list = env;
+    for (size_t start = 0; start <= list.size();) {
+      const size_t end = std::min(list.find(':', start), list.size());
+      if (end > start) roots.emplace_back(list.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  for (const fs::path& root : roots) {
+    std::error_code ec;
+    if (fs::is_directory(root / package, ec)) return root / package / inside;
+  }
+  throw std::runtime_error("package '" + package +
+                           "' not found (neither the URDF's folder, its ancestors, nor "
+                           "ROS_PACKAGE_PATH hold it)");
+}
+
+// Loads meshes once per (file, scale): links often share them, and the hull is immutable.
+class MeshCache {
+ public:
+  explicit MeshCache(fs::path urdf_dir) : urdf_dir_(std::move(urdf_dir)) {}
+
+  std::shared_ptr<const VisualMesh> Mesh(const urdf::Mesh& m) {
+    const auto key = Key(m);
+    auto it = meshes_.find(key);
+    if (it != meshes_.end()) return it->second;
+    const std::string file = ResolveMeshPath(m.filename, urdf_dir_).string();
+    MeshData data = LoadMeshFile(file, Eigen::Vector3d(m.scale.x, m.scale.y, m.scale.z));
+    auto mesh = std::make_shared<VisualMesh>();
+    mesh->vertices_m = std::move(data.vertices);
+    mesh->triangles = std::move(data.triangles);
+    mesh->source = file;
+    return meshes_[key] = mesh;
+  }
+
+  std::shared_ptr<const ConvexPolyhedron> Hull(const urdf::Mesh& m) {
+    const auto key = Key(m);
+    auto it = hulls_.find(key);
+    if (it != hulls_.end()) return it->second;
+    const std::shared_ptr<const VisualMesh> mesh = Mesh(m);
+    std::shared_ptr<const ConvexPolyhedron> hull;
+    try {
+      hull = std::make_shared<const ConvexPolyhedron>(ComputeConvexHull(mesh->vertices_m));
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(mesh->source + ": " + e.what());
+    }
+    double deepest = 0.0;
+    for (const Eigen::Vector3d& v : mesh->vertices_m) {
+      deepest = std::min(deepest, HullPlaneDistance(*hull, v));
+    }
+    if (deepest < -kConvexityTolerance * hull->half_size_m) {
+      spdlog::debug(
+          "mesh '{}' is not convex (a vertex {:.3g} m inside its hull): it collides as "
+          "its convex hull",
+          mesh->source, -deepest);
+    }
+    return hulls_[key] = hull;
+  }
+
+ private:
+  using CacheKey = std::tuple<std::string, double, double, double>;
+  static CacheKey Key(const urdf::Mesh& m) { return {m.filename, m.scale.x, m.scale.y, m.scale.z}; }
+  fs::path urdf_dir_;
+  std::map<CacheKey, std::shared_ptr<const VisualMesh>> meshes_;
+  std::map<CacheKey, std::shared_ptr<const ConvexPolyhedron>> hulls_;
+};
+
+// A URDF primitive as a Shape; nullopt for a mesh.
+std::optional<Shape> PrimitiveShape(const urdf::Geometry& geometry) {
+  switch (geometry.type) {
+    case urdf::Geometry::SPHERE:
+      return Shape::Sphere(static_cast<const urdf::Sphere&>(geometry).radius);
+    case urdf::Geometry::BOX: {
+      const auto& d = static_cast<const urdf::Box&>(geometry).dim;
+      return Shape::Box(0.5 * Eigen::Vector3d(d.x, d.y, d.z));
+    }
+    case urdf::Geometry::CYLINDER: {
+      const auto& cyl = static_cast<const urdf::Cylinder&>(geometry);
+      return Shape::Cylinder(cyl.radius, cyl.length);
+    }
+    default:
+      return std::nullopt;
+  }
+}
 
 }  // namespace
 
@@ -48,6 +168,7 @@ void AddUrdfRobot(const std::string& path, const UrdfOptions& options, SceneSpec
     }
   }
 
+  MeshCache meshes(fs::path(path).parent_path());
   std::function<void(const urdf::LinkConstSharedPtr&, int)> add_link =
       [&](const urdf::LinkConstSharedPtr& link, int parent_scene_index) {
         const std::string where = fmt::format("{}: link '{}'", path, link->name);
@@ -130,6 +251,11 @@ void AddUrdfRobot(const std::string& path, const UrdfOptions& options, SceneSpec
           sb.body.inertia.mass_kg = kMasslessLinkMass_kg;
           sb.body.inertia.inertia_about_com_B = 1e-9 * Eigen::Matrix3d::Identity();
         }
+        // A mesh that cannot be used fails the whole robot with one line naming the URDF, the
+        // link and the mesh file as written in the URDF.
+        auto mesh_error = [&](const char* what, const urdf::Mesh& m, const std::exception& e) {
+          return SceneError(fmt::format("{}: {} mesh '{}': {}", where, what, m.filename, e.what()));
+        };
         for (size_t i = 0; i < link->collision_array.size(); ++i) {
           const urdf::CollisionSharedPtr& c = link->collision_array[i];
           if (!c || !c->geometry) continue;
@@ -137,27 +263,48 @@ void AddUrdfRobot(const std::string& path, const UrdfOptions& options, SceneSpec
           g.name = c->name.empty() ? fmt::format("collision{}", i) : c->name;
           g.X_BG = ToIsometry(c->origin);
           g.contact = options.contact;
-          switch (c->geometry->type) {
-            case urdf::Geometry::SPHERE:
-              g.shape = Shape::Sphere(static_cast<const urdf::Sphere&>(*c->geometry).radius);
-              break;
-            case urdf::Geometry::BOX: {
-              const auto& d = static_cast<const urdf::Box&>(*c->geometry).dim;
-              g.shape = Shape::Box(0.5 * Eigen::Vector3d(d.x, d.y, d.z));
-              break;
+          if (std::optional<Shape> shape = PrimitiveShape(*c->geometry)) {
+            g.shape = std::move(*shape);
+          } else if (c->geometry->type == urdf::Geometry::MESH) {
+            // Collision meshes collide as their convex hull (ShapeType::kConvexMesh).
+            const auto& m = static_cast<const urdf::Mesh&>(*c->geometry);
+            try {
+              g.shape = Shape::ConvexMesh(meshes.Hull(m));
+            } catch (const std::exception& e) {
+              throw mesh_error("collision", m, e);
             }
-            case urdf::Geometry::CYLINDER: {
-              const auto& cyl = static_cast<const urdf::Cylinder&>(*c->geometry);
-              g.shape = Shape::Cylinder(cyl.radius, cyl.length);
-              break;
-            }
-            default:
-              throw SceneError(
-                  fmt::format("{}: collision geometry #{} is a mesh; meshes are not "
-                              "supported yet (use sphere, box or cylinder)",
-                              where, i));
+          } else {
+            throw SceneError(
+                fmt::format("{}: collision geometry #{} has an unknown type", where, i));
           }
-          sb.geometries.push_back(g);
+          sb.geometries.push_back(std::move(g));
+        }
+        for (size_t i = 0; i < link->visual_array.size(); ++i) {
+          const urdf::VisualSharedPtr& v = link->visual_array[i];
+          if (!v || !v->geometry) continue;
+          VisualSpec visual;
+          visual.name = v->name.empty() ? fmt::format("visual{}", i) : v->name;
+          visual.X_BV = ToIsometry(v->origin);
+          if (v->material) {
+            const urdf::Color& c = v->material->color;
+            // urdfdom leaves a material without <color> at (0, 0, 0, 1): treat it as unset.
+            if (c.r != 0 || c.g != 0 || c.b != 0 || c.a != 1) {
+              visual.rgba = Eigen::Vector4d(c.r, c.g, c.b, c.a);
+            }
+          }
+          if (std::optional<Shape> shape = PrimitiveShape(*v->geometry)) {
+            visual.shape = std::move(*shape);
+          } else if (v->geometry->type == urdf::Geometry::MESH) {
+            const auto& m = static_cast<const urdf::Mesh&>(*v->geometry);
+            try {
+              visual.mesh = meshes.Mesh(m);
+            } catch (const std::exception& e) {
+              throw mesh_error("visual", m, e);
+            }
+          } else {
+            continue;  // nothing to draw
+          }
+          sb.visuals.push_back(std::move(visual));
         }
         scene->bodies.push_back(std::move(sb));
         const int index = static_cast<int>(scene->bodies.size()) - 1;

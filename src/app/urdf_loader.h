@@ -1,5 +1,8 @@
-// Robots from URDF (urdfdom) → scene bodies: links, joints, limits, inertials and collision
-// primitives. Meshes arrive with the teleop issue's mesh support.
+// Robots from URDF (urdfdom) → scene bodies: links, joints, limits, inertials, collision
+// geometry (primitives; meshes loaded with assimp collide as their convex hull, kConvexMesh) and
+// visual geometry (primitives and meshes as loaded, SceneBody::visuals: drawn only). Mesh files
+// are found from package://NAME/... (the URDF's folder or an ancestor named NAME or holding a
+// folder NAME, or ROS_PACKAGE_PATH), file://, absolute, or relative to the URDF's folder.
 #pragma once
 
 #include <map>
@@ -22,7 +25,8 @@ struct UrdfOptions {
 };
 
 // Appends the robot's links to `scene` (root first). Throws SceneError naming the file and
-// the offending link/joint for a malformed URDF or unsupported content.
+// the offending link/joint (and mesh file) for a malformed URDF, a missing or malformed mesh,
+// or unsupported content.
 void AddUrdfRobot(const std::string& path, const UrdfOptions& options, SceneSpec* scene);
 
 }  // namespace contactlab

@@ -158,6 +158,61 @@ TriangleMesh MakeQuadMesh(float half_size) {
   return mesh;
 }
 
+TriangleMesh MakeConvexPolyhedronMesh(const ConvexPolyhedron& hull) {
+  // Flat shading: each triangle has its own corners with its planar face's normal (the merged
+  // face's, so the two triangles of a quad shade alike).
+  TriangleMesh mesh;
+  mesh.positions.reserve(3 * hull.triangles.size());
+  mesh.normals.reserve(3 * hull.triangles.size());
+  mesh.indices.reserve(3 * hull.triangles.size());
+  for (size_t t = 0; t < hull.triangles.size(); ++t) {
+    const Eigen::Vector3f n = hull.faces[hull.triangle_face[t]].normal_G.cast<float>();
+    const auto& tri = hull.triangles[t];
+    const uint32_t a = mesh.AddVertex(hull.vertices_G[tri[0]].cast<float>(), n);
+    const uint32_t b = mesh.AddVertex(hull.vertices_G[tri[1]].cast<float>(), n);
+    const uint32_t c = mesh.AddVertex(hull.vertices_G[tri[2]].cast<float>(), n);
+    mesh.AddTriangle(a, b, c);
+  }
+  return mesh;
+}
+
+TriangleMesh MakeVisualMesh(const VisualSpec& visual) {
+  if (!visual.mesh) return MakeShapeMesh(visual.shape);
+  const VisualMesh& m = *visual.mesh;
+  const float cos_crease = std::cos(40.0f * std::numbers::pi_v<float> / 180.0f);
+  std::vector<Eigen::Vector3f> face_normal(m.triangles.size());
+  std::vector<Eigen::Vector3f> vertex_normal(m.vertices_m.size(), Eigen::Vector3f::Zero());
+  for (size_t t = 0; t < m.triangles.size(); ++t) {
+    const auto& tri = m.triangles[t];
+    const Eigen::Vector3d area = (m.vertices_m[tri[1]] - m.vertices_m[tri[0]])
+                                     .cross(m.vertices_m[tri[2]] - m.vertices_m[tri[0]]);
+    face_normal[t] = area.normalized().cast<float>();
+    for (const int v : tri) vertex_normal[v] += area.cast<float>();
+  }
+  for (Eigen::Vector3f& n : vertex_normal) {
+    n = n.squaredNorm() > 0.0f ? Eigen::Vector3f(n.normalized()) : Eigen::Vector3f::UnitZ();
+  }
+  TriangleMesh mesh;
+  std::vector<int> smooth_index(m.vertices_m.size(), -1);
+  for (size_t t = 0; t < m.triangles.size(); ++t) {
+    const Eigen::Vector3f& fn = face_normal[t];
+    if (!fn.allFinite()) continue;  // degenerate triangle
+    uint32_t corner[3];
+    for (int k = 0; k < 3; ++k) {
+      const int v = m.triangles[t][k];
+      const Eigen::Vector3f p = m.vertices_m[v].cast<float>();
+      if (fn.dot(vertex_normal[v]) >= cos_crease) {
+        if (smooth_index[v] < 0) smooth_index[v] = mesh.AddVertex(p, vertex_normal[v]);
+        corner[k] = smooth_index[v];
+      } else {
+        corner[k] = mesh.AddVertex(p, fn);
+      }
+    }
+    mesh.AddTriangle(corner[0], corner[1], corner[2]);
+  }
+  return mesh;
+}
+
 TriangleMesh MakeShapeMesh(const Shape& shape) {
   const float r = static_cast<float>(shape.radius_m);
   const float length = static_cast<float>(shape.length_m);
@@ -170,6 +225,8 @@ TriangleMesh MakeShapeMesh(const Shape& shape) {
       return MakeCylinderMesh(r, -0.5f * length, 0.5f * length);
     case ShapeType::kCapsule:
       return MakeCapsuleMesh(r, length);
+    case ShapeType::kConvexMesh:
+      return MakeConvexPolyhedronMesh(*shape.convex_mesh);
     case ShapeType::kHalfSpace:
       break;
   }

@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 
 #include "engine/geometry/shape.h"
+#include "engine/world/scene_spec.h"
 #include "render/triangle_mesh.h"
 
 namespace contactlab {
@@ -22,6 +23,13 @@ TriangleMesh MakeCapsuleMesh(float radius, float length, int slices = 28, int ca
 TriangleMesh MakeConeMesh(float radius, float height, int slices = 24);
 // Square [-half, half]² in the z = 0 plane, normal +z.
 TriangleMesh MakeQuadMesh(float half_size);
+
+// A convex polyhedron's triangles with flat normals (one normal per planar face).
+TriangleMesh MakeConvexPolyhedronMesh(const ConvexPolyhedron& hull);
+// A visual-only geometry (SceneBody::visuals) in its frame V: a primitive as MakeShapeMesh, a
+// mesh with area-weighted vertex normals, split into flat corners where a triangle turns more
+// than 40° from its vertex's normal (creases stay sharp, curved shells look round).
+TriangleMesh MakeVisualMesh(const VisualSpec& visual);
 
 // The mesh drawn for a bounded engine shape. Half-spaces have no finite mesh: the renderer
 // draws them as a large quad (MakeQuadMesh); this throws std::invalid_argument for them.

@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
 
 #include "render/body_colors.h"
 #include "render/gpu_mesh.h"
+#include "render/patch_layer.h"
 #include "render/primitive_meshes.h"
 #include "render/shader_program.h"
 #include "render/shadow_map.h"
@@ -28,6 +31,10 @@ constexpr Rgb8 kAxisColors[3] = {{215, 55, 55}, {60, 170, 60}, {60, 95, 225}};
 // Screen-space minimum sizes so overlays stay visible when zoomed out.
 constexpr float kMinMarkerRadiusPx = 3.5f;
 constexpr float kMinShaftRadiusPx = 1.2f;
+// A hydroelastic patch seen through its own bodies: stripes of the exact pressure colour with
+// the body showing faintly between them (x-ray), so the patch reads as behind the surface.
+constexpr float kPatchHatchPx = 3.0f;
+constexpr float kPatchGapAlpha = 0.45f;
 
 // Radius of a sphere about the shape origin that contains the shape (0 for half-spaces).
 float BoundingRadius(const Shape& s) {
@@ -40,6 +47,11 @@ float BoundingRadius(const Shape& s) {
       return static_cast<float>(std::hypot(s.radius_m, 0.5 * s.length_m));
     case ShapeType::kCapsule:
       return static_cast<float>(s.radius_m + 0.5 * s.length_m);
+    case ShapeType::kConvexMesh: {
+      double r2 = 0.0;
+      for (const Eigen::Vector3d& v : s.convex_mesh->vertices_G) r2 = std::max(r2, v.squaredNorm());
+      return static_cast<float>(std::sqrt(r2));
+    }
     case ShapeType::kHalfSpace:
       return 0.0f;
   }
@@ -58,6 +70,11 @@ Eigen::Vector3f LocalHalfExtents(const Shape& s) {
       return Eigen::Vector3f(r, r, l);
     case ShapeType::kCapsule:
       return Eigen::Vector3f(r, r, l + r);
+    case ShapeType::kConvexMesh: {
+      Eigen::Vector3d half = Eigen::Vector3d::Zero();
+      for (const Eigen::Vector3d& v : s.convex_mesh->vertices_G) half = half.cwiseMax(v.cwiseAbs());
+      return half.cast<float>();
+    }
     case ShapeType::kHalfSpace:
       break;
   }
@@ -137,6 +154,7 @@ struct Renderer::Impl {
       : lit(dir + "/lit.vert", dir + "/lit.frag"),
         shadow(dir + "/shadow.vert", dir + "/shadow.frag"),
         overlay(dir + "/overlay.vert", dir + "/overlay.frag"),
+        patch_layer(dir),
         shadow_map(kShadowMapSize),
         ground_quad(MakeQuadMesh(kGroundHalfSize)),
         marker(MakeSphereMesh(1.0f, 16, 10)),
@@ -191,6 +209,7 @@ struct Renderer::Impl {
   struct {
     GLint model, normal_matrix, view_projection, color, shading, eye;
   } overlay_loc;
+  PatchLayer patch_layer;
   ShadowMap shadow_map;
   ShapeMeshCache shape_meshes;
   GpuMesh ground_quad, marker, arrow_shaft, arrow_head;
@@ -206,6 +225,17 @@ struct Renderer::Impl {
   std::vector<const Shape*> shapes_scratch;
   std::vector<char> see_through;                 // per geometry, this frame
   std::vector<std::pair<float, int>> see_order;  // (distance², geometry), far to near
+  std::vector<char> patch_geometry;              // per geometry, this frame: in a patch's pair
+  // Visual geometry (SceneBody::visuals), uploaded per scene.
+  struct Visual {
+    int body = -1;
+    Eigen::Isometry3d X_BV = Eigen::Isometry3d::Identity();
+    std::optional<Eigen::Vector3f> color;  // the URDF material's, else the body's
+    std::unique_ptr<GpuMesh> mesh;
+  };
+  std::vector<Visual> visuals;
+  std::vector<char> body_has_visuals;    // per scene body
+  std::vector<PatchArrow> patch_arrows;  // this frame
 
   // Per frame.
   Eigen::Vector3f eye = Eigen::Vector3f::Zero();
@@ -250,6 +280,20 @@ void Renderer::Impl::SyncScene(const Snapshot& s) {
     body_frame_length[b] = std::max(body_frame_length[b], 1.15f * reach);
   }
   for (float& length : body_frame_length) length = std::clamp(length, 0.05f, 0.5f);
+  visuals.clear();
+  body_has_visuals.assign(nb, 0);
+  for (size_t b = 0; b < nb; ++b) {
+    for (const VisualSpec& v : scene->bodies[b].visuals) {
+      if (!v.mesh && v.shape.type == ShapeType::kHalfSpace) continue;
+      Visual visual;
+      visual.body = static_cast<int>(b);
+      visual.X_BV = v.X_BV;
+      if (v.rgba) visual.color = v.rgba->head<3>().cast<float>();
+      visual.mesh = std::make_unique<GpuMesh>(MakeVisualMesh(v));
+      visuals.push_back(std::move(visual));
+      body_has_visuals[b] = 1;
+    }
+  }
   spdlog::debug("renderer: scene generation {} with {} geometries, {} shape meshes",
                 scene_generation, ng, shape_meshes.size());
 }
@@ -326,6 +370,21 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
     r.see_through.clear();
   }
   r.see_through.resize(std::max<size_t>(r.see_through.size(), ng), 0);
+  // Geometry of a body drawn with its visual geometry instead.
+  const auto replaced_by_visuals = [&](int g) {
+    const int b = snapshot.geometry_body[g];
+    return layers.visual_geometry && b >= 0 && b < static_cast<int>(r.body_has_visuals.size()) &&
+           r.body_has_visuals[b];
+  };
+  const int nb_poses = static_cast<int>(snapshot.body_poses.size());
+  const auto visual_model = [&](const Impl::Visual& v) {
+    return snapshot.body_poses[v.body] * v.X_BV;
+  };
+  // A hydroelastic patch lies inside the overlap of its two bodies (contact-math.md §5), so
+  // those bodies always hide it. They mark the stencil where they are the front surface, and
+  // the patch is drawn through them there, while other bodies in front still hide it.
+  const bool patches = layers.contact_patches && !snapshot.hydroelastic.empty();
+  MarkPatchGeometries(snapshot.hydroelastic, patches, ng, &r.patch_geometry);
 
   // --- Shadow pass: fit the light frustum around the bounded geometry. ---
   Eigen::Vector3f lower = Eigen::Vector3f::Constant(INFINITY);
@@ -351,9 +410,16 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.5f, 2.0f);
     for (int g = 0; g < ng; ++g) {
-      if (r.geometry_meshes[g] == nullptr || r.see_through[g]) continue;
+      if (r.geometry_meshes[g] == nullptr || r.see_through[g] || replaced_by_visuals(g)) continue;
       ShaderProgram::Set(r.shadow_loc.model, ToMatrix(snapshot.geometry_poses[g]));
       r.geometry_meshes[g]->Draw();
+    }
+    if (layers.visual_geometry) {
+      for (const Impl::Visual& v : r.visuals) {
+        if (v.body >= nb_poses) continue;
+        ShaderProgram::Set(r.shadow_loc.model, ToMatrix(visual_model(v)));
+        v.mesh->Draw();
+      }
     }
     glDisable(GL_POLYGON_OFFSET_FILL);
   }
@@ -364,7 +430,13 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
   const Eigen::Vector3f background = ToFloat(kBackground);
   glClearColor(background.x(), background.y(), background.z(), 1.0f);
   glClearDepth(1.0);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glClearStencil(0);
+  glStencilMask(0xFF);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+  if (patches) {
+    glEnable(GL_STENCIL_TEST);
+    glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);  // the front surface's mark wins
+  }
 
   r.lit.Use();
   ShaderProgram::Set(r.lit_loc.view_projection, view_projection);
@@ -400,6 +472,7 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
       // Nudge the floor back in depth so bodies lying exactly on it never z-fight with it.
       glEnable(GL_POLYGON_OFFSET_FILL);
       glPolygonOffset(1.0f, 1.0f);
+      glStencilFunc(GL_ALWAYS, r.patch_geometry[g], 0xFF);
       r.ground_quad.Draw();
       glDisable(GL_POLYGON_OFFSET_FILL);
     }
@@ -417,11 +490,23 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
       ShaderProgram::Set(r.lit_loc.model, ToMatrix(X_WG));
       ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
       ShaderProgram::Set(r.lit_loc.color, color);
+      glStencilFunc(GL_ALWAYS, r.patch_geometry[g], 0xFF);
       r.geometry_meshes[g]->Draw();
     };
     r.see_order.clear();
+    if (layers.visual_geometry) {
+      glStencilFunc(GL_ALWAYS, 0, 0xFF);
+      for (const Impl::Visual& v : r.visuals) {
+        if (v.body >= nb_poses) continue;
+        const Eigen::Isometry3d X_WV = visual_model(v);
+        ShaderProgram::Set(r.lit_loc.model, ToMatrix(X_WV));
+        ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WV.linear().cast<float>()));
+        ShaderProgram::Set(r.lit_loc.color, v.color ? *v.color : r.body_colors[v.body]);
+        v.mesh->Draw();
+      }
+    }
     for (int g = 0; g < ng; ++g) {
-      if (r.geometry_meshes[g] == nullptr) continue;
+      if (r.geometry_meshes[g] == nullptr || replaced_by_visuals(g)) continue;
       if (r.see_through[g]) {
         const Eigen::Vector3f p = snapshot.geometry_poses[g].translation().cast<float>();
         r.see_order.emplace_back(-(p - r.eye).squaredNorm(), g);
@@ -436,6 +521,7 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
       glEnable(GL_BLEND);
       glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
       ShaderProgram::Set(r.lit_loc.alpha, std::clamp(layers.see_through_alpha, 0.0f, 1.0f));
+      glStencilMask(0x00);  // see-through: the marks of what is behind stay
       for (const auto& [key, g] : r.see_order) {
         glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
         glDepthFunc(GL_LESS);
@@ -449,14 +535,44 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
       glDepthMask(GL_TRUE);
       glDepthFunc(GL_LESS);
       glDisable(GL_BLEND);
+      glStencilMask(0xFF);
       ShaderProgram::Set(r.lit_loc.alpha, 1.0f);
     }
   }
   glBindTexture(GL_TEXTURE_2D, 0);
 
+  // --- Hydroelastic patches, coloured by pressure: after the bodies, before the overlays. ---
+  if (patches && r.patch_layer.Upload(snapshot.hydroelastic) > 0) {
+    const PressureRange range = EffectivePressureRange(layers, snapshot.hydroelastic);
+    glStencilMask(0x00);
+    glDepthMask(GL_FALSE);
+    // Where one of a patch's own bodies is in front: through it. (Without a stencil buffer the
+    // test always passes, and patches are drawn over everything: still visible.)
+    glStencilFunc(GL_EQUAL, 1, 0xFF);
+    glDisable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    r.patch_layer.Draw(view_projection, range, kPatchHatchPx, kPatchGapAlpha);
+    glDisable(GL_BLEND);
+    // Elsewhere depth-tested, nudged towards the camera so it never z-fights with the surface
+    // it lies on (e.g. the floor, itself nudged back).
+    glStencilFunc(GL_EQUAL, 0, 0xFF);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(-1.0f, -2.0f);
+    r.patch_layer.Draw(view_projection, range, 0.0f, 1.0f);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glStencilMask(0xFF);
+  }
+  glDisable(GL_STENCIL_TEST);
+
   // --- Overlays: over the bodies (fresh depth), but depth-tested among themselves. ---
-  const bool any_overlay =
-      layers.body_frames || layers.contact_points || layers.normal_forces || layers.friction_forces;
+  const bool teleop_gizmo = layers.teleop_target && snapshot.teleop.active;
+  const bool any_overlay = layers.body_frames || layers.contact_points || layers.normal_forces ||
+                           layers.friction_forces || teleop_gizmo || layers.traction_arrows;
   if (any_overlay) {
     glClear(GL_DEPTH_BUFFER_BIT);
     r.overlay.Use();
@@ -473,10 +589,26 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
         }
       }
     }
+    if (teleop_gizmo) {
+      // Where the operator is steering (the integrated command) and where the TCP is: the gap
+      // between them is what the arm has not caught up with (limits, contact).
+      const Eigen::Isometry3f X_WT = snapshot.teleop.target_tcp_W.cast<float>();
+      const Eigen::Vector3f origin = X_WT.translation();
+      constexpr float kAxisLength_m = 0.06f;
+      const float shaft = std::max(0.02f * kAxisLength_m, kMinShaftRadiusPx * r.PixelSize(origin));
+      for (int axis = 0; axis < 3; ++axis) {
+        r.DrawArrow(origin, X_WT.linear().col(axis) * kAxisLength_m, shaft, kAxisColors[axis]);
+      }
+      const Eigen::Vector3f tcp = snapshot.teleop.tcp_W.translation().cast<float>();
+      Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
+      model.topLeftCorner<3, 3>() *= std::max(0.004f, kMinMarkerRadiusPx * r.PixelSize(tcp));
+      model.block<3, 1>(0, 3) = tcp;
+      r.DrawOverlay(r.marker, model, kTeleopTcpColor, 0.0f);
+    }
     const float scale = layers.force_scale_m_per_N;
     for (const ContactResult& c : snapshot.contacts) {
       const Eigen::Vector3f p = c.position_W.cast<float>();
-      if (!p.allFinite()) continue;
+      if (!p.allFinite() || ShownAsPatch(c, snapshot, layers)) continue;
       const float pixel = r.PixelSize(p);
       const float shaft = std::max(0.15f * layers.contact_point_size_m, kMinShaftRadiusPx * pixel);
       // Arrows shorter than a couple of pixels would only be a blob over the marker.
@@ -489,11 +621,21 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
         if (v.norm() > 2.0f * pixel) r.DrawArrow(p, v, shaft, kFrictionForceColor);
       }
     }
+    // Patches: net force at the centre of pressure, traction per face.
+    PatchArrows(snapshot, layers, &r.patch_arrows);
+    for (const PatchArrow& a : r.patch_arrows) {
+      const float pixel = r.PixelSize(a.origin_W);
+      if (a.vector_m.norm() <= 2.0f * pixel) continue;
+      const float shaft_m = std::max(
+          a.traction ? 0.05f * layers.contact_point_size_m : 0.15f * layers.contact_point_size_m,
+          kMinShaftRadiusPx * pixel);
+      r.DrawArrow(a.origin_W, a.vector_m, shaft_m, a.color);
+    }
     if (layers.contact_points) {
       // Drawn last and flat (u_shading = 0) so the exact state colour lands in the pixels.
       for (const ContactResult& c : snapshot.contacts) {
         const Eigen::Vector3f p = c.position_W.cast<float>();
-        if (!p.allFinite()) continue;
+        if (!p.allFinite() || ShownAsPatch(c, snapshot, layers)) continue;
         const float radius =
             std::max(0.5f * layers.contact_point_size_m, kMinMarkerRadiusPx * r.PixelSize(p));
         Eigen::Matrix4f model = Eigen::Matrix4f::Identity();

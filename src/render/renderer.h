@@ -56,8 +56,9 @@ inline constexpr Rgb8 kSlipColor{245, 130, 20};    // sliding contact
 inline constexpr Rgb8 kMarginColor{70, 150, 245};  // in the margin, not touching
 inline constexpr Rgb8 kNormalForceColor{230, 40, 40};
 inline constexpr Rgb8 kFrictionForceColor{240, 220, 40};
+inline constexpr Rgb8 kTeleopTcpColor{250, 250, 250};  // measured TCP (teleoperation)
 
-// Layers the UI toggles; later issues add patches and teleop gizmos here.
+// Layers the UI toggles.
 struct RenderLayers {
   bool bodies = true;
   bool grid = true;
@@ -66,14 +67,36 @@ struct RenderLayers {
   bool normal_forces = true;
   bool friction_forces = true;
   bool body_frames = false;
+  // Teleoperation: the commanded TCP pose (axes, x red, y green, z blue) and a marker at the
+  // measured TCP, when the snapshot has an active teleop (Snapshot::teleop).
+  bool teleop_target = true;
   float force_scale_m_per_N = 0.01f;  // arrow length per newton
   // Diameter of the contact point markers (never drawn smaller than ~7 pixels across).
   float contact_point_size_m = 0.008f;
   // Static geometry between the camera and a dynamic body (e.g. the near walls of a bin) is
   // drawn see-through, with this opacity, after the opaque bodies, and casts no shadow
   // (SeeThroughGeometries).
+  // Bodies with visual geometry (a URDF's <visual> meshes and primitives) are drawn with it
+  // instead of their collision geometry; off: the collision geometry (what contact sees).
+  bool visual_geometry = true;
   bool see_through_static = true;
   float see_through_alpha = 0.25f;
+  // Hydroelastic contact patches (contact-math.md §5), coloured by the pressure field through
+  // PressureColorMap from pressure_min_Pa to pressure_max_Pa. A patch lies inside its own two
+  // bodies: seen through them it is hatched (x-ray: stripes of the exact colour, the body faint
+  // between them); other bodies in front hide it. With patches on, their faces' point markers
+  // and per-face force arrows give way to the patch and one net force arrow per patch at its
+  // centre of pressure. pressure_auto: the UI sets pressure_max_Pa every frame from the
+  // snapshot (AutoPressureRange); a range the renderer cannot use (max ≤ min, not finite) falls
+  // back to [0, the snapshot's largest pressure].
+  bool contact_patches = true;
+  bool pressure_auto = true;
+  float pressure_min_Pa = 0.0f;
+  float pressure_max_Pa = 0.0f;
+  // Per face of a patch, the traction (force per area) at its centroid, normal and tangential
+  // parts as the normal and friction force arrows, with their own scale.
+  bool traction_arrows = false;
+  float traction_scale_m_per_Pa = 1e-5f;  // arrow length per pascal
 };
 
 // Where a half-space is drawn: the plane through its geometry origin with normal +z of its
@@ -106,7 +129,9 @@ class Renderer {
   // Draws the snapshot into the current framebuffer (width × height pixels; the framebuffer
   // bound on entry is bound again on return). Meshes are built when the scene
   // (scene_generation) changes, not per frame. Force arrows show the force on geometry B at
-  // the contact point; contact points, arrows and frames are drawn over the bodies.
+  // the contact point; contact points, arrows and frames are drawn over the bodies. A patch's
+  // force and traction arrows show the force on the pair's geometry later in World order (B of
+  // every point contact, whose pairs are ordered so), so point and patch arrows agree.
   void Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers, int width,
               int height);
   // Reads the current framebuffer back as RGBA8 rows top to bottom (for screenshots); alpha

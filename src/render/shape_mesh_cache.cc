@@ -7,9 +7,19 @@
 namespace contactlab {
 
 ShapeMeshCache::Key ShapeMeshCache::KeyOf(const Shape& s) {
+  if (s.type == ShapeType::kConvexMesh) {
+    // The address alone could be reused by a later scene's mesh once this one is freed: the
+    // sizes and the centroid tell such a mesh apart.
+    const ConvexPolyhedron& h = *s.convex_mesh;
+    const Eigen::Vector3f c = h.mass.centroid_G.cast<float>();
+    return Key(static_cast<int>(s.type), static_cast<float>(h.num_vertices()),
+               static_cast<float>(h.triangles.size()), c.x(), c.y(), c.z(),
+               static_cast<const void*>(&h));
+  }
   return Key(static_cast<int>(s.type), static_cast<float>(s.radius_m),
              static_cast<float>(s.length_m), static_cast<float>(s.half_extents_m.x()),
-             static_cast<float>(s.half_extents_m.y()), static_cast<float>(s.half_extents_m.z()));
+             static_cast<float>(s.half_extents_m.y()), static_cast<float>(s.half_extents_m.z()),
+             nullptr);
 }
 
 void ShapeMeshCache::Rebuild(const std::vector<const Shape*>& shapes,

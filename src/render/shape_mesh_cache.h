@@ -21,8 +21,9 @@ class ShapeMeshCache {
   int size() const { return static_cast<int>(meshes_.size()); }
 
  private:
-  // Parameters in float (what is drawn): shapes equal to float precision share a mesh.
-  using Key = std::tuple<int, float, float, float, float, float>;
+  // Parameters in float (what is drawn): shapes equal to float precision share a mesh; convex
+  // meshes share by their (immutable, shared) polyhedron.
+  using Key = std::tuple<int, float, float, float, float, float, const void*>;
   static Key KeyOf(const Shape& shape);
   std::map<Key, std::unique_ptr<GpuMesh>> meshes_;
 };

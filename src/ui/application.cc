@@ -31,6 +31,7 @@
 #include "ui/panels.h"
 #include "ui/plot_data.h"
 #include "ui/shortcuts.h"
+#include "ui/teleop_panel.h"
 #include "ui/ui_state.h"
 
 #ifndef CONTACTLAB_SHADER_DIR
@@ -73,15 +74,6 @@ void LowerCallingThreadPriority(int increment) {
   if (setpriority(PRIO_PROCESS, tid, std::min(current + increment, 19)) != 0) {
     spdlog::debug("could not lower the render thread's priority");
   }
-}
-
-int DefaultPlotBody(const SceneSpec& scene) {
-  for (size_t b = 0; b < scene.bodies.size(); ++b) {
-    if (scene.bodies[b].kind == SceneBody::Kind::kDynamic && !scene.bodies[b].geometries.empty()) {
-      return static_cast<int>(b);
-    }
-  }
-  return scene.bodies.empty() ? -1 : 0;
 }
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -173,6 +165,23 @@ Application::Impl::Impl(const ApplicationOptions& o) : options(o) {
   // (llvmpipe's rasterizer threads when rendering in software) inherit the lower priority. On a
   // machine with few cores the sim thread then keeps its real-time pace and the frame rate
   // gives way instead (issue 3: the sim must not slow down because a window is open).
+  {
+    // Teleoperation input (used by scenes with a robot arm): the GUI default is the space mouse
+    // merged with the keyboard, so that the keyboard works with or without a space mouse.
+    InputSpec spec;
+    std::string error;
+    InputDevices devices;
+    if (!ParseInputSpec(options.input, &spec, &error) ||
+        !CreateInputDevices(spec, &devices, &error)) {
+      throw std::invalid_argument(error);
+    }
+    runtime->SetInputDevices(std::move(devices));
+    if (!options.record_path.empty()) {
+      auto recorder = std::make_unique<Recorder>();
+      if (!recorder->Open(options.record_path, &error)) throw std::invalid_argument(error);
+      runtime->SetRecorder(std::move(recorder));
+    }
+  }
   runtime->Post(command::Pause{});
   runtime->Start();
   LowerCallingThreadPriority(options.render_thread_nice);
@@ -361,7 +370,8 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
                                         s.slip_speed_m_per_s,
                                         s.signed_distance_m,
                                         static_cast<double>(s.iterations),
-                                        s.step_ms};
+                                        s.step_ms,
+                                        s.grip_force_N};
     plots.Append(s.time_s, row);
   }
   CountConvergence(samples, &ui);
@@ -378,6 +388,7 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
 
   UiActions actions;
   HandleShortcuts(*snapshot, &ui, &actions);
+  FeedTeleopKeys(snapshot->teleop.active, runtime->keyboard().get());
   if (!io.WantCaptureMouse) {
     MouseInput mouse;
     mouse.dx = io.MouseDelta.x;

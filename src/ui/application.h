@@ -41,6 +41,10 @@ struct ApplicationOptions {
   int msaa_samples = 4;
   std::string shader_dir;              // empty: CONTACTLAB_SHADER_DIR
   double artificial_step_delay_s = 0;  // testing: the solver made slow
+  // Teleoperation input (--input): keyboard | spacemouse (merged with the keyboard) |
+  // replay:FILE.
+  std::string input = "spacemouse";
+  std::string record_path;  // non-empty: record the applied teleoperation commands (CSV)
   // Nice increment of the render (main) thread and of the GL driver's threads it creates: the
   // sim thread keeps priority over rendering. 0: leave priorities alone.
   int render_thread_nice = 10;

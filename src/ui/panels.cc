@@ -7,7 +7,10 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/hydroelastic_panel.h"
+#include "ui/pressure_color_bar.h"
 #include "ui/shortcuts.h"
+#include "ui/teleop_panel.h"
 
 namespace contactlab {
 
@@ -328,6 +331,7 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ImGui::Checkbox("contact points", &l.contact_points);
   ImGui::SameLine(200);
   ImGui::Checkbox("body frames", &l.body_frames);
+  ImGui::Checkbox("visual geometry (else collision)", &l.visual_geometry);
   ImGui::Checkbox("normal forces", &l.normal_forces);
   ImGui::SameLine(200);
   ImGui::Checkbox("friction", &l.friction_forces);
@@ -349,6 +353,18 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   };
   float_log_slider("force scale m/N", &l.force_scale_m_per_N, 1e-5, 1.0);
   float_log_slider("point size m", &l.contact_point_size_m, 1e-3, 0.05);
+  // Hydroelastic patches (contact-math.md §5): pressure colours, traction arrows.
+  ImGui::Checkbox("contact patches", &l.contact_patches);
+  ImGui::SameLine(200);
+  ImGui::Checkbox("traction", &l.traction_arrows);
+  if (l.contact_patches) {
+    ImGui::Checkbox("auto pressure", &l.pressure_auto);
+    if (!l.pressure_auto) {
+      ImGui::SameLine();
+      float_log_slider("max Pa", &l.pressure_max_Pa, 1.0, 1e9);
+    }
+  }
+  if (l.traction_arrows) float_log_slider("traction m/Pa", &l.traction_scale_m_per_Pa, 1e-9, 1e-2);
 
   ImGui::TextUnformatted("camera");
   for (const CameraPreset p :
@@ -389,6 +405,8 @@ void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, Ui
   }
 
   static constexpr int kForces[] = {kSeriesNormalForce, kSeriesFrictionForce};
+  static constexpr int kForcesAndGrip[] = {kSeriesNormalForce, kSeriesFrictionForce,
+                                           kSeriesGripForce};
   static constexpr int kSlip[] = {kSeriesSlipSpeed};
   static constexpr int kDistance[] = {kSeriesSignedDistance};
   static constexpr int kSolver[] = {kSeriesIterations, kSeriesStepMs};
@@ -396,8 +414,13 @@ void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, Ui
   const float h = std::max(60.0f, (ImGui::GetContentRegionAvail().y - spacing) * 0.5f);
   if (ImGui::BeginTable("plots", 2, ImGuiTableFlags_SizingStretchSame)) {
     ImGui::TableNextColumn();
-    PlotWidget("forces", "contact force [N]", plots, kForces, ui->plot_window, h,
-               &ui->plot_views[0]);
+    if (snapshot.teleop.active) {  // the grip (finger) force next to the held object's forces
+      PlotWidget("forces", "contact force [N]", plots, kForcesAndGrip, ui->plot_window, h,
+                 &ui->plot_views[0]);
+    } else {
+      PlotWidget("forces", "contact force [N]", plots, kForces, ui->plot_window, h,
+                 &ui->plot_views[0]);
+    }
     ImGui::TableNextColumn();
     PlotWidget("slip", "slip speed, strongest contact [m/s]", plots, kSlip, ui->plot_window, h,
                &ui->plot_views[1]);
@@ -461,6 +484,15 @@ void ErrorBanner(float display_w, UiState* ui) {
   ImGui::PopStyleColor(3);
 }
 
+namespace {
+bool HasHydroelasticShapes(const Snapshot& snapshot) {
+  for (const GeometrySpec* spec : snapshot.geometries) {
+    if (spec && spec->hydroelastic.model == ContactModel::kHydroelasticCompliant) return true;
+  }
+  return false;
+}
+}  // namespace
+
 void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, float display_h,
             UiState* ui, UiActions* actions) {
   TrackConvergence(snapshot, ui);
@@ -479,8 +511,15 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
       if (ImGui::CollapsingHeader("Contact model", ImGuiTreeNodeFlags_DefaultOpen)) {
         ContactModelPanel(snapshot, ui, actions);
       }
+      if (HasHydroelasticShapes(snapshot) && ImGui::CollapsingHeader("Hydroelastic")) {
+        HydroelasticPanel(snapshot, ui, actions);
+      }
       if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) {
         SolverPanel(snapshot, ui);
+      }
+      if (snapshot.teleop.active &&
+          ImGui::CollapsingHeader("Teleoperation", ImGuiTreeNodeFlags_DefaultOpen)) {
+        TeleopPanel(snapshot, ui, actions);
       }
       if (ImGui::CollapsingHeader("Camera and layers")) LayersPanel(snapshot, ui, actions);
       ImGui::Separator();
@@ -495,6 +534,10 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
     if (ImGui::Begin("Plots", nullptr, kDocked)) PlotsPanel(snapshot, plots, ui, actions);
     ImGui::End();
   }
+  // The patch layer's pressure range, then its colour bar in the scene's bottom-right corner.
+  ui->pressure_range.Update(snapshot, ImGui::GetIO().DeltaTime, &ui->layers);
+  const PanelLayout bar_layout = ComputePanelLayout(display_w, display_h, ui->show_panels);
+  PressureColorBar(snapshot, ui->layers, display_w, display_h - bar_layout.plots_h);
   HelpWindow(ui);
   ErrorBanner(display_w, ui);
 }

@@ -7,9 +7,9 @@ namespace contactlab {
 
 namespace {
 constexpr Shortcut kShortcuts[] = {
-    {"Space", "pause / resume the simulation"},
-    {"S", "one step (pauses first)"},
-    {"R", "reset to the scene's initial state"},
+    {"Space or Enter", "pause / resume the simulation (robot scenes: Enter)"},
+    {"S or .", "one step, pausing first (robot scenes: .)"},
+    {"R", "reset to the scene's initial state (the task)"},
     {"F", "follow the plot body with the camera (toggle)"},
     {"1 2 3 4", "camera: front, side, top, iso"},
     {"0", "frame the whole scene"},
@@ -43,14 +43,18 @@ void HandleShortcuts(const Snapshot& snapshot, UiState* ui, UiActions* actions) 
     ui->show_help = false;
   }
   if (io.WantCaptureKeyboard || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
-  if (Pressed(GLFW_KEY_SPACE)) {
+  // In a scene with a robot arm, Space and S belong to the teleoperation keys (grip, move back:
+  // input/keyboard_device.h); Enter and '.' work everywhere.
+  const bool teleop = snapshot.teleop.active;
+  if ((!teleop && Pressed(GLFW_KEY_SPACE)) || Pressed(GLFW_KEY_ENTER) ||
+      Pressed(GLFW_KEY_KP_ENTER)) {
     if (snapshot.paused) {
       actions->commands.push_back(command::Resume{});
     } else {
       actions->commands.push_back(command::Pause{});
     }
   }
-  if (Pressed(GLFW_KEY_S)) {
+  if ((!teleop && Pressed(GLFW_KEY_S)) || Pressed(GLFW_KEY_PERIOD)) {
     if (!snapshot.paused) actions->commands.push_back(command::Pause{});
     actions->commands.push_back(command::StepOnce{});
   }

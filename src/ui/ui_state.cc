@@ -28,8 +28,8 @@ SceneDefaults ComputeSceneDefaults(const SceneSpec& scene) {
 }
 
 std::vector<std::string> PlotSeriesNames() {
-  return {"normal_force_N",    "friction_force_N", "slip_speed_m_per_s",
-          "signed_distance_m", "iterations",       "step_ms"};
+  return {"normal_force_N", "friction_force_N", "slip_speed_m_per_s", "signed_distance_m",
+          "iterations",     "step_ms",          "grip_force_N"};
 }
 
 }  // namespace contactlab

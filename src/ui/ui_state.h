@@ -10,6 +10,7 @@
 #include "render/renderer.h"
 #include "ui/frame_timer.h"
 #include "ui/plot_widget.h"
+#include "ui/pressure_color_bar.h"
 
 namespace contactlab {
 
@@ -33,6 +34,7 @@ enum PlotSeries {
   kSeriesSignedDistance,
   kSeriesIterations,
   kSeriesStepMs,
+  kSeriesGripForce,  // teleoperation: |net normal contact force| on the leader finger
   kNumPlotSeries
 };
 std::vector<std::string> PlotSeriesNames();  // CSV header names: normal_force_N, ...
@@ -69,6 +71,7 @@ struct UiState {
   Camera camera;
   bool auto_frame = true;
   RenderLayers layers;
+  AutoPressureRange pressure_range;  // sets layers' pressure range while pressure_auto
 
   // Windows and messages.
   bool show_help = false;

@@ -2,6 +2,7 @@
 #include "app/scene_loader.h"
 
 #include <gtest/gtest.h>
+#include <spdlog/fmt/fmt.h>
 
 #include <filesystem>
 #include <string>
@@ -59,6 +60,64 @@ generators: [{type: clutter, count: 40}]
   int dynamic = 0;
   for (const SceneBody& b : s.bodies) dynamic += b.kind == SceneBody::Kind::kDynamic;
   EXPECT_EQ(dynamic, 40);
+}
+
+// Whether a point (block frame) is inside any of the block's boxes.
+bool InsideBlock(const SceneBody& block, const Eigen::Vector3d& p_B) {
+  for (const GeometrySpec& g : block.geometries) {
+    const Eigen::Vector3d p_G = g.X_BG.inverse() * p_B;
+    if ((p_G.cwiseAbs() - g.shape.half_extents_m).maxCoeff() < 0) return true;
+  }
+  return false;
+}
+
+TEST(SceneLoader, PegBlockGeneratorMakesTheHoleAndChamferAsked) {
+  for (const double clearance : {0.0005, 0.002}) {
+    for (const double chamfer : {0.0, 0.003}) {
+      const SceneSpec s = ParseScene(fmt::format(R"(
+generators:
+  - {{type: peg_block, name: block, size: [0.1, 0.12, 0.05], peg_width: 0.02,
+     clearance: {}, chamfer: {}, stiffness: .inf}}
+)",
+                                                 clearance, chamfer),
+                                     "p.yaml");
+      ASSERT_EQ(s.bodies.size(), 1u);
+      const SceneBody& b = s.bodies[0];
+      EXPECT_EQ(b.kind, SceneBody::Kind::kStatic);
+      EXPECT_EQ(b.geometries.size(), chamfer > 0 ? 12u : 4u);
+      const double h = 0.02 + clearance, e = 1e-6;
+      for (const Eigen::Vector3d axis : {Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY()}) {
+        for (const double depth : {0.01, 0.03, 0.049}) {
+          const Eigen::Vector3d down(0, 0, -depth);
+          // The hole is exactly h wide below the chamfer; the walls are solid beyond it.
+          EXPECT_FALSE(InsideBlock(b, down + (0.5 * h - e) * axis)) << clearance << " " << depth;
+          EXPECT_TRUE(InsideBlock(b, down + (0.5 * h + e) * axis)) << clearance << " " << depth;
+          EXPECT_TRUE(InsideBlock(b, down + 0.0499 * axis));
+        }
+        EXPECT_FALSE(InsideBlock(b, -0.051 * Eigen::Vector3d::UnitZ() + 0.03 * axis));  // below
+        // The chamfer: a 45° face from the wall's inner top edge (h/2, −c) to (h/2 + c, 0);
+        // without one, the edge is square (the same point is solid).
+        const double c = chamfer > 0 ? chamfer : 1e-3;
+        const Eigen::Vector3d mid = (0.5 * h + 0.5 * c) * axis - 0.5 * c * Eigen::Vector3d::UnitZ();
+        const Eigen::Vector3d n = (-axis + Eigen::Vector3d::UnitZ()).normalized();  // into the air
+        EXPECT_EQ(InsideBlock(b, mid + 1e-5 * n), chamfer == 0.0);
+        EXPECT_TRUE(InsideBlock(b, mid - 1e-5 * n));
+      }
+      EXPECT_TRUE(InsideBlock(b, Eigen::Vector3d(0.049, 0.059, -0.001)));  // outer corner
+      EXPECT_FALSE(InsideBlock(b, Eigen::Vector3d(0.051, 0, -0.01)));
+    }
+  }
+}
+
+TEST(SceneLoader, PegBlockThatCannotBeBuiltIsReported) {
+  EXPECT_NE(ErrorOf("generators: [{type: peg_block, size: [0.1, 0.1, 0.05], clearance: 0.09}]")
+                .find("generators[0]: the hole"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("generators: [{type: peg_block, chamfer: 0.03}]").find("chamfer"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("generators: [{type: peg_block, clearance: -1}]").find("clearance"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("generators: [{type: peg_block, holes: 2}]").find("holes"), std::string::npos);
 }
 
 struct BadCase {

@@ -105,5 +105,137 @@ TEST(UrdfLoader, BadFilesGiveClearErrors) {
   EXPECT_THROW(AddUrdfRobot(kPanda, unknown_joint, &scene), SceneError);
 }
 
+// A package laid out as ROS does: <tmp>/contactlab_mesh_pkg/{urdf/robot.urdf, meshes/*.obj}.
+struct MeshPackage {
+  std::filesystem::path root = std::filesystem::temp_directory_path() / "contactlab_mesh_pkg";
+  MeshPackage() {
+    std::filesystem::create_directories(root / "urdf");
+    std::filesystem::create_directories(root / "meshes");
+    // A unit cube centred at (0.5, 0.5, 0.5) with a vertex in the middle of one face and a dent
+    // (an interior vertex used by no face is dropped by the hull as well).
+    std::ofstream(root / "meshes" / "cube.obj") << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+                                                   "v 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+                                                   "v 0.5 0.5 0.8\n"
+                                                   "f 1 4 3\nf 1 3 2\nf 5 6 9\nf 6 7 9\n"
+                                                   "f 7 8 9\nf 8 5 9\nf 1 2 6\nf 1 6 5\n"
+                                                   "f 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\n"
+                                                   "f 4 1 5\nf 4 5 8\n";
+    std::ofstream(root / "meshes" / "tet.obj")
+        << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+    std::ofstream(root / "meshes" / "broken.obj") << "v 0 0\nf 1 2 7 x\n";
+  }
+  std::string Urdf(const std::string& links) const {
+    const auto path = root / "urdf" / "robot.urdf";
+    std::ofstream(path) << "<robot name='r'>" << links << "</robot>";
+    return path.string();
+  }
+};
+
+constexpr const char* kInertial =
+    "<inertial><mass value='1'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' "
+    "izz='1'/></inertial>";
+
+TEST(UrdfLoader, CollisionMeshesBecomeTheirConvexHullFromPackageRelativeAndAbsolutePaths) {
+  const MeshPackage pkg;
+  const std::string absolute = (pkg.root / "meshes" / "tet.obj").string();
+  const std::string urdf =
+      pkg.Urdf(std::string("<link name='a'>") + kInertial +
+               "<collision><origin xyz='0 0 0.1'/><geometry><mesh filename='package://"
+               "contactlab_mesh_pkg/meshes/cube.obj' scale='0.2 0.1 0.05'/></geometry></collision>"
+               "<collision><geometry><mesh filename='../meshes/tet.obj'/></geometry></collision>"
+               "<collision><geometry><mesh filename='" +
+               absolute +
+               "' scale='2 2 2'/></geometry></collision>"
+               "<visual><geometry><mesh filename='../meshes/cube.obj'/></geometry>"
+               "<material name='red'><color rgba='1 0 0 1'/></material></visual>"
+               "<visual><origin xyz='0 0 1'/><geometry><sphere radius='0.1'/></geometry></visual>"
+               "</link>");
+  SceneSpec scene;
+  AddUrdfRobot(urdf, UrdfOptions{}, &scene);
+  ASSERT_EQ(scene.bodies.size(), 1u);
+  const SceneBody& body = scene.bodies[0];
+  ASSERT_EQ(body.geometries.size(), 3u);
+  const Shape& cube = body.geometries[0].shape;
+  ASSERT_EQ(cube.type, ShapeType::kConvexMesh);
+  // The dented face's middle vertex lies inside the hull: 8 corners, 6 faces, 12 triangles.
+  EXPECT_EQ(cube.convex_mesh->num_vertices(), 8);
+  EXPECT_EQ(cube.convex_mesh->num_faces(), 6);
+  EXPECT_NEAR(ShapeVolume(cube), 0.2 * 0.1 * 0.05, 1e-15);
+  EXPECT_LT((ShapeCentroid(cube) - Eigen::Vector3d(0.1, 0.05, 0.025)).norm(), 1e-15);
+  EXPECT_LT((body.geometries[0].X_BG.translation() - Eigen::Vector3d(0, 0, 0.1)).norm(), 1e-15);
+  EXPECT_NEAR(ShapeVolume(body.geometries[1].shape), 1.0 / 6.0, 1e-15);
+  EXPECT_NEAR(ShapeVolume(body.geometries[2].shape), 8.0 / 6.0, 1e-14);
+  // Visuals: the mesh as loaded (not its hull) with its colour, and a primitive.
+  ASSERT_EQ(body.visuals.size(), 2u);
+  ASSERT_NE(body.visuals[0].mesh, nullptr);
+  EXPECT_EQ(body.visuals[0].mesh->vertices_m.size(), 9u);
+  EXPECT_EQ(body.visuals[0].mesh->triangles.size(), 14u);
+  ASSERT_TRUE(body.visuals[0].rgba.has_value());
+  EXPECT_EQ(*body.visuals[0].rgba, Eigen::Vector4d(1, 0, 0, 1));
+  EXPECT_EQ(body.visuals[1].mesh, nullptr);
+  EXPECT_EQ(body.visuals[1].shape.type, ShapeType::kSphere);
+  EXPECT_FALSE(body.visuals[1].rgba.has_value());
+  // The world takes the mesh: a cube resting on a floor would be in contact.
+  World world(scene);
+  EXPECT_EQ(world.num_geometries(), 3);
+}
+
+TEST(UrdfLoader, MissingOrMalformedMeshNamesTheUrdfTheLinkAndTheFile) {
+  const MeshPackage pkg;
+  for (const std::string file :
+       {"../meshes/none.obj", "../meshes/broken.obj", "package://no_such_package/m.obj"}) {
+    const std::string urdf = pkg.Urdf(std::string("<link name='hand'>") + kInertial +
+                                      "<collision><geometry><mesh filename='" + file +
+                                      "'/></geometry></collision></link>");
+    SceneSpec scene;
+    try {
+      AddUrdfRobot(urdf, UrdfOptions{}, &scene);
+      ADD_FAILURE() << file;
+    } catch (const SceneError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(urdf), std::string::npos) << what;
+      EXPECT_NE(what.find("'hand'"), std::string::npos) << what;
+      EXPECT_NE(what.find(file), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+  // A flat mesh has no volume: it cannot collide.
+  std::ofstream(pkg.root / "meshes" / "flat.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\n"
+                                                     "f 1 2 3\nf 2 4 3\n";
+  const std::string urdf = pkg.Urdf(std::string("<link name='hand'>") + kInertial +
+                                    "<collision><geometry><mesh filename='../meshes/flat.obj'/>"
+                                    "</geometry></collision></link>");
+  SceneSpec scene;
+  try {
+    AddUrdfRobot(urdf, UrdfOptions{}, &scene);
+    ADD_FAILURE();
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("coplanar"), std::string::npos) << e.what();
+  }
+}
+
+TEST(UrdfLoader, PandaVisualMeshesAreTheProjectsOwnAndItsCollisionShapesStayPrimitives) {
+  SceneSpec scene;
+  AddUrdfRobot(kPanda, UrdfOptions{}, &scene);
+  int visual_meshes = 0;
+  for (const SceneBody& b : scene.bodies) {
+    for (const VisualSpec& v : b.visuals) {
+      if (!v.mesh) continue;
+      ++visual_meshes;
+      EXPECT_NE(v.mesh->source.find("assets/robots/meshes/"), std::string::npos);
+      EXPECT_GT(v.mesh->triangles.size(), 10u);
+      // Convex, closed and outward: the shell's own volume (divergence theorem) is its hull's
+      // (up to its grid quads, not quite planar), and every vertex is a vertex of the hull.
+      const ConvexPolyhedron hull = ComputeConvexHull(v.mesh->vertices_m);
+      const double volume =
+          ComputePolyhedronMassProperties(v.mesh->vertices_m, v.mesh->triangles).volume_m3;
+      EXPECT_NEAR(volume, hull.mass.volume_m3, 1e-5 * hull.mass.volume_m3) << v.mesh->source;
+      EXPECT_EQ(hull.num_vertices(), static_cast<int>(v.mesh->vertices_m.size())) << v.mesh->source;
+    }
+    for (const GeometrySpec& g : b.geometries) EXPECT_NE(g.shape.type, ShapeType::kConvexMesh);
+  }
+  EXPECT_EQ(visual_meshes, 11);
+}
+
 }  // namespace
 }  // namespace contactlab

@@ -80,5 +80,71 @@ TEST(PrimitiveMeshes, SphereBoxCylinderCapsuleAreClosedWithShapeBounds) {
   EXPECT_THROW(MakeShapeMesh(Shape::HalfSpace()), std::invalid_argument);
 }
 
+TEST(PrimitiveMeshes, ConvexMeshIsItsHullWithFlatNormals) {
+  // A box of half extents (0.1, 0.2, 0.3) as a convex mesh: 12 triangles, each with the normal
+  // of its face (an axis) at all three corners, and the box's bounds.
+  std::vector<Eigen::Vector3d> corners;
+  for (int i = 0; i < 8; ++i) {
+    corners.emplace_back((i & 1) ? 0.1 : -0.1, (i & 2) ? 0.2 : -0.2, (i & 4) ? 0.3 : -0.3);
+  }
+  const TriangleMesh mesh = MakeShapeMesh(Shape::ConvexMesh(corners));
+  ExpectWellFormed(mesh, "convex mesh");
+  ExpectClosed(mesh, "convex mesh");
+  EXPECT_EQ(mesh.num_triangles(), 12);
+  EXPECT_TRUE(mesh.lower_bound().isApprox(Eigen::Vector3f(-0.1f, -0.2f, -0.3f)));
+  EXPECT_TRUE(mesh.upper_bound().isApprox(Eigen::Vector3f(0.1f, 0.2f, 0.3f)));
+  for (int t = 0; t < mesh.num_triangles(); ++t) {
+    const Eigen::Vector3f& n = mesh.normals[mesh.indices[3 * t]];
+    EXPECT_NEAR(n.cwiseAbs().maxCoeff(), 1.0f, 1e-6f);
+    const Eigen::Vector3f& a = mesh.positions[mesh.indices[3 * t]];
+    const Eigen::Vector3f& b = mesh.positions[mesh.indices[3 * t + 1]];
+    const Eigen::Vector3f& c = mesh.positions[mesh.indices[3 * t + 2]];
+    EXPECT_GT((b - a).cross(c - a).normalized().dot(n), 0.999f);
+    for (int k = 1; k < 3; ++k) EXPECT_EQ(mesh.normals[mesh.indices[3 * t + k]], n);
+  }
+}
+
+TEST(PrimitiveMeshes, VisualMeshKeepsCreasesSharpAndPrimitivesAsShapes) {
+  // A cube as a visual mesh (8 shared vertices): every corner turns 54.7° from the averaged
+  // normal, beyond the crease angle, so each triangle gets its face normal (flat, like a box).
+  auto cube = std::make_shared<VisualMesh>();
+  for (int i = 0; i < 8; ++i) {
+    cube->vertices_m.emplace_back((i & 1) ? 0.1 : -0.1, (i & 2) ? 0.1 : -0.1, (i & 4) ? 0.1 : -0.1);
+  }
+  const ConvexPolyhedron hull = ComputeConvexHull(cube->vertices_m);
+  cube->vertices_m = hull.vertices_G;
+  cube->triangles = hull.triangles;
+  VisualSpec visual;
+  visual.mesh = cube;
+  const TriangleMesh mesh = MakeVisualMesh(visual);
+  ExpectWellFormed(mesh, "visual cube");
+  ExpectClosed(mesh, "visual cube");
+  EXPECT_EQ(mesh.num_triangles(), 12);
+  for (const Eigen::Vector3f& n : mesh.normals) EXPECT_NEAR(n.cwiseAbs().maxCoeff(), 1.0f, 1e-6f);
+  // A fine sphere-like shell shares its vertices (smooth normals: one GPU vertex per vertex).
+  std::vector<Eigen::Vector3d> sphere_points;
+  for (int i = 0; i < 200; ++i) {
+    const double z = -1 + (2.0 * i + 1) / 200, phi = 2.399963 * i;
+    const double r = std::sqrt(1 - z * z);
+    sphere_points.emplace_back(r * std::cos(phi), r * std::sin(phi), z);
+  }
+  const ConvexPolyhedron ball = ComputeConvexHull(sphere_points);
+  auto shell = std::make_shared<VisualMesh>();
+  shell->vertices_m = ball.vertices_G;
+  shell->triangles = ball.triangles;
+  visual.mesh = shell;
+  const TriangleMesh smooth = MakeVisualMesh(visual);
+  ExpectWellFormed(smooth, "visual sphere");
+  EXPECT_EQ(smooth.num_vertices(), 200);
+  for (int v = 0; v < smooth.num_vertices(); ++v) {
+    EXPECT_GT(smooth.normals[v].dot(smooth.positions[v].normalized()), 0.99f);
+  }
+  // A primitive visual is its shape's mesh.
+  VisualSpec sphere;
+  sphere.shape = Shape::Sphere(0.1);
+  EXPECT_EQ(MakeVisualMesh(sphere).num_triangles(),
+            MakeShapeMesh(Shape::Sphere(0.1)).num_triangles());
+}
+
 }  // namespace
 }  // namespace contactlab

@@ -19,6 +19,8 @@
 
 #include "engine/world/snapshot.h"
 #include "engine/world/world.h"
+#include "render/color_map.h"
+#include "test_support/hydro_box_scene.h"
 
 namespace contactlab {
 namespace {
@@ -585,6 +587,116 @@ TEST_F(RendererTest, LinkErrorThrowsNamingTheFiles) {
     EXPECT_NE(std::string(e.what()).find("shadow.frag"), std::string::npos) << e.what();
   }
   fs::remove_all(dir);
+}
+
+// Whether an RGB pixel is within ±tolerance per channel of some colour of the pressure map.
+bool IsColorMapPixel(const uint8_t* rgb, int tolerance = 2) {
+  static const auto table = PressureColorMapTable();
+  for (int k = 0; k < 256; ++k) {
+    if (std::abs(rgb[0] - table[3 * k]) <= tolerance &&
+        std::abs(rgb[1] - table[3 * k + 1]) <= tolerance &&
+        std::abs(rgb[2] - table[3 * k + 2]) <= tolerance) {
+      return true;
+    }
+  }
+  return false;
+}
+
+int CountColorMapPixels(const std::vector<uint8_t>& rgba) {
+  int count = 0;
+  for (size_t i = 0; i + 3 < rgba.size(); i += 4) count += IsColorMapPixel(&rgba[i]);
+  return count;
+}
+
+// Pixel bounding box (x0, y0, x1, y1; image rows top down) of world points seen by `camera`.
+Eigen::Vector4f ProjectedBox(const Camera& camera, const std::vector<Eigen::Vector3f>& points) {
+  const Eigen::Matrix4f vp =
+      camera.Projection(static_cast<float>(kWidth) / kHeight) * camera.View();
+  Eigen::Vector4f box(1e9f, 1e9f, -1e9f, -1e9f);
+  for (const Eigen::Vector3f& p : points) {
+    const Eigen::Vector4f clip = vp * p.homogeneous();
+    const float x = (clip.x() / clip.w() * 0.5f + 0.5f) * kWidth;
+    const float y = (0.5f - clip.y() / clip.w() * 0.5f) * kHeight;
+    box = Eigen::Vector4f(std::min(box[0], x), std::min(box[1], y), std::max(box[2], x),
+                          std::max(box[3], y));
+  }
+  return box;
+}
+
+TEST_F(RendererTest, HydroelasticPatchShowsThroughTheRestingBox) {
+  // hydro_box at rest: the patch is the box's bottom face on the ground, inside the box, seen
+  // from above through it (x-ray hatching in the colour map's exact colours).
+  const auto scene = std::make_shared<SceneSpec>(testing::HydroBoxScene());
+  const Snapshot snapshot = SettledSnapshot(scene, 500);
+  ASSERT_EQ(snapshot.hydroelastic.patches.size(), 1u);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  layers.normal_forces = layers.friction_forces = false;
+  Camera camera = CloseCamera();
+  camera.target = Eigen::Vector3f(0, 0, 0.02f);
+  camera.distance_m = 0.45f;
+  const std::vector<uint8_t> on = RenderToPixels(renderer, snapshot, camera, layers);
+  layers.contact_patches = false;
+  const std::vector<uint8_t> off = RenderToPixels(renderer, snapshot, camera, layers);
+  const int on_count = CountColorMapPixels(on), off_count = CountColorMapPixels(off);
+  EXPECT_GT(on_count, 2000) << "the 10 cm patch, about half of it in exact colours";
+  EXPECT_LT(off_count, 20) << "nothing else in the scene has the map's colours";
+
+  // Where the patch is: inside the projection of the box's bottom face.
+  const Eigen::Vector4f box = ProjectedBox(
+      camera, {{-0.05f, -0.05f, 0}, {0.05f, -0.05f, 0}, {0.05f, 0.05f, 0}, {-0.05f, 0.05f, 0}});
+  int inside = 0;
+  for (int y = 0; y < kHeight; ++y) {
+    for (int x = 0; x < kWidth; ++x) {
+      const size_t i = (static_cast<size_t>(y) * kWidth + x) * 4;
+      if (IsColorMapPixel(&on[i]) && x >= box[0] - 2 && x <= box[2] + 2 && y >= box[1] - 2 &&
+          y <= box[3] + 2) {
+        ++inside;
+      }
+    }
+  }
+  EXPECT_GT(inside, 0.98 * (on_count - off_count));
+
+  // At rest the pressure is nearly uniform: with the automatic range [0, max] the patch is the
+  // top of the map (yellow); with a range 1000 × too wide, the bottom (dark purple).
+  layers.contact_patches = true;
+  EXPECT_GT(CountColor(on, PressureColorMap8(1.0f), 12), on_count / 2);
+  layers.pressure_max_Pa = 1000.0f * snapshot.hydroelastic.max_pressure_Pa;
+  const std::vector<uint8_t> wide = RenderToPixels(renderer, snapshot, camera, layers);
+  EXPECT_GT(CountColor(wide, PressureColorMap8(0.0f), 3), on_count / 2);
+  EXPECT_LT(CountColor(wide, PressureColorMap8(1.0f), 12), 20);
+}
+
+TEST_F(RendererTest, PatchFacesHaveNoPointMarkersAndTractionArrowsOnDemand) {
+  const auto scene = std::make_shared<SceneSpec>(testing::HydroBoxScene());
+  const Snapshot snapshot = SettledSnapshot(scene, 500);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  layers.normal_forces = layers.friction_forces = false;
+  Camera camera = CloseCamera();
+  camera.target = Eigen::Vector3f(0, 0, 0.02f);
+  camera.distance_m = 0.45f;
+  // With the patch layer, only the two balls' point contacts have markers; without it every
+  // face has one (a sticking marker per face centroid).
+  const int with_patch =
+      CountColor(RenderToPixels(renderer, snapshot, camera, layers), kStickColor);
+  layers.contact_patches = false;
+  const int without = CountColor(RenderToPixels(renderer, snapshot, camera, layers), kStickColor);
+  EXPECT_GT(without, 5 * std::max(with_patch, 1));
+
+  // Traction arrows: off by default; on, one per face (normal traction, red).
+  layers.contact_patches = true;
+  layers.contact_points = false;
+  const int red_off =
+      CountColor(RenderToPixels(renderer, snapshot, camera, layers), kNormalForceColor, 40);
+  layers.traction_arrows = true;
+  layers.traction_scale_m_per_Pa = 2e-5f;  // 1.3 kPa: 2.6 cm
+  const std::vector<uint8_t> arrows = RenderToPixels(renderer, snapshot, camera, layers);
+  EXPECT_GT(CountColor(arrows, kNormalForceColor, 40), red_off + 500);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  if (const char* out = std::getenv("CONTACTLAB_PATCH_CHECK_PNG")) {
+    WritePng(out, kWidth, kHeight, arrows);
+  }
 }
 
 }  // namespace

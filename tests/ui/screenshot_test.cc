@@ -17,8 +17,10 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
 
+#include "render/color_map.h"
 #include "render/renderer.h"
 #include "ui/panels.h"
+#include "ui/pressure_color_bar.h"
 
 namespace {
 
@@ -128,6 +130,31 @@ size_t PixelsNear(const Image& img, const Region& r, contactlab::Rgb8 c, int tol
   return n;
 }
 
+// Pixels within ±tolerance per channel of some colour of the pressure colour map; those inside
+// `exclude` (e.g. the colour bar) are counted in *excluded instead.
+size_t ColorMapPixels(const Image& img, const Region& r, int tolerance, const Region& exclude,
+                      size_t* excluded) {
+  static const auto table = contactlab::PressureColorMapTable();
+  size_t n = 0;
+  *excluded = 0;
+  for (int y = r.y0; y < r.y1; ++y) {
+    for (int x = r.x0; x < r.x1; ++x) {
+      const uint8_t* p = &img.rgb[(static_cast<size_t>(y) * img.w + x) * 3];
+      bool match = false;
+      for (int k = 0; k < 256 && !match; ++k) {
+        match = std::abs(p[0] - table[3 * k]) <= tolerance &&
+                std::abs(p[1] - table[3 * k + 1]) <= tolerance &&
+                std::abs(p[2] - table[3 * k + 2]) <= tolerance;
+      }
+      if (!match) continue;
+      const bool in_excluded =
+          x >= exclude.x0 && x < exclude.x1 && y >= exclude.y0 && y < exclude.y1;
+      (in_excluded ? *excluded : n) += 1;
+    }
+  }
+  return n;
+}
+
 std::vector<std::string> BuiltinScenes() {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(fs::path(CONTACTLAB_SOURCE_DIR) / "assets/scenes")) {
@@ -212,6 +239,54 @@ TEST(Screenshot, RestingBoxShowsStickingContactPoints) {
     if (!HasFailure()) fs::remove(png);
   }
   fs::remove(scene);
+}
+
+TEST(Screenshot, HydroBoxShowsThePressurePatchAndItsColourBar) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  // The box's bottom face is a pressure patch on the ground: drawn in the colour map's colours
+  // (through the box), with the colour bar in the scene's bottom-right corner. A box on point
+  // contact has neither.
+  const std::string point_scene = TempPath("hydro_box_point.yaml");
+  {
+    std::ofstream out(point_scene);
+    out << "scene: hydro_box_point\n"
+           "dt: 1.0e-3\n"
+           "duration: 1.0\n"
+           "model: lagged\n"
+           "default_contact: {stiffness: 1.0e6, hunt_crossley: 50.0, relaxation_time: 0.1, "
+           "friction: 0.5}\n"
+           "bodies:\n"
+           "  - name: ground\n"
+           "    type: static\n"
+           "    shapes: [{type: half_space, stiffness: .inf}]\n"
+           "  - name: box\n"
+           "    mass: 1.0\n"
+           "    position: [0, 0, 0.026]\n"
+           "    shapes: [{type: box, size: [0.1, 0.1, 0.05]}]\n";
+  }
+  for (const std::string& s : {std::string("hydro_box"), point_scene}) {
+    const std::string png = TempPath("hydro.png");
+    const Result r = RunContactlab("--screenshot " + png + " --frames 20 --scene " + s);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const Image img = LoadPng(png);
+    ASSERT_TRUE(img.ok());
+    const contactlab::PanelLayout layout = contactlab::ComputePanelLayout(img.w, img.h, true);
+    const contactlab::ColorBarRect bar =
+        contactlab::PressureColorBarRect(static_cast<float>(img.w), img.h - layout.plots_h);
+    const Region bar_region{static_cast<int>(bar.x0), static_cast<int>(bar.y0),
+                            static_cast<int>(bar.x1), static_cast<int>(bar.y1)};
+    size_t in_bar = 0;
+    const size_t patch = ColorMapPixels(img, SceneRegion(img), 2, bar_region, &in_bar);
+    if (s == "hydro_box") {
+      EXPECT_GT(patch, 300u) << png;
+      EXPECT_GT(in_bar, 1000u) << png;
+    } else {
+      EXPECT_LT(patch, 20u) << png;
+      EXPECT_LT(in_bar, 20u) << png;
+    }
+    if (!HasFailure()) fs::remove(png);
+  }
+  fs::remove(point_scene);
 }
 
 }  // namespace

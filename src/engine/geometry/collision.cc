@@ -53,6 +53,9 @@ PairRoutine RoutineFor(ShapeType first, ShapeType second) {
       return second == T::kCapsule ? internal::CapsuleCapsuleContacts : nullptr;
     case T::kHalfSpace:
       return second == T::kHalfSpace ? nullptr : internal::HalfSpaceContacts;
+    case T::kConvexMesh:
+      // Every bounded shape through GJK/EPA and feature clipping (a sphere is a point core).
+      return second == T::kHalfSpace ? nullptr : internal::ConvexConvexContacts;
   }
   return nullptr;
 }

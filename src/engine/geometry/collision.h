@@ -27,9 +27,11 @@ struct ContactPoint {
 // gives ≥ 4). Returns the number of points appended. Two half-spaces never collide.
 // Details: box–half-space gives every vertex within the margin; cylinder–half-space 8 samples
 // of each cap rim within the margin (2 for a lying cylinder); capsule–half-space its end
-// spheres; parallel capsules, a capsule or cylinder lying on a face, and parallel cylinder
+// spheres; convex mesh–half-space every vertex within the margin (at most 8: the deepest and
+// best spread); parallel capsules, a capsule or cylinder lying on a face, and parallel cylinder
 // sides give the two ends of the line contact; box–box at most 8 points (clipped face); the
-// GJK/EPA pairs at most 8 points (a cylinder cap is an 8-gon in the clipping). Every point
+// GJK/EPA pairs (convex meshes against any bounded shape among them) at most 8 points (a
+// cylinder cap is an 8-gon in the clipping, so is a mesh face with more corners). Every point
 // satisfies p_B − p_A = φ·n̂ exactly, and the minimum φ is the exact signed distance (EPA is
 // accurate to ~1e-8 m + 1e-6·depth for curved shapes).
 int ComputeContactPoints(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,

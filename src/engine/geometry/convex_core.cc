@@ -1,6 +1,8 @@
 #include "engine/geometry/convex_core.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace contactlab::internal {
@@ -14,7 +16,8 @@ ConvexCore::ConvexCore(const Shape& shape, const Eigen::Isometry3d& X_WG)
     : type(shape.type),
       R_WG(X_WG.linear()),
       p_WG(X_WG.translation()),
-      half_extents(shape.half_extents_m) {
+      half_extents(shape.half_extents_m),
+      center(p_WG) {
   switch (shape.type) {
     case ShapeType::kSphere:
       inflation = shape.radius_m;
@@ -26,6 +29,10 @@ ConvexCore::ConvexCore(const Shape& shape, const Eigen::Isometry3d& X_WG)
     case ShapeType::kCylinder:
       radius = shape.radius_m;
       half_length = 0.5 * shape.length_m;
+      break;
+    case ShapeType::kConvexMesh:
+      polyhedron = shape.convex_mesh.get();
+      center = R_WG * polyhedron->mass.centroid_G + p_WG;
       break;
     default:
       break;
@@ -54,6 +61,9 @@ Eigen::Vector3d ConvexCore::Support(const Eigen::Vector3d& dir_W) const {
       s.z() = SignNonNegative(d.z()) * half_length;
       break;
     }
+    case ShapeType::kConvexMesh:
+      s = polyhedron->vertices_G[polyhedron->SupportVertex(d)];
+      break;
     default:
       break;
   }
@@ -138,6 +148,52 @@ SupportFeature ConvexCore::Feature(const Eigen::Vector3d& dir_W, double sin_tole
       }
       f.vertices_W[0] = to_world(Eigen::Vector3d(0, 0, SignNonNegative(d.z()) * half_length));
       f.count = 1;
+      return f;
+    }
+    case ShapeType::kConvexMesh: {
+      const ConvexPolyhedron& h = *polyhedron;
+      // The face whose normal is closest to d.
+      int best_face = 0;
+      double best_cos = -2.0;
+      for (int i = 0; i < h.num_faces(); ++i) {
+        const double c = h.faces[i].normal_G.dot(d);
+        if (c > best_cos) {
+          best_cos = c;
+          best_face = i;
+        }
+      }
+      if (best_cos >= cos_tolerance) {
+        const ConvexPolyhedron::Face& face = h.faces[best_face];
+        // A face with more corners than a feature holds (a many-sided cap) is represented by an
+        // inscribed polygon of evenly spread corners: still convex and counterclockwise.
+        const int count = std::min(face.count, SupportFeature::kMaxVertices);
+        for (int i = 0; i < count; ++i) {
+          const int k = static_cast<int>((static_cast<long>(i) * face.count) / count);
+          f.vertices_W[i] = to_world(h.vertices_G[h.face_vertices[face.first + k]]);
+        }
+        f.count = count;
+        f.face_normal_W = R_WG * face.normal_G;
+        return f;
+      }
+      // An edge from the support vertex nearly perpendicular to d.
+      const int v = h.SupportVertex(d);
+      const Eigen::Vector3d& pv = h.vertices_G[v];
+      int best_edge = -1;
+      double best_height = -std::numeric_limits<double>::infinity();
+      for (int k = h.neighbor_offsets[v]; k < h.neighbor_offsets[v + 1]; ++k) {
+        const Eigen::Vector3d e = h.vertices_G[h.neighbors[k]] - pv;
+        const double height = d.dot(e);
+        if (std::abs(height) <= sin_tolerance * e.norm() && height > best_height) {
+          best_height = height;
+          best_edge = h.neighbors[k];
+        }
+      }
+      f.vertices_W[0] = to_world(pv);
+      f.count = 1;
+      if (best_edge >= 0) {
+        f.vertices_W[1] = to_world(h.vertices_G[best_edge]);
+        f.count = 2;
+      }
       return f;
     }
     default:

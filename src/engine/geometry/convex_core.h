@@ -1,6 +1,7 @@
 // A posed convex shape seen as a "core" plus an inflation radius: a sphere is a point inflated
-// by its radius, a capsule a segment inflated by its radius, a box or cylinder is its own core
-// (radius 0). GJK/EPA run on the cores, which keeps them exact and fast for round shapes.
+// by its radius, a capsule a segment inflated by its radius, a box, cylinder or convex mesh is
+// its own core (radius 0). GJK/EPA run on the cores, which keeps them exact and fast for round
+// shapes.
 #pragma once
 
 #include <array>
@@ -32,15 +33,19 @@ struct ConvexCore {
   // an edge/line if dir_W is within that angle of perpendicular to it, else the support point.
   SupportFeature Feature(const Eigen::Vector3d& dir_W, double sin_tolerance) const;
 
-  const Eigen::Vector3d& center_W() const { return p_WG; }
+  // An interior point (the frame origin; a convex mesh's centroid, as its origin may lie
+  // outside it): GJK's first direction and EPA's last-resort separation axis.
+  const Eigen::Vector3d& center_W() const { return center; }
 
   ShapeType type;
   Eigen::Matrix3d R_WG;
   Eigen::Vector3d p_WG;
-  Eigen::Vector3d half_extents;  // box
-  double radius = 0.0;           // cylinder radius
-  double half_length = 0.0;      // cylinder, capsule
-  double inflation = 0.0;        // sphere, capsule radius
+  Eigen::Vector3d half_extents;                  // box
+  double radius = 0.0;                           // cylinder radius
+  double half_length = 0.0;                      // cylinder, capsule
+  double inflation = 0.0;                        // sphere, capsule radius
+  const ConvexPolyhedron* polyhedron = nullptr;  // convex mesh (owned by the Shape)
+  Eigen::Vector3d center;
 };
 
 }  // namespace contactlab::internal

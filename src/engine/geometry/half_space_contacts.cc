@@ -1,5 +1,6 @@
 // Any bounded shape against a half-space: the support points of the shape along the inward
-// normal. Flat features give several points so that resting bodies have a support polygon.
+// normal. Flat features give several points so that resting bodies have a support polygon
+// (a convex mesh: its vertices within the margin, at most 8).
 #include <cmath>
 #include <numbers>
 
@@ -12,6 +13,9 @@ namespace {
 
 // Number of rim samples per cylinder cap.
 constexpr int kRimSamples = 8;
+// At most this many vertices of a convex mesh (a finely tessellated round face resting on the
+// plane would otherwise give one constraint per vertex).
+constexpr int kMaxMeshPoints = 8;
 
 // A point of the shape's core at height `height` above the plane (along `normal`).
 inline bool AppendIfWithinMargin(const Eigen::Vector3d& core_B, double height, double radius_B,
@@ -87,6 +91,18 @@ int HalfSpaceContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape
                                out);
         }
       }
+      break;
+    }
+    case ShapeType::kConvexMesh: {
+      // Every vertex within the margin (a face resting on the plane gives its corners), then
+      // the deepest and best spread of them.
+      const Eigen::Vector3d n_B = R_WB.transpose() * normal;
+      const auto& vertices = b.convex_mesh->vertices_G;
+      for (const Eigen::Vector3d& v : vertices) {
+        AppendIfWithinMargin(center + R_WB * v, center_height + n_B.dot(v), 0.0, normal, margin_m,
+                             out);
+      }
+      ReduceContacts(first, kMaxMeshPoints, out);
       break;
     }
     case ShapeType::kHalfSpace:

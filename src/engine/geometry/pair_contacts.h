@@ -36,8 +36,8 @@ int HalfSpaceContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape
 // Separating-axis test with face clipping (box_box_contacts.cc).
 int BoxBoxContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
                    const Eigen::Isometry3d& X_WB, double margin_m, std::vector<ContactPoint>* out);
-// Any two of box, cylinder, capsule (and sphere): GJK/EPA plus clipping of the supporting
-// features for a multi-point manifold (convex_contacts.cc).
+// Any two of box, cylinder, capsule, convex mesh (and sphere): GJK/EPA plus clipping of the
+// supporting features for a multi-point manifold (convex_contacts.cc).
 int ConvexConvexContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
                          const Eigen::Isometry3d& X_WB, double margin_m,
                          std::vector<ContactPoint>* out);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace contactlab {
 
@@ -41,6 +42,17 @@ Shape Shape::HalfSpace() {
   return s;
 }
 
+Shape Shape::ConvexMesh(const std::vector<Eigen::Vector3d>& points_G) {
+  return ConvexMesh(std::make_shared<const ConvexPolyhedron>(ComputeConvexHull(points_G)));
+}
+
+Shape Shape::ConvexMesh(std::shared_ptr<const ConvexPolyhedron> hull) {
+  Shape s;
+  s.type = ShapeType::kConvexMesh;
+  s.convex_mesh = std::move(hull);
+  return s;
+}
+
 const char* ShapeTypeName(ShapeType type) {
   switch (type) {
     case ShapeType::kSphere:
@@ -53,6 +65,8 @@ const char* ShapeTypeName(ShapeType type) {
       return "capsule";
     case ShapeType::kHalfSpace:
       return "half_space";
+    case ShapeType::kConvexMesh:
+      return "convex_mesh";
   }
   return "unknown";
 }
@@ -91,6 +105,18 @@ Aabb ComputeAabb(const Shape& shape, const Eigen::Isometry3d& X_WG, double margi
       const Eigen::Vector3d axis = R.col(2);
       half = 0.5 * shape.length_m * axis.cwiseAbs() + Eigen::Vector3d::Constant(shape.radius_m);
       break;
+    }
+    case ShapeType::kConvexMesh: {
+      // Exact: the extreme vertices along the world axes (a few hundred at most, no allocation).
+      Eigen::Vector3d lower = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
+      Eigen::Vector3d upper = -lower;
+      for (const Eigen::Vector3d& v : shape.convex_mesh->vertices_G) {
+        const Eigen::Vector3d p = R * v;
+        lower = lower.cwiseMin(p);
+        upper = upper.cwiseMax(p);
+      }
+      const Eigen::Vector3d m = Eigen::Vector3d::Constant(margin);
+      return Aabb{center + lower - m, center + upper + m};
     }
     case ShapeType::kHalfSpace: {
       constexpr double kInf = std::numeric_limits<double>::infinity();

@@ -3,10 +3,14 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
+#include <memory>
+#include <vector>
+
+#include "engine/geometry/convex_hull.h"
 
 namespace contactlab {
 
-enum class ShapeType { kSphere, kBox, kCylinder, kCapsule, kHalfSpace };
+enum class ShapeType { kSphere, kBox, kCylinder, kCapsule, kHalfSpace, kConvexMesh };
 
 struct Shape {
   ShapeType type = ShapeType::kSphere;
@@ -18,12 +22,19 @@ struct Shape {
   // total length is length_m + 2 radius_m.
   double length_m = 0.0;
   // Half-space: the solid is z ≤ 0 of G; its outward normal is +z of G. No parameters.
+  // Convex mesh: the convex polyhedron (vertices in G, outward triangles), immutable and shared
+  // by every copy of the shape (copying a Shape never copies the mesh).
+  std::shared_ptr<const ConvexPolyhedron> convex_mesh;
 
   static Shape Sphere(double r);
   static Shape Box(const Eigen::Vector3d& half_extents);
   static Shape Cylinder(double r, double length);
   static Shape Capsule(double r, double length);
   static Shape HalfSpace();
+  // The convex hull of `points_G` (ComputeConvexHull; throws std::invalid_argument for a set
+  // without volume).
+  static Shape ConvexMesh(const std::vector<Eigen::Vector3d>& points_G);
+  static Shape ConvexMesh(std::shared_ptr<const ConvexPolyhedron> hull);
 };
 
 const char* ShapeTypeName(ShapeType type);

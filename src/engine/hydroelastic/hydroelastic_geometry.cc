@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +61,25 @@ RigidGeometry RigidGeometry::FromSurfaceMesh(TriangleSurfaceMesh mesh) {
   return g;
 }
 
+namespace {
+
+std::vector<std::array<Eigen::Vector3d, 3>> HullTriangleSoup(const ConvexPolyhedron& hull) {
+  std::vector<std::array<Eigen::Vector3d, 3>> soup;
+  soup.reserve(hull.triangles.size());
+  for (const auto& t : hull.triangles) {
+    soup.push_back({hull.vertices_G[t[0]], hull.vertices_G[t[1]], hull.vertices_G[t[2]]});
+  }
+  return soup;
+}
+
+}  // namespace
+
+int ConvexMeshShells(const Shape& shape, double edge_length_m) {
+  if (shape.type != ShapeType::kConvexMesh || !(edge_length_m > 0)) return 1;
+  const double n = std::ceil(shape.convex_mesh->half_size_m / edge_length_m - 1e-9);
+  return static_cast<int>(std::clamp(n, 1.0, 32.0));
+}
+
 CompliantGeometry MakeCompliantGeometry(const Shape& shape, double hydroelastic_modulus_Pa,
                                         double edge_length_m) {
   VolumeMeshWithEpsilon m;
@@ -75,6 +95,10 @@ CompliantGeometry MakeCompliantGeometry(const Shape& shape, double hydroelastic_
       break;
     case ShapeType::kCapsule:
       m = MakeCapsuleVolumeMesh(shape.radius_m, shape.length_m, edge_length_m);
+      break;
+    case ShapeType::kConvexMesh:
+      m = MakeConvexVolumeMesh(HullTriangleSoup(*shape.convex_mesh),
+                               ConvexMeshShells(shape, edge_length_m));
       break;
     case ShapeType::kHalfSpace:
       throw std::invalid_argument("a half-space cannot be a compliant hydroelastic geometry");
@@ -98,6 +122,10 @@ RigidGeometry MakeRigidGeometry(const Shape& shape, double edge_length_m) {
     case ShapeType::kCapsule:
       return RigidGeometry::FromSurfaceMesh(
           MakeCapsuleSurfaceMesh(shape.radius_m, shape.length_m, edge_length_m));
+    case ShapeType::kConvexMesh:
+      // The hull's own triangles: a rigid surface needs no refinement.
+      return RigidGeometry::FromSurfaceMesh(
+          MakeConvexSurfaceMesh(HullTriangleSoup(*shape.convex_mesh)));
     case ShapeType::kHalfSpace:
       return RigidGeometry::HalfSpace();
   }

@@ -41,9 +41,13 @@ struct RigidGeometry {
 };
 
 // From a Shape: `edge_length_m` is the mesh resolution, E_h the hydroelastic modulus [Pa].
-// A half-space cannot be compliant (std::invalid_argument).
+// A half-space cannot be compliant (std::invalid_argument). A convex mesh keeps its hull's
+// triangles (rigid: as they are; compliant: fanned to the vertex mean in
+// ConvexMeshShells(shape, edge) layers, the field ε being the gauge, exact per tet).
 CompliantGeometry MakeCompliantGeometry(const Shape& shape, double hydroelastic_modulus_Pa,
                                         double edge_length_m);
 RigidGeometry MakeRigidGeometry(const Shape& shape, double edge_length_m);
+// Layers of a compliant convex mesh at edge length h: max(1, ⌈half size / h⌉), at most 32.
+int ConvexMeshShells(const Shape& shape, double edge_length_m);
 
 }  // namespace contactlab::hydroelastic

@@ -56,6 +56,8 @@ double DefaultHydroelasticResolution(const Shape& s) {
       return 0.2 * 2.0 * s.half_extents_m.minCoeff();
     case ShapeType::kCylinder:
       return 0.2 * std::min(2.0 * s.radius_m, s.length_m);
+    case ShapeType::kConvexMesh:
+      return 0.2 * 2.0 * s.convex_mesh->half_size_m;
     case ShapeType::kHalfSpace:
       return 0.0;
   }
@@ -128,6 +130,11 @@ void CheckShape(const Shape& s, const std::string& where) {
     case ShapeType::kCapsule:
       CheckPositive(s.radius_m, where + ": radius");
       CheckPositive(s.length_m, where + ": length");
+      break;
+    case ShapeType::kConvexMesh:
+      Require(s.convex_mesh != nullptr && s.convex_mesh->num_vertices() >= 4,
+              where + ": convex mesh without vertices");
+      CheckPositive(s.convex_mesh->mass.volume_m3, where + ": convex mesh volume");
       break;
     case ShapeType::kHalfSpace:
       break;
@@ -215,6 +222,8 @@ double ShapeVolume(const Shape& s) {
       return pi * r * r * s.length_m;
     case ShapeType::kCapsule:
       return pi * r * r * s.length_m + 4.0 / 3.0 * pi * r * r * r;
+    case ShapeType::kConvexMesh:
+      return s.convex_mesh->mass.volume_m3;
     case ShapeType::kHalfSpace:
       return std::numeric_limits<double>::infinity();
   }
@@ -251,10 +260,20 @@ Eigen::Matrix3d SolidInertia(const Shape& s, double m) {
       d << transverse, transverse, axial;
       break;
     }
+    case ShapeType::kConvexMesh: {
+      // Divergence theorem over the hull (convex_hull.h): a full tensor, about the centroid.
+      const PolyhedronMassProperties& p = s.convex_mesh->mass;
+      return m / p.volume_m3 * p.unit_density_inertia;
+    }
     case ShapeType::kHalfSpace:
       throw std::invalid_argument("a half-space has no finite inertia");
   }
   return d.asDiagonal();
+}
+
+Eigen::Vector3d ShapeCentroid(const Shape& s) {
+  return s.type == ShapeType::kConvexMesh ? s.convex_mesh->mass.centroid_G
+                                          : Eigen::Vector3d::Zero();
 }
 
 }  // namespace contactlab

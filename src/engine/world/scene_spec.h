@@ -4,6 +4,8 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
+#include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +58,22 @@ struct GeometrySpec {
   HydroelasticProperties hydroelastic;
 };
 
+// Geometry that is only drawn (a URDF <visual>): the world ignores it (no contact, no mass);
+// the renderer draws it on its body. A primitive keeps its Shape; a mesh keeps its triangles as
+// loaded (convex or not), shared and immutable.
+struct VisualMesh {
+  std::vector<Eigen::Vector3d> vertices_m;    // in the visual's frame V
+  std::vector<std::array<int, 3>> triangles;  // counterclockwise seen from outside
+  std::string source;                         // the file it came from (for messages)
+};
+struct VisualSpec {
+  std::string name;
+  Eigen::Isometry3d X_BV = Eigen::Isometry3d::Identity();  // placement on the body
+  Shape shape;                                             // when mesh is null
+  std::shared_ptr<const VisualMesh> mesh;                  // else this
+  std::optional<Eigen::Vector4d> rgba;                     // the URDF material's colour, if any
+};
+
 // Prescribed motion of a kinematic body: X_WB(t) = translation(s(t)·axis) · X_WB0 with
 // s(t) = amplitude·sin(2π f t + phase) + speed·t (a belt oscillating or running).
 struct KinematicMotion {
@@ -92,6 +110,7 @@ struct SceneBody {
   std::optional<JointPdSpec> pd;                    // 1-dof joints
   std::optional<std::pair<double, double>> limits;  // 1-dof joints [lower, upper]
   std::vector<GeometrySpec> geometries;
+  std::vector<VisualSpec> visuals;  // drawn only (World ignores them)
 };
 
 // Overrides from the command line or the UI. Contact values replace the pair's combined value
@@ -134,6 +153,9 @@ void ValidateScene(const SceneSpec& scene);
 
 // Solid-body inertia of a shape of the given mass about its centroid, in the shape frame.
 Eigen::Matrix3d SolidInertia(const Shape& shape, double mass_kg);
+// The centroid of a bounded shape in its frame G: the origin, except for a convex mesh (whose
+// vertices need not be centred on G's origin).
+Eigen::Vector3d ShapeCentroid(const Shape& shape);
 // Volume of a bounded shape (m³).
 double ShapeVolume(const Shape& shape);
 

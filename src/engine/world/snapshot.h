@@ -6,11 +6,73 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/world/world.h"
 
 namespace contactlab {
+
+// Teleoperation as the UI shows it (filled by the runtime for a scene with a robot arm; plain
+// data: the engine knows nothing of input devices).
+struct TeleopView {
+  bool active = false;  // the scene has a teleoperated arm
+  Eigen::Isometry3d target_tcp_W = Eigen::Isometry3d::Identity();  // commanded TCP pose X_WT*
+  Eigen::Isometry3d tcp_W = Eigen::Isometry3d::Identity();         // measured TCP pose
+  double position_error_m = 0, orientation_error_rad = 0;
+  Eigen::Vector3d linear_m_per_s = Eigen::Vector3d::Zero();  // command applied (world axes)
+  Eigen::Vector3d angular_rad_per_s = Eigen::Vector3d::Zero();
+  double grip = 0;                // 0 open … 1 closed
+  double grip_force_limit_N = 0;  // finger effort limit in use (the grip force setting)
+  double max_grip_force_N = 0;    // the robot's range for that setting: (0, max]
+  double grip_force_N = 0;        // measured: |net normal contact force| on the leader finger
+  double finger_opening_m = 0;    // measured finger joint position
+  bool ik_ok = true;
+  int ik_num_limited = 0, ik_failures = 0;
+  double ik_min_singular_value = 0;
+  double sensitivity = 1;  // live devices' twist scale
+  int frame = 0;           // 0: the device's own frame, 1: world, 2: tool
+  std::string device_name, device_status;
+};
+
+// One hydroelastic contact patch of the step, as World::hydroelastic_patches() (A compliant,
+// normals from A into B); its faces are [first_face, first_face + num_faces) of the per-face
+// arrays of HydroelasticSnapshot.
+struct PatchSnapshot {
+  int geometry_a = -1, geometry_b = -1;
+  int body_a = -1, body_b = -1;  // scene body indices
+  int first_face = 0, num_faces = 0;
+  double area_m2 = 0;  // Σ A_f
+  // Σ of the solver's face forces on B [N] (step average), and where they act: the centroids
+  // weighted by each face's normal force (the area centroid when there is none).
+  Eigen::Vector3d normal_force_W = Eigen::Vector3d::Zero();
+  Eigen::Vector3d friction_force_W = Eigen::Vector3d::Zero();
+  Eigen::Vector3d center_of_pressure_W = Eigen::Vector3d::Zero();
+  float max_pressure_Pa = 0;  // over the patch's vertices and faces
+};
+
+// The hydroelastic contact surfaces of the step, flattened for drawing (contact-math.md §5):
+// every face f is one triangle of a polygon's centroid fan. Struct-of-arrays in float (display
+// data); patch i of `patches` is World::hydroelastic_patches()[i], so ContactResult::
+// hydroelastic_patch indexes it too. Refilled in place: no allocation once warm.
+struct HydroelasticSnapshot {
+  std::vector<PatchSnapshot> patches;
+  // Per face f: its corners (centroid c, v_i, v_(i+1)) at [3f, 3f + 3), with the pressure of
+  // the pressure field there [Pa].
+  std::vector<Eigen::Vector3f> triangle_vertices_W;
+  std::vector<float> vertex_pressure_Pa;
+  // Per face f: centroid c_f, unit normal n̂_f (A into B), area A_f [m²], pressure p0_f at c_f
+  // [Pa], and the traction on B: the solver's face force divided by A_f, split into its normal
+  // and tangential (friction) parts [Pa]. Zero for a face that carried no constraint (no
+  // pressure gradient along n̂_f).
+  std::vector<Eigen::Vector3f> face_centroid_W, face_normal_W;
+  std::vector<float> face_area_m2, face_pressure_Pa;
+  std::vector<Eigen::Vector3f> face_normal_traction_Pa, face_tangential_traction_Pa;
+  float max_pressure_Pa = 0;  // over all patches (0 without patches)
+
+  int num_faces() const { return static_cast<int>(face_area_m2.size()); }
+  bool empty() const { return patches.empty(); }
+};
 
 struct Snapshot {
   // The scene this snapshot belongs to (shapes, names, initial values: immutable, shared).
@@ -25,6 +87,7 @@ struct Snapshot {
   std::vector<int> geometry_body;                 // scene body of each geometry
   std::vector<const GeometrySpec*> geometries;    // into *scene (valid while scene is held)
   std::vector<ContactResult> contacts;
+  HydroelasticSnapshot hydroelastic;                // contact patches (their faces: in contacts)
   std::vector<Eigen::Vector3d> net_normal_force;    // per scene body [N]
   std::vector<Eigen::Vector3d> net_friction_force;  // per scene body [N]
   StepStats stats;
@@ -43,6 +106,7 @@ struct Snapshot {
   bool paused = false;
   double target_realtime_factor = 1.0;  // 0: as fast as possible
   double achieved_realtime_factor = 0;  // measured over the last ~0.5 s of wall time
+  TeleopView teleop;                    // teleoperation (scenes with a robot arm)
 };
 
 // Copies the world's state into `s` without allocating once `s` has held a scene this size.

@@ -1,5 +1,6 @@
 #include "engine/world/world.h"
 
+#include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -7,7 +8,10 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <numbers>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace contactlab {
 
@@ -50,7 +54,189 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& n) {
   return R;
 }
 
+// ---- Hydroelastic representations (contact-math.md §5) ----
+
+// The shape's largest dimension [m] (box: longest side; sphere: diameter; cylinder and
+// capsule: max of diameter and overall length); 0 for a half-space.
+double LargestDimension(const Shape& s) {
+  switch (s.type) {
+    case ShapeType::kSphere:
+      return 2.0 * s.radius_m;
+    case ShapeType::kBox:
+      return 2.0 * s.half_extents_m.maxCoeff();
+    case ShapeType::kCylinder:
+      return std::max(2.0 * s.radius_m, s.length_m);
+    case ShapeType::kCapsule:
+      return std::max(2.0 * s.radius_m, s.length_m + 2.0 * s.radius_m);
+    case ShapeType::kConvexMesh:
+      return 2.0 * s.convex_mesh->half_size_m;
+    case ShapeType::kHalfSpace:
+      return 0.0;
+  }
+  return 0.0;
+}
+
+// Rough mesh sizes at edge length h, to refuse a resolution whose mesh would not fit in memory
+// before building it: the surface generators make about 2 S/h² triangles (right triangles of
+// legs h over the area S), and the shelled tet mesh has n = max(2, ⌈r/h⌉) shells (inradius r,
+// volume_mesh_generators.cc): per surface triangle one core tet and 3 per outer shell, 3n − 2.
+double EstimatedTriangles(const Shape& s, double h) {
+  constexpr double pi = std::numbers::pi;
+  double area = 0.0;
+  switch (s.type) {
+    case ShapeType::kSphere:
+      area = 4.0 * pi * s.radius_m * s.radius_m;
+      break;
+    case ShapeType::kBox: {
+      const Eigen::Vector3d& e = s.half_extents_m;
+      area = 8.0 * (e.x() * e.y() + e.y() * e.z() + e.z() * e.x());
+      break;
+    }
+    case ShapeType::kCylinder:
+      area = 2.0 * pi * s.radius_m * (s.length_m + s.radius_m);
+      break;
+    case ShapeType::kCapsule:
+      area = 2.0 * pi * s.radius_m * (s.length_m + 2.0 * s.radius_m);
+      break;
+    case ShapeType::kConvexMesh:  // the hull's own triangles, at any resolution
+      return static_cast<double>(s.convex_mesh->triangles.size());
+    case ShapeType::kHalfSpace:
+      return 0.0;
+  }
+  return 2.0 * area / (h * h);
+}
+
+double EstimatedTets(const Shape& s, double h) {
+  double inradius = 0.0;
+  switch (s.type) {
+    case ShapeType::kSphere:
+    case ShapeType::kCapsule:
+      inradius = s.radius_m;
+      break;
+    case ShapeType::kBox:
+      inradius = s.half_extents_m.minCoeff();
+      break;
+    case ShapeType::kCylinder:
+      inradius = std::min(s.radius_m, 0.5 * s.length_m);
+      break;
+    case ShapeType::kConvexMesh:  // hull triangles fanned in ConvexMeshShells layers
+      return EstimatedTriangles(s, h) * 3.0 * hydroelastic::ConvexMeshShells(s, h);
+    case ShapeType::kHalfSpace:
+      return 0.0;
+  }
+  const double shells = std::max(2.0, std::ceil(inradius / h - 1e-9));
+  return EstimatedTriangles(s, h) * (3.0 * shells - 2.0);
+}
+
+// A copy of `g` with the hydroelastic modulus E_h: p = E_h·ε is linear in E_h, so the per-vertex
+// pressures and the per-tet linear fields scale by E_h/E_h,old; the mesh, face planes and BVH
+// are unchanged (no re-meshing).
+hydroelastic::CompliantGeometry WithModulus(const hydroelastic::CompliantGeometry& g,
+                                            double modulus_Pa) {
+  hydroelastic::CompliantGeometry out = g;
+  const double scale = modulus_Pa / g.field.hydroelastic_modulus_Pa;
+  out.field.hydroelastic_modulus_Pa = modulus_Pa;
+  for (double& p : out.field.pressure_Pa) p *= scale;
+  for (hydroelastic::LinearField& f : out.tet_pressure) {
+    f.gradient *= scale;
+    f.offset *= scale;
+  }
+  return out;
+}
+
 }  // namespace
+
+void ValidateHydroelasticChange(const GeometrySpec& spec, std::optional<double> modulus_Pa,
+                                std::optional<double> resolution_m) {
+  const ContactModel model = spec.hydroelastic.model;
+  const bool half_space = spec.shape.type == ShapeType::kHalfSpace;
+  const std::string where = fmt::format("geometry '{}'", spec.name);
+  if (modulus_Pa) {
+    if (model != ContactModel::kHydroelasticCompliant) {
+      throw std::invalid_argument(
+          fmt::format("{} ({}): only a hydroelastic_compliant geometry has a hydroelastic modulus",
+                      where, half_space ? "a half-space" : ContactModelName(model)));
+    }
+    if (!(*modulus_Pa > 0) || !std::isfinite(*modulus_Pa)) {
+      throw std::invalid_argument(
+          fmt::format("{}: the hydroelastic modulus must be positive and finite, got {} Pa", where,
+                      *modulus_Pa));
+    }
+  }
+  if (!resolution_m) return;
+  if (half_space) {
+    throw std::invalid_argument(where + " is a half-space: it has no mesh resolution");
+  }
+  if (model == ContactModel::kPoint) {
+    throw std::invalid_argument(where + " uses point contact: it has no hydroelastic mesh");
+  }
+  const double h = *resolution_m;
+  if (!(h > 0) || !std::isfinite(h)) {
+    throw std::invalid_argument(
+        fmt::format("{}: the mesh resolution must be positive and finite, got {} m", where, h));
+  }
+  const double largest = LargestDimension(spec.shape);
+  if (h > largest) {
+    throw std::invalid_argument(
+        fmt::format("{}: mesh resolution {} m is coarser than the shape (largest dimension {} m)",
+                    where, h, largest));
+  }
+  const bool compliant = model == ContactModel::kHydroelasticCompliant;
+  const double limit = compliant ? kMaxHydroelasticTets : kMaxHydroelasticTriangles;
+  auto count = [&](double edge) {
+    return compliant ? EstimatedTets(spec.shape, edge) : EstimatedTriangles(spec.shape, edge);
+  };
+  if (count(h) > limit) {
+    // The finest edge length within the limit (the estimate falls monotonically with h).
+    double lo = h, hi = largest;
+    for (int i = 0; i < 60; ++i) {
+      const double mid = std::sqrt(lo * hi);
+      (count(mid) > limit ? lo : hi) = mid;
+    }
+    throw std::invalid_argument(fmt::format(
+        "{}: mesh resolution {} m is too fine (about {:.2g} {}, limit {:.0e}); the finest "
+        "allowed is {:.3g} m",
+        where, h, count(h), compliant ? "tets" : "triangles", limit, hi));
+  }
+}
+
+HydroelasticRepresentation BuildHydroelasticRepresentation(
+    const GeometrySpec& spec, std::optional<double> modulus_Pa, std::optional<double> resolution_m,
+    const HydroelasticRepresentation* current) {
+  ValidateHydroelasticChange(spec, modulus_Pa, resolution_m);
+  const HydroelasticProperties& h = spec.hydroelastic;
+  const double edge = resolution_m         ? *resolution_m
+                      : h.resolution_m > 0 ? h.resolution_m
+                                           : DefaultHydroelasticResolution(spec.shape);
+  HydroelasticRepresentation r;
+  if (h.model == ContactModel::kHydroelasticCompliant) {
+    r.model = h.model;
+    r.modulus_Pa = modulus_Pa.value_or(h.modulus_Pa);
+    r.resolution_m = edge;
+    if (current && current->compliant && current->resolution_m == edge) {
+      // Same mesh: share it if E_h is unchanged too, else rescale the pressure (no meshing).
+      r.compliant = current->modulus_Pa == r.modulus_Pa
+                        ? current->compliant
+                        : std::make_shared<const hydroelastic::CompliantGeometry>(
+                              WithModulus(*current->compliant, r.modulus_Pa));
+    } else {
+      r.compliant = std::make_shared<const hydroelastic::CompliantGeometry>(
+          hydroelastic::MakeCompliantGeometry(spec.shape, r.modulus_Pa, edge));
+    }
+  } else if (h.model == ContactModel::kHydroelasticRigid ||
+             spec.shape.type == ShapeType::kHalfSpace) {
+    // A half-space always has its (free) analytic rigid representation.
+    r.model = ContactModel::kHydroelasticRigid;
+    r.resolution_m = spec.shape.type == ShapeType::kHalfSpace ? 0.0 : edge;
+    if (current && current->rigid && current->resolution_m == r.resolution_m) {
+      r.rigid = current->rigid;
+    } else {
+      r.rigid = std::make_shared<const hydroelastic::RigidGeometry>(
+          hydroelastic::MakeRigidGeometry(spec.shape, edge));
+    }
+  }
+  return r;
+}
 
 World::World(const SceneSpec& scene) : scene_(scene) {
   ValidateScene(scene_);
@@ -106,8 +292,9 @@ void World::BuildFromScene() {
   for (const SceneBody& sb : scene_.bodies) initial_pd_.push_back(sb.pd);
 
   for (size_t i = 0; i < scene_.bodies.size(); ++i) {
-    for (const GeometrySpec& g : scene_.bodies[i].geometries) {
-      geometries_.push_back({&g, static_cast<int>(i)});
+    const std::vector<GeometrySpec>& body_geometries = scene_.bodies[i].geometries;
+    for (size_t k = 0; k < body_geometries.size(); ++k) {
+      geometries_.push_back({&body_geometries[k], static_cast<int>(i), static_cast<int>(k)});
     }
   }
   const int ng = num_geometries();
@@ -141,27 +328,46 @@ void World::BuildHydroelasticGeometries() {
   hydroelastic_.resize(ng);
   for (int g = 0; g < ng; ++g) {
     const GeometrySpec& spec = *geometries_[g].spec;
-    const HydroelasticProperties& h = spec.hydroelastic;
-    const double edge =
-        h.resolution_m > 0 ? h.resolution_m : DefaultHydroelasticResolution(spec.shape);
-    if (h.model == ContactModel::kHydroelasticCompliant) {
-      hydroelastic_[g].compliant = std::make_unique<hydroelastic::CompliantGeometry>(
-          hydroelastic::MakeCompliantGeometry(spec.shape, h.modulus_Pa, edge));
+    hydroelastic_[g] = BuildHydroelasticRepresentation(spec);
+    if (hydroelastic_[g].compliant) {
       spdlog::debug(
           "hydroelastic: geometry '{}' compliant, E_h = {:.3g} Pa, edge {:.3g} m, {} tets",
-          spec.name, h.modulus_Pa, edge, hydroelastic_[g].compliant->mesh.num_tets());
-    } else if (h.model == ContactModel::kHydroelasticRigid ||
-               spec.shape.type == ShapeType::kHalfSpace) {
-      // A half-space always has its (free) analytic rigid representation.
-      hydroelastic_[g].rigid = std::make_unique<hydroelastic::RigidGeometry>(
-          hydroelastic::MakeRigidGeometry(spec.shape, edge));
+          spec.name, hydroelastic_[g].modulus_Pa, hydroelastic_[g].resolution_m,
+          hydroelastic_[g].num_tets());
     }
   }
 }
 
+void World::SetHydroelasticGeometry(int g, HydroelasticRepresentation r) {
+  if (g < 0 || g >= num_geometries()) {
+    throw std::invalid_argument(
+        fmt::format("SetHydroelasticGeometry: geometry {} out of range "
+                    "(the scene has {})",
+                    g, num_geometries()));
+  }
+  const GeometryInstance& instance = geometries_[g];
+  const HydroelasticRepresentation& now = hydroelastic_[g];
+  const bool complete = r.model == ContactModel::kHydroelasticCompliant ? r.compliant != nullptr
+                        : r.model == ContactModel::kHydroelasticRigid   ? r.rigid != nullptr
+                                                                        : false;
+  if (now.model == ContactModel::kPoint || r.model != now.model || !complete) {
+    throw std::invalid_argument(
+        fmt::format("SetHydroelasticGeometry: geometry '{}' is {}, the new representation {}{}",
+                    instance.spec->name, ContactModelName(now.model), ContactModelName(r.model),
+                    complete ? "" : " without its mesh"));
+  }
+  // Keep the scene's record in step, so geometry(g) reports what is in use (and the E_h
+  // weighting of the pair dissipation, CombinedHydroelasticProperties, uses the new E_h).
+  GeometrySpec& spec = scene_.bodies[instance.scene_body].geometries[instance.index_in_body];
+  if (r.compliant) spec.hydroelastic.modulus_Pa = r.modulus_Pa;
+  if (spec.shape.type != ShapeType::kHalfSpace) spec.hydroelastic.resolution_m = r.resolution_m;
+  // The last step's patches point into surface_pool_, not into the meshes: they stay valid.
+  hydroelastic_[g] = std::move(r);
+}
+
 bool World::UsesHydroelastic(int ga, int gb, bool* a_is_compliant) const {
-  const HydroelasticInstance& a = hydroelastic_[ga];
-  const HydroelasticInstance& b = hydroelastic_[gb];
+  const HydroelasticRepresentation& a = hydroelastic_[ga];
+  const HydroelasticRepresentation& b = hydroelastic_[gb];
   const bool a_any = a.compliant || a.rigid, b_any = b.compliant || b.rigid;
   const bool use = (a.compliant && b_any) || (b.compliant && a_any);
   if (a_is_compliant) *a_is_compliant = a.compliant != nullptr;

@@ -64,6 +64,45 @@ struct HydroelasticPatch {
   Eigen::Vector3d friction_force_W = Eigen::Vector3d::Zero();
 };
 
+// One geometry's hydroelastic representation (contact-math.md §5): a compliant tet mesh with
+// its pressure field p = E_h·ε, or a rigid triangle surface (or the analytic half-space).
+// Immutable once built and shared (shared_ptr<const>): the sim thread keeps stepping with the
+// old one while a new one is built on another thread, then swaps it in between steps
+// (World::SetHydroelasticGeometry).
+struct HydroelasticRepresentation {
+  ContactModel model = ContactModel::kPoint;  // kPoint: none (point contact only)
+  double modulus_Pa = 0;                      // E_h of a compliant geometry (0 otherwise)
+  double resolution_m = 0;  // the edge length the mesh was built with (0: half-space or none)
+  std::shared_ptr<const hydroelastic::CompliantGeometry> compliant;
+  std::shared_ptr<const hydroelastic::RigidGeometry> rigid;
+  int num_tets() const { return compliant ? compliant->mesh.num_tets() : 0; }
+  int num_triangles() const { return rigid ? rigid->mesh.num_triangles() : 0; }
+};
+
+// Checks a live change of a geometry's E_h and mesh resolution (std::nullopt: unchanged).
+// Throws std::invalid_argument with one line naming the geometry and the value: a modulus that
+// is not positive and finite, or given for a geometry that is not compliant; a resolution on a
+// point-contact geometry or a half-space, not positive and finite, coarser than the shape's
+// largest dimension, or so fine that the mesh would exceed kMaxHydroelasticTets tets
+// (compliant) or kMaxHydroelasticTriangles triangles (rigid) — the message gives the finest
+// resolution allowed.
+inline constexpr int kMaxHydroelasticTets = 500'000;  // ≈ 160 MB: mesh, planes, BVH
+inline constexpr int kMaxHydroelasticTriangles = 200'000;
+void ValidateHydroelasticChange(const GeometrySpec& spec, std::optional<double> modulus_Pa,
+                                std::optional<double> resolution_m);
+
+// Builds the hydroelastic representation of a geometry from its spec, with E_h and the mesh
+// resolution replaced by the given values (std::nullopt: the spec's own; a resolution of 0 in
+// the spec means DefaultHydroelasticResolution). Pure: touches no World, safe on any thread.
+// When `current` (the geometry's representation now, or null) was meshed at the resolution
+// asked for, the mesh is reused and only the pressure is rescaled — p = E_h·ε is linear in E_h
+// (contact-math.md §5), so a modulus change needs no re-meshing. Validates the new values
+// (ValidateHydroelasticChange).
+HydroelasticRepresentation BuildHydroelasticRepresentation(
+    const GeometrySpec& spec, std::optional<double> modulus_Pa = std::nullopt,
+    std::optional<double> resolution_m = std::nullopt,
+    const HydroelasticRepresentation* current = nullptr);
+
 struct StepStats {
   double geometry_ms = 0, solve_ms = 0, total_ms = 0;
   double hydroelastic_ms = 0;  // contact surfaces (part of geometry_ms)
@@ -128,6 +167,16 @@ class World {
   // of ContactModel in scene_spec.h. *a_is_compliant tells whether geometry_a is the compliant side
   // (A of the contact surface).
   bool UsesHydroelastic(int geometry_a, int geometry_b, bool* a_is_compliant = nullptr) const;
+  // Geometry g's hydroelastic representation (model kPoint and no meshes for point contact).
+  const HydroelasticRepresentation& hydroelastic_representation(int g) const {
+    return hydroelastic_[g];
+  }
+  // Swaps in a representation built by BuildHydroelasticRepresentation (typically on another
+  // thread) for geometry g, between steps: a pointer move, no meshing. The state, time,
+  // overrides and PD targets are kept, and geometry(g).hydroelastic reports the new E_h and
+  // resolution. The next step uses it. Throws std::invalid_argument if g is out of range or
+  // the representation's model is not the geometry's (or its mesh is missing).
+  void SetHydroelasticGeometry(int g, HydroelasticRepresentation representation);
   const StepStats& last_stats() const { return stats_; }
   // The last step's full solver statistics and its problem (valid until the next Step).
   const ConvexSolverStats& last_solver_stats() const { return solver_stats_; }
@@ -144,6 +193,7 @@ class World {
   struct GeometryInstance {
     const GeometrySpec* spec;
     int scene_body;
+    int index_in_body;  // spec is scene_.bodies[scene_body].geometries[index_in_body]
   };
   void BuildFromScene();
   // True for a body of a tree with at least one velocity (false: static, kinematic, welded).
@@ -191,12 +241,9 @@ class World {
     int patch = -1, face = -1;
     double face_stiffness_N_per_m = 0, face_elastic_force_N = 0;
   };
-  // Per geometry, its hydroelastic representation (built once at construction), if any.
-  struct HydroelasticInstance {
-    std::unique_ptr<hydroelastic::CompliantGeometry> compliant;
-    std::unique_ptr<hydroelastic::RigidGeometry> rigid;
-  };
-  std::vector<HydroelasticInstance> hydroelastic_;
+  // Per geometry, its hydroelastic representation (built at construction, replaceable
+  // between steps by SetHydroelasticGeometry), if any.
+  std::vector<HydroelasticRepresentation> hydroelastic_;
   hydroelastic::ContactSurfaceScratch surface_scratch_;
   // Surfaces reused across steps (stable addresses: patches point into them).
   std::vector<std::unique_ptr<hydroelastic::ContactSurface>> surface_pool_;

