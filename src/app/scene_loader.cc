@@ -523,7 +523,7 @@ void ParseRobot(const Context& ctx, const YAML::Node& node, int index,
   const std::string where = fmt::format("robots[{}]", index);
   ctx.CheckKeys(node, where,
                 {"urdf", "prefix", "position", "rpy_deg", "quaternion", "fixed_base",
-                 "joint_positions", "pd", "contact"});
+                 "joint_positions", "pd", "contact", "hydroelastic"});
   const std::string file = ctx.String(node, "urdf", "");
   if (file.empty()) ctx.Fail(node, where + ": needs urdf: PATH");
   fs::path path(file);
@@ -557,10 +557,36 @@ void ParseRobot(const Context& ctx, const YAML::Node& node, int index,
     s.effort_limit = ctx.Positive(pd, where + ".pd", "effort_limit", 1e30);
     options.pd = s;
   }
+  const size_t first_body = scene->bodies.size();
   try {
     AddUrdfRobot(path.string(), options, scene);
   } catch (const SceneError& e) {
     ctx.Fail(node["urdf"], e.what());
+  }
+  // Hydroelastic contact for some links' collision geometry (e.g. compliant finger pads):
+  //   hydroelastic: [{links: [panda_leftfinger, ...], contact_model: hydroelastic_compliant,
+  //                   hydroelastic_modulus: 1e7, resolution: 0.003}]
+  const YAML::Node hydro = node["hydroelastic"];
+  if (hydro.IsDefined()) {
+    if (!hydro.IsSequence()) ctx.Fail(hydro, where + ".hydroelastic must be a list");
+    for (size_t i = 0; i < hydro.size(); ++i) {
+      const std::string w = fmt::format("{}.hydroelastic[{}]", where, i);
+      ctx.CheckKeys(hydro[i], w, {"links", "contact_model", "hydroelastic_modulus", "resolution"});
+      const YAML::Node links = hydro[i]["links"];
+      if (!links.IsSequence() || links.size() == 0)
+        ctx.Fail(hydro[i], w + ".links: a list of links");
+      for (const YAML::Node& link : links) {
+        const std::string name = options.name_prefix + link.as<std::string>();
+        bool found = false;
+        for (size_t b = first_body; b < scene->bodies.size(); ++b) {
+          if (scene->bodies[b].body.name != name) continue;
+          found = true;
+          for (GeometrySpec& g : scene->bodies[b].geometries)
+            ParseHydroelastic(ctx, hydro[i], w, &g);
+        }
+        if (!found) ctx.Fail(link, fmt::format("{}.links: the robot has no link '{}'", w, name));
+      }
+    }
   }
 }
 

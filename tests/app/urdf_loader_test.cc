@@ -72,6 +72,44 @@ robots:
   EXPECT_LT(world.v().norm(), 1e-3);
 }
 
+TEST(UrdfLoader, SceneGivesChosenLinksAHydroelasticModel) {
+  const std::string source = std::string(CONTACTLAB_SOURCE_DIR) + "/assets/scenes/inline.yaml";
+  const SceneSpec scene = ParseScene(R"(
+robots:
+  - urdf: robots/panda.urdf
+    hydroelastic:
+      - {links: [panda_leftfinger, panda_rightfinger], contact_model: hydroelastic_compliant,
+         hydroelastic_modulus: 2.0e6, resolution: 0.004}
+)",
+                                     source);
+  int compliant = 0;
+  for (const SceneBody& b : scene.bodies) {
+    const bool finger = b.body.name == "panda_leftfinger" || b.body.name == "panda_rightfinger";
+    for (const GeometrySpec& g : b.geometries) {
+      if (finger) {
+        EXPECT_EQ(g.hydroelastic.model, ContactModel::kHydroelasticCompliant);
+        EXPECT_EQ(g.hydroelastic.modulus_Pa, 2.0e6);
+        EXPECT_EQ(g.hydroelastic.resolution_m, 0.004);
+        ++compliant;
+      } else {
+        EXPECT_EQ(g.hydroelastic.model, ContactModel::kPoint) << b.body.name;
+      }
+    }
+  }
+  EXPECT_EQ(compliant, 2);
+  try {
+    ParseScene(R"(
+robots:
+  - urdf: robots/panda.urdf
+    hydroelastic: [{links: [panda_thumb], contact_model: hydroelastic_rigid}]
+)",
+               source);
+    ADD_FAILURE() << "an unknown link was accepted";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("no link 'panda_thumb'"), std::string::npos) << e.what();
+  }
+}
+
 std::string WriteTemp(const std::string& name, const std::string& text) {
   const auto path = std::filesystem::temp_directory_path() / name;
   std::ofstream(path) << text;
