@@ -167,7 +167,9 @@ int RunGui(const contactlab::CommandLine& cl) {
     return kExitOk;
   } catch (const GuiError& e) {
     spdlog::error("{}", e.what());
-    return e.kind() == GuiError::Kind::kNoDisplay ? kExitBadInput : kExitError;
+    return e.kind() == GuiError::Kind::kNoDisplay || e.kind() == GuiError::Kind::kBadInput
+               ? kExitBadInput
+               : kExitError;
   } catch (const std::invalid_argument& e) {
     spdlog::error("{}: {}", options.scene.source, e.what());
     return kExitBadInput;
@@ -248,26 +250,22 @@ int main(int argc, char** argv) {
         const std::string script = DefaultTeleopScript(world.scene());
         input = script.empty() ? "keyboard" : "replay:" + script;
       }
-      InputSpec spec;
       std::string error;
-      if (!ParseInputSpec(input, &spec, &error) || !CreateInputDevices(spec, &devices, &error)) {
+      if (!cl.record_path.empty() && !recorder.Open(cl.record_path, &error)) {
+        spdlog::error("{}", error);
+        return kExitBadInput;
+      }
+      if (!CreateInputDevices(input, &devices, &error)) {
         spdlog::error("{}", error);
         return kExitBadInput;
       }
       teleop = std::make_unique<TeleopController>(world, *config);
       options.teleop = teleop.get();
       options.input = devices.active.get();
-      if (!cl.record_path.empty()) {
-        if (!recorder.Open(cl.record_path, &error)) {
-          spdlog::error("{}", error);
-          return kExitBadInput;
-        }
-        options.recorder = &recorder;
-      }
+      if (recorder.is_open()) options.recorder = &recorder;
       spdlog::info("teleoperation: {}", devices.active->Status());
     } else if (!cl.input.empty() || !cl.record_path.empty()) {
-      spdlog::warn("--input {}: scene '{}' has no robot to teleoperate; ignored", cl.input,
-                   scene.name);
+      spdlog::warn("--input/--record: scene '{}' has no robot to teleoperate; ignored", scene.name);
     }
     const HeadlessResult r = RunHeadless(&world, options);
     spdlog::info("{} ({}): {} steps of {} s in {:.3f} s wall, {} not converged", scene.name,

@@ -461,7 +461,8 @@ void ParsePegBlock(const Context& ctx, const YAML::Node& node, const std::string
                    const ContactProperties& defaults, SceneSpec* scene) {
   ctx.CheckKeys(node, where,
                 With(kContactKeys, {"type", "name", "position", "rpy_deg", "quaternion", "size",
-                                    "peg_width", "clearance", "chamfer"}));
+                                    "peg_width", "clearance", "chamfer", "contact_model",
+                                    "hydroelastic_modulus", "resolution"}));
   PegBlockSpec b;
   b.name = ctx.String(node, "name", b.name);
   b.pose = ctx.Pose(node, where);
@@ -477,6 +478,8 @@ void ParsePegBlock(const Context& ctx, const YAML::Node& node, const std::string
   } catch (const std::invalid_argument& e) {
     ctx.Fail(node, fmt::format("{}: {}", where, e.what()));
   }
+  // Every box of the block takes the generator's contact model (e.g. hydroelastic_rigid).
+  for (GeometrySpec& g : scene->bodies.back().geometries) ParseHydroelastic(ctx, node, where, &g);
 }
 
 void ParseGenerator(const Context& ctx, const YAML::Node& node, int index,

@@ -40,8 +40,6 @@ int FirstDynamicBody(const SceneSpec& scene) {
   return -1;
 }
 
-bool IsLiveDevice(const InputDevice& device) { return device.Name() != "replay"; }
-
 // The pacing falls back to "as fast as it can" (re-anchoring to the present) once it is this
 // many steps (or kMaxLag_s) late, so a slow stretch never turns into a long catch-up burst.
 // A single slow step (a burst of new contacts can cost several δt) is made up by the next
@@ -119,9 +117,12 @@ struct SimRuntime::Impl {
   std::unique_ptr<Recorder> recorder;
   std::unique_ptr<TeleopController> teleop;
   double teleop_sensitivity = 1.0;
-  int teleop_frame = 0;                // command::SetTeleopOptions::frame
-  std::optional<double> grip_force_N;  // set by the UI; else the robot's default
-  std::string device_status;           // refreshed every kStatusRefreshSteps (no per-step copy)
+  int teleop_frame = 0;                    // command::SetTeleopOptions::frame
+  std::optional<double> grip_force_N;      // set by the UI; else the robot's default
+  std::string device_name, device_status;  // refreshed every kStatusRefreshSteps (no per-step
+                                           // string building)
+  bool device_connected = true;
+  double grip_force_N_measured = 0;  // |net normal force| on the leader finger, last step
 
   // Pacing: the next step is due when the wall clock reaches
   // pace_wall + (sim_total + dt − pace_sim) / target_factor.
@@ -383,6 +384,7 @@ void SimRuntime::Impl::Apply(command::StepOnce&) {
 void SimRuntime::Impl::Apply(command::Reset&) {
   world->Reset();
   if (teleop) teleop->Reset(*world);
+  grip_force_N_measured = 0;
   step_index = 0;
   ++run;
   pending_single_steps = 0;
@@ -443,6 +445,9 @@ void SimRuntime::Impl::DoStep() {
   const double dt = world->dt();
   UpdateTeleop();
   const bool ok = world->Step();
+  grip_force_N_measured = teleop && !teleop->config().finger_bodies.empty()
+                              ? world->NetNormalForce(teleop->config().finger_bodies[0]).norm()
+                              : 0.0;
   if (step_delay_s > 0) {
     // Stands in for a slow solver; interruptible so that Stop() never waits for it.
     std::unique_lock lock(mu);
@@ -473,9 +478,7 @@ void SimRuntime::Impl::PushPlotSample(double step_ms) {
   p.step_ms = step_ms;
   p.converged = world->last_stats().converged;
   p.run = run;
-  if (teleop && !teleop->config().finger_bodies.empty()) {
-    p.grip_force_N = world->NetNormalForce(teleop->config().finger_bodies[0]).norm();
-  }
+  p.grip_force_N = grip_force_N_measured;
   const int b = selected_body;
   if (b >= 0 && b < static_cast<int>(scene->bodies.size())) {
     p.normal_force_N = world->NetNormalForce(b).norm();
@@ -526,6 +529,7 @@ void SimRuntime::Impl::Apply(command::SetTeleopOptions& c) {
 
 void SimRuntime::Impl::RebuildTeleop() {
   teleop.reset();
+  grip_force_N_measured = 0;
   if (!devices.active) return;
   const std::optional<TeleopConfig> config = FindTeleopConfig(world->scene());
   if (!config) return;
@@ -540,7 +544,7 @@ void SimRuntime::Impl::RebuildTeleop() {
 void SimRuntime::Impl::UpdateTeleop() {
   if (!teleop || !devices.active) return;
   TeleopCommand command = devices.active->Poll(world->time());
-  if (IsLiveDevice(*devices.active)) {  // a replay reproduces its recording exactly
+  if (devices.active->IsLive()) {  // a replay reproduces its recording exactly
     command.linear_m_per_s *= teleop_sensitivity;
     command.angular_rad_per_s *= teleop_sensitivity;
     if (teleop_frame == 1) command.frame = CommandFrame::kWorld;
@@ -555,13 +559,9 @@ void SimRuntime::Impl::FillTeleopView(Snapshot* s) const {
   v.active = teleop != nullptr;
   v.sensitivity = teleop_sensitivity;
   v.frame = teleop_frame;
-  if (devices.active) {
-    v.device_name = devices.active->Name();
-    v.device_status = device_status;
-  } else {
-    v.device_name.clear();
-    v.device_status.clear();
-  }
+  v.device_name = device_name;
+  v.device_status = device_status;
+  v.device_connected = device_connected;
   if (!teleop) return;
   const TeleopState& t = teleop->state();
   v.target_tcp_W = t.target_tcp_W;
@@ -574,9 +574,7 @@ void SimRuntime::Impl::FillTeleopView(Snapshot* s) const {
   v.grip = t.command.grip;
   v.grip_force_limit_N = teleop->grip_force();
   v.max_grip_force_N = teleop->config().max_grip_force_N;
-  const int leader =
-      teleop->config().finger_bodies.empty() ? -1 : teleop->config().finger_bodies[0];
-  v.grip_force_N = leader >= 0 ? world->NetNormalForce(leader).norm() : 0;
+  v.grip_force_N = grip_force_N_measured;
   v.finger_opening_m = t.finger_opening_m;
   v.ik_ok = t.ik_ok;
   v.ik_num_limited = t.ik_num_limited;
@@ -746,7 +744,9 @@ void SimRuntime::Impl::Publish() {
   // status line, and keeps the per-step path free of allocations.
   constexpr uint64_t kStatusRefreshSteps = 64;
   if (devices.active && (step_index % kStatusRefreshSteps == 0 || paused)) {
+    device_name = devices.active->Name();
     device_status = devices.active->Status();
+    device_connected = devices.active->Connected();
   }
   std::shared_ptr<Snapshot> s = FreeSnapshot();
   FillSnapshot(*world, scene, scene_generation, step_index, s.get());

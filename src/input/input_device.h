@@ -20,6 +20,14 @@ class InputDevice {
   // "no space mouse daemon (spacenavd) found".
   virtual std::string Status() const = 0;
 
+  // Whether a person drives it now (keyboard, space mouse): the UI's sensitivity and frame
+  // choice apply to live devices; a replay reproduces its recording exactly.
+  virtual bool IsLive() const { return true; }
+
+  // False while a device the user asked for is missing (no space mouse daemon, connection
+  // lost): the UI shows its status as a warning. Devices that cannot go missing are connected.
+  virtual bool Connected() const { return true; }
+
   // Short name for the UI: "keyboard", "spacemouse", "replay", ...
   virtual std::string Name() const = 0;
 };

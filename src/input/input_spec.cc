@@ -50,4 +50,9 @@ bool CreateInputDevices(const InputSpec& spec, InputDevices* devices, std::strin
   return false;
 }
 
+bool CreateInputDevices(std::string_view option, InputDevices* devices, std::string* error) {
+  InputSpec spec;
+  return ParseInputSpec(option, &spec, error) && CreateInputDevices(spec, devices, error);
+}
+
 }  // namespace contactlab

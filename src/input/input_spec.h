@@ -34,5 +34,7 @@ struct InputDevices {
 bool CreateInputDevices(const InputSpec& spec, InputDevices* devices, std::string* error,
                         const KeyboardConfig& keyboard_config = {},
                         const SpaceMouseConfig& space_mouse_config = {});
+// ParseInputSpec, then CreateInputDevices: the devices for an `--input` value.
+bool CreateInputDevices(std::string_view option, InputDevices* devices, std::string* error);
 
 }  // namespace contactlab

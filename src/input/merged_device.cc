@@ -34,4 +34,11 @@ std::string MergedInputDevice::Name() const {
   return s;
 }
 
+bool MergedInputDevice::Connected() const {
+  for (const auto& source : sources_) {
+    if (!source->Connected()) return false;
+  }
+  return true;
+}
+
 }  // namespace contactlab

@@ -20,6 +20,7 @@ class MergedInputDevice : public InputDevice {
   TeleopCommand Poll(double t) override;
   std::string Status() const override;  // the sources' statuses joined with " | "
   std::string Name() const override;    // the sources' names joined with "+"
+  bool Connected() const override;      // every source is
 
  private:
   std::vector<std::shared_ptr<InputDevice>> sources_;

@@ -27,6 +27,7 @@ class ReplayDevice : public InputDevice {
   TeleopCommand Poll(double t) override;
   std::string Status() const override;
   std::string Name() const override { return "replay"; }
+  bool IsLive() const override { return false; }
 
   // Stateless sample at time t (Poll records progress for Status; this does not).
   TeleopCommand Sample(double t) const;

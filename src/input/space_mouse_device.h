@@ -29,7 +29,7 @@ class SpaceMouseDevice : public InputDevice {
   std::string Status() const override { return status_; }
   std::string Name() const override { return "spacemouse"; }
 
-  bool connected() const { return client_.connected(); }
+  bool Connected() const override { return client_.connected(); }
   // Live toggles (also reachable through buttons). Not thread-safe: call from the polling thread.
   SpaceMouseConfig& config() { return config_; }
 

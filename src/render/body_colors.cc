@@ -6,34 +6,14 @@ namespace contactlab {
 namespace {
 
 Rgb8 FromHsv(float h, float s, float v) {
-  // Standard HSV → RGB with h in [0, 1).
+  // Standard HSV → RGB with h in [0, 1): per sector, which of v, q, p, t is r, g and b.
   const float h6 = 6.0f * (h - std::floor(h));
   const int sector = static_cast<int>(h6) % 6;
   const float f = h6 - std::floor(h6);
-  const float p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
-  float r = v, g = t, b = p;
-  switch (sector) {
-    case 0:
-      r = v, g = t, b = p;
-      break;
-    case 1:
-      r = q, g = v, b = p;
-      break;
-    case 2:
-      r = p, g = v, b = t;
-      break;
-    case 3:
-      r = p, g = q, b = v;
-      break;
-    case 4:
-      r = t, g = p, b = v;
-      break;
-    default:
-      r = v, g = p, b = q;
-      break;
-  }
-  auto to8 = [](float x) { return static_cast<uint8_t>(std::lround(255.0f * x)); };
-  return Rgb8{to8(r), to8(g), to8(b)};
+  const float value[4] = {v, v * (1 - s * f), v * (1 - s), v * (1 - s * (1 - f))};  // v q p t
+  constexpr int kRgb[6][3] = {{0, 3, 2}, {1, 0, 2}, {2, 0, 3}, {2, 1, 0}, {3, 2, 0}, {0, 2, 1}};
+  const int* rgb = kRgb[sector];
+  return ToRgb8(Eigen::Vector3f(value[rgb[0]], value[rgb[1]], value[rgb[2]]));
 }
 
 }  // namespace
@@ -58,5 +38,10 @@ Rgb8 BodyColor(int scene_body_index, SceneBody::Kind kind) {
 Rgb8 GroundColor() { return Rgb8{196, 194, 188}; }
 
 Eigen::Vector3f ToFloat(Rgb8 c) { return Eigen::Vector3f(c.r, c.g, c.b) / 255.0f; }
+
+Rgb8 ToRgb8(const Eigen::Vector3f& c) {
+  auto to8 = [](float x) { return static_cast<uint8_t>(std::lround(255.0f * x)); };
+  return Rgb8{to8(c.x()), to8(c.y()), to8(c.z())};
+}
 
 }  // namespace contactlab

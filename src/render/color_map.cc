@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "render/body_colors.h"
+
 namespace contactlab {
 namespace {
 
-// viridis entries 0, 8, …, 248 and 255 (matplotlib _cm_listed.py); kKnotIndex[k] is each
+// viridis entries 0, 8, …, 248 and 255 (matplotlib _cm_listed.py); KnotIndex(k) is each
 // one's index in the 256-entry map. Linear interpolation between them stays within ~1/255 of
 // the full map.
 constexpr int kNumKnots = 33;
@@ -45,11 +47,7 @@ Eigen::Vector3f PressureColorMap(float t) {
   return a + s * (b - a);
 }
 
-Rgb8 PressureColorMap8(float t) {
-  const Eigen::Vector3f c = PressureColorMap(t);
-  auto to8 = [](float x) { return static_cast<uint8_t>(std::lround(255.0f * x)); };
-  return Rgb8{to8(c.x()), to8(c.y()), to8(c.z())};
-}
+Rgb8 PressureColorMap8(float t) { return ToRgb8(PressureColorMap(t)); }
 
 std::array<uint8_t, 3 * 256> PressureColorMapTable() {
   std::array<uint8_t, 3 * 256> table{};

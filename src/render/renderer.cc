@@ -71,9 +71,8 @@ Eigen::Vector3f LocalHalfExtents(const Shape& s) {
     case ShapeType::kCapsule:
       return Eigen::Vector3f(r, r, l + r);
     case ShapeType::kConvexMesh: {
-      Eigen::Vector3d half = Eigen::Vector3d::Zero();
-      for (const Eigen::Vector3d& v : s.convex_mesh->vertices_G) half = half.cwiseMax(v.cwiseAbs());
-      return half.cast<float>();
+      const Aabb box = ComputeAabb(s, Eigen::Isometry3d::Identity(), 0.0);
+      return box.lower.cwiseAbs().cwiseMax(box.upper.cwiseAbs()).cast<float>();
     }
     case ShapeType::kHalfSpace:
       break;
@@ -226,6 +225,7 @@ struct Renderer::Impl {
   std::vector<char> see_through;                 // per geometry, this frame
   std::vector<std::pair<float, int>> see_order;  // (distance², geometry), far to near
   std::vector<char> patch_geometry;              // per geometry, this frame: in a patch's pair
+  std::vector<char> patch_body;                  // per scene body, this frame: in a patch's pair
   // Visual geometry (SceneBody::visuals), uploaded per scene.
   struct Visual {
     int body = -1;
@@ -385,6 +385,20 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
   // the patch is drawn through them there, while other bodies in front still hide it.
   const bool patches = layers.contact_patches && !snapshot.hydroelastic.empty();
   MarkPatchGeometries(snapshot.hydroelastic, patches, ng, &r.patch_geometry);
+  // Bodies drawn with visual geometry mark the stencil per body (their visuals are not
+  // geometries).
+  r.patch_body.assign(r.body_has_visuals.size(), 0);
+  for (int g = 0; g < ng; ++g) {
+    const int b = snapshot.geometry_body[g];
+    if (r.patch_geometry[g] && b >= 0 && b < static_cast<int>(r.patch_body.size())) {
+      r.patch_body[b] = 1;
+    }
+  }
+  int stencil_mark = 0;  // glStencilFunc's reference value in force
+  const auto mark_stencil = [&](int mark) {
+    if (patches && mark != stencil_mark) glStencilFunc(GL_ALWAYS, mark, 0xFF);
+    stencil_mark = mark;
+  };
 
   // --- Shadow pass: fit the light frustum around the bounded geometry. ---
   Eigen::Vector3f lower = Eigen::Vector3f::Constant(INFINITY);
@@ -436,6 +450,7 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
   if (patches) {
     glEnable(GL_STENCIL_TEST);
     glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);  // the front surface's mark wins
+    glStencilFunc(GL_ALWAYS, stencil_mark, 0xFF);
   }
 
   r.lit.Use();
@@ -472,7 +487,7 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
       // Nudge the floor back in depth so bodies lying exactly on it never z-fight with it.
       glEnable(GL_POLYGON_OFFSET_FILL);
       glPolygonOffset(1.0f, 1.0f);
-      glStencilFunc(GL_ALWAYS, r.patch_geometry[g], 0xFF);
+      mark_stencil(r.patch_geometry[g]);
       r.ground_quad.Draw();
       glDisable(GL_POLYGON_OFFSET_FILL);
     }
@@ -490,14 +505,14 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
       ShaderProgram::Set(r.lit_loc.model, ToMatrix(X_WG));
       ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
       ShaderProgram::Set(r.lit_loc.color, color);
-      glStencilFunc(GL_ALWAYS, r.patch_geometry[g], 0xFF);
+      mark_stencil(r.patch_geometry[g]);
       r.geometry_meshes[g]->Draw();
     };
     r.see_order.clear();
     if (layers.visual_geometry) {
-      glStencilFunc(GL_ALWAYS, 0, 0xFF);
       for (const Impl::Visual& v : r.visuals) {
         if (v.body >= nb_poses) continue;
+        mark_stencil(r.patch_body[v.body]);
         const Eigen::Isometry3d X_WV = visual_model(v);
         ShaderProgram::Set(r.lit_loc.model, ToMatrix(X_WV));
         ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WV.linear().cast<float>()));

@@ -73,12 +73,12 @@ struct RenderLayers {
   float force_scale_m_per_N = 0.01f;  // arrow length per newton
   // Diameter of the contact point markers (never drawn smaller than ~7 pixels across).
   float contact_point_size_m = 0.008f;
-  // Static geometry between the camera and a dynamic body (e.g. the near walls of a bin) is
-  // drawn see-through, with this opacity, after the opaque bodies, and casts no shadow
-  // (SeeThroughGeometries).
   // Bodies with visual geometry (a URDF's <visual> meshes and primitives) are drawn with it
   // instead of their collision geometry; off: the collision geometry (what contact sees).
   bool visual_geometry = true;
+  // Static geometry between the camera and a dynamic body (e.g. the near walls of a bin) is
+  // drawn see-through, with this opacity, after the opaque bodies, and casts no shadow
+  // (SeeThroughGeometries).
   bool see_through_static = true;
   float see_through_alpha = 0.25f;
   // Hydroelastic contact patches (contact-math.md §5), coloured by the pressure field through

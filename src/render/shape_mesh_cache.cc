@@ -8,13 +8,7 @@ namespace contactlab {
 
 ShapeMeshCache::Key ShapeMeshCache::KeyOf(const Shape& s) {
   if (s.type == ShapeType::kConvexMesh) {
-    // The address alone could be reused by a later scene's mesh once this one is freed: the
-    // sizes and the centroid tell such a mesh apart.
-    const ConvexPolyhedron& h = *s.convex_mesh;
-    const Eigen::Vector3f c = h.mass.centroid_G.cast<float>();
-    return Key(static_cast<int>(s.type), static_cast<float>(h.num_vertices()),
-               static_cast<float>(h.triangles.size()), c.x(), c.y(), c.z(),
-               static_cast<const void*>(&h));
+    return Key(static_cast<int>(s.type), 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, s.convex_mesh.get());
   }
   return Key(static_cast<int>(s.type), static_cast<float>(s.radius_m),
              static_cast<float>(s.length_m), static_cast<float>(s.half_extents_m.x()),
@@ -24,7 +18,7 @@ ShapeMeshCache::Key ShapeMeshCache::KeyOf(const Shape& s) {
 
 void ShapeMeshCache::Rebuild(const std::vector<const Shape*>& shapes,
                              std::vector<const GpuMesh*>* meshes) {
-  std::map<Key, std::unique_ptr<GpuMesh>> kept;
+  std::map<Key, Entry> kept;
   meshes->assign(shapes.size(), nullptr);
   int created = 0;
   for (size_t i = 0; i < shapes.size(); ++i) {
@@ -34,16 +28,16 @@ void ShapeMeshCache::Rebuild(const std::vector<const Shape*>& shapes,
     auto it = kept.find(key);
     if (it == kept.end()) {
       auto old = meshes_.find(key);
-      std::unique_ptr<GpuMesh> mesh;
+      Entry entry;
       if (old != meshes_.end()) {
-        mesh = std::move(old->second);
+        entry = std::move(old->second);
       } else {
-        mesh = std::make_unique<GpuMesh>(MakeShapeMesh(*shape));
+        entry = {std::make_unique<GpuMesh>(MakeShapeMesh(*shape)), shape->convex_mesh};
         ++created;
       }
-      it = kept.emplace(key, std::move(mesh)).first;
+      it = kept.emplace(key, std::move(entry)).first;
     }
-    (*meshes)[i] = it->second.get();
+    (*meshes)[i] = it->second.mesh.get();
   }
   meshes_ = std::move(kept);  // frees meshes the new scene no longer uses
   spdlog::debug("shape meshes: {} resident, {} tessellated", meshes_.size(), created);

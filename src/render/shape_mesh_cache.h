@@ -22,10 +22,15 @@ class ShapeMeshCache {
 
  private:
   // Parameters in float (what is drawn): shapes equal to float precision share a mesh; convex
-  // meshes share by their (immutable, shared) polyhedron.
+  // meshes share by their (immutable, shared) polyhedron, which the entry keeps alive so that
+  // its address cannot be reused by another polyhedron while it is a key.
   using Key = std::tuple<int, float, float, float, float, float, const void*>;
   static Key KeyOf(const Shape& shape);
-  std::map<Key, std::unique_ptr<GpuMesh>> meshes_;
+  struct Entry {
+    std::unique_ptr<GpuMesh> mesh;
+    std::shared_ptr<const ConvexPolyhedron> convex_mesh;
+  };
+  std::map<Key, Entry> meshes_;
 };
 
 }  // namespace contactlab

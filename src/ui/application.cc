@@ -168,19 +168,17 @@ Application::Impl::Impl(const ApplicationOptions& o) : options(o) {
   {
     // Teleoperation input (used by scenes with a robot arm): the GUI default is the space mouse
     // merged with the keyboard, so that the keyboard works with or without a space mouse.
-    InputSpec spec;
     std::string error;
+    auto recorder = std::make_unique<Recorder>();
+    if (!options.record_path.empty() && !recorder->Open(options.record_path, &error)) {
+      throw GuiError(GuiError::Kind::kBadInput, error);
+    }
     InputDevices devices;
-    if (!ParseInputSpec(options.input, &spec, &error) ||
-        !CreateInputDevices(spec, &devices, &error)) {
-      throw std::invalid_argument(error);
+    if (!CreateInputDevices(options.input, &devices, &error)) {
+      throw GuiError(GuiError::Kind::kBadInput, error);
     }
     runtime->SetInputDevices(std::move(devices));
-    if (!options.record_path.empty()) {
-      auto recorder = std::make_unique<Recorder>();
-      if (!recorder->Open(options.record_path, &error)) throw std::invalid_argument(error);
-      runtime->SetRecorder(std::move(recorder));
-    }
+    if (recorder->is_open()) runtime->SetRecorder(std::move(recorder));
   }
   runtime->Post(command::Pause{});
   runtime->Start();

@@ -18,7 +18,9 @@ namespace contactlab {
 // kNoOpenGl: no OpenGL 3.3 core context.
 class GuiError : public std::runtime_error {
  public:
-  enum class Kind { kNoDisplay, kNoOpenGl, kOther };
+  // kBadInput: an --input or --record argument that cannot be used (exit code 2, like
+  // kNoDisplay).
+  enum class Kind { kNoDisplay, kNoOpenGl, kBadInput, kOther };
   GuiError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   Kind kind() const { return kind_; }
 

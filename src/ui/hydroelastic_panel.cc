@@ -37,9 +37,14 @@ struct PanelState {
   double request_time_s = 0;
   size_t errors_at_request = 0;
   std::string last_error_at_request;
+  std::vector<int> compliant;  // this frame's compliant geometries (kept: no per-frame allocation)
 };
 constexpr double kRequestTimeout_s = 10.0;
 PanelState g_state;
+
+bool IsCompliant(const GeometrySpec* spec) {
+  return spec != nullptr && spec->hydroelastic.model == ContactModel::kHydroelasticCompliant;
+}
 
 // Resolution in force: the scene's value, or the default for 0 (DefaultHydroelasticResolution).
 double Resolution(const GeometrySpec& g) {
@@ -71,18 +76,20 @@ std::string GeometryLabel(const Snapshot& s, int g) {
 
 }  // namespace
 
+bool HasHydroelasticShapes(const Snapshot& snapshot) {
+  return std::any_of(snapshot.geometries.begin(), snapshot.geometries.end(), IsCompliant);
+}
+
 void HydroelasticPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   PanelState& st = g_state;
   if (st.scene_generation != snapshot.scene_generation) {
     st = PanelState{};
     st.scene_generation = snapshot.scene_generation;
   }
-  std::vector<int> compliant;
+  std::vector<int>& compliant = st.compliant;
+  compliant.clear();
   for (size_t g = 0; g < snapshot.geometries.size(); ++g) {
-    const GeometrySpec* spec = snapshot.geometries[g];
-    if (spec && spec->hydroelastic.model == ContactModel::kHydroelasticCompliant) {
-      compliant.push_back(static_cast<int>(g));
-    }
+    if (IsCompliant(snapshot.geometries[g])) compliant.push_back(static_cast<int>(g));
   }
   if (compliant.empty()) {
     ImGui::TextColored(kDimColor, "no hydroelastic_compliant shape in this scene");

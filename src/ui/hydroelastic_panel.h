@@ -16,4 +16,7 @@ namespace contactlab {
 // coarser than the shape) come back as errors in the banner.
 void HydroelasticPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
 
+// Whether the snapshot's scene has a hydroelastic_compliant shape (DrawUi shows the section).
+bool HasHydroelasticShapes(const Snapshot& snapshot);
+
 }  // namespace contactlab

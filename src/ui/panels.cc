@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <span>
 #include <string>
 
 #include "ui/hydroelastic_panel.h"
@@ -404,9 +405,8 @@ void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, Ui
     actions->export_csv = true;
   }
 
-  static constexpr int kForces[] = {kSeriesNormalForce, kSeriesFrictionForce};
-  static constexpr int kForcesAndGrip[] = {kSeriesNormalForce, kSeriesFrictionForce,
-                                           kSeriesGripForce};
+  // The grip (finger) force next to the held object's forces in teleoperation only.
+  static constexpr int kForces[] = {kSeriesNormalForce, kSeriesFrictionForce, kSeriesGripForce};
   static constexpr int kSlip[] = {kSeriesSlipSpeed};
   static constexpr int kDistance[] = {kSeriesSignedDistance};
   static constexpr int kSolver[] = {kSeriesIterations, kSeriesStepMs};
@@ -414,13 +414,9 @@ void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, Ui
   const float h = std::max(60.0f, (ImGui::GetContentRegionAvail().y - spacing) * 0.5f);
   if (ImGui::BeginTable("plots", 2, ImGuiTableFlags_SizingStretchSame)) {
     ImGui::TableNextColumn();
-    if (snapshot.teleop.active) {  // the grip (finger) force next to the held object's forces
-      PlotWidget("forces", "contact force [N]", plots, kForcesAndGrip, ui->plot_window, h,
-                 &ui->plot_views[0]);
-    } else {
-      PlotWidget("forces", "contact force [N]", plots, kForces, ui->plot_window, h,
-                 &ui->plot_views[0]);
-    }
+    PlotWidget("forces", "contact force [N]", plots,
+               std::span<const int>(kForces).first(snapshot.teleop.active ? 3 : 2), ui->plot_window,
+               h, &ui->plot_views[0]);
     ImGui::TableNextColumn();
     PlotWidget("slip", "slip speed, strongest contact [m/s]", plots, kSlip, ui->plot_window, h,
                &ui->plot_views[1]);
@@ -484,20 +480,11 @@ void ErrorBanner(float display_w, UiState* ui) {
   ImGui::PopStyleColor(3);
 }
 
-namespace {
-bool HasHydroelasticShapes(const Snapshot& snapshot) {
-  for (const GeometrySpec* spec : snapshot.geometries) {
-    if (spec && spec->hydroelastic.model == ContactModel::kHydroelasticCompliant) return true;
-  }
-  return false;
-}
-}  // namespace
-
 void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, float display_h,
             UiState* ui, UiActions* actions) {
   TrackConvergence(snapshot, ui);
+  const PanelLayout layout = ComputePanelLayout(display_w, display_h, ui->show_panels);
   if (ui->show_panels) {
-    const PanelLayout layout = ComputePanelLayout(display_w, display_h, true);
     const float sidebar_w = layout.sidebar_w, plots_h = layout.plots_h;
     constexpr ImGuiWindowFlags kDocked =
         ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings;
@@ -536,8 +523,7 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
   }
   // The patch layer's pressure range, then its colour bar in the scene's bottom-right corner.
   ui->pressure_range.Update(snapshot, ImGui::GetIO().DeltaTime, &ui->layers);
-  const PanelLayout bar_layout = ComputePanelLayout(display_w, display_h, ui->show_panels);
-  PressureColorBar(snapshot, ui->layers, display_w, display_h - bar_layout.plots_h);
+  PressureColorBar(snapshot, ui->layers, display_w, display_h - layout.plots_h);
   HelpWindow(ui);
   ErrorBanner(display_w, ui);
 }

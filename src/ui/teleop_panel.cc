@@ -26,12 +26,10 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     return;
   }
   // Device.
-  const bool device_problem = t.device_status.find("no ") != std::string::npos ||
-                              t.device_status.find("lost") != std::string::npos ||
-                              t.device_status.find("disconnected") != std::string::npos;
+
   ImGui::Text("input: %s", t.device_name.c_str());
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(device_problem ? kWarn : kDim, "%s", t.device_status.c_str());
+  ImGui::TextColored(t.device_connected ? kDim : kWarn, "%s", t.device_status.c_str());
   ImGui::PopTextWrapPos();
 
   // Settings: posted as commands, shown from the snapshot (the value in force).

@@ -111,7 +111,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{"WindowSizeNegative", "--window-size -800x600", "--window-size"},
         BadArgs{"WindowSizeTrailing", "--window-size 800x600x2", "--window-size"},
         BadArgs{"NegativeMaxFps", "--max-fps -5", "--max-fps"},
-        BadArgs{"GuiStatsHeadless", "--headless --gui-stats /tmp/x.json", "--gui-stats"}),
+        BadArgs{"GuiStatsHeadless", "--headless --gui-stats /tmp/x.json", "--gui-stats"},
+        BadArgs{"RecordUnwritableHeadless",
+                "--headless --scene peg_in_hole --duration 0.01 --record /no/such/dir/r.csv",
+                "/no/such/dir/r.csv"},
+        BadArgs{"RecordUnwritableGui",
+                "--screenshot /tmp/x.png --scene peg_in_hole --record /no/such/dir/r.csv",
+                "/no/such/dir/r.csv"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // Width and height from a PNG's IHDR chunk.
@@ -162,14 +168,37 @@ namespace {
 TEST(CommandLine, ScriptedPegInsertionSucceedsHeadless) {
   // The contract: the scripted insertion ends with task.inserted: true.
   const std::string summary = TempPath("peg.json");
-  const Result r = RunContactlab("--headless --scene peg_in_hole --input replay:" +
-                                 std::string(CONTACTLAB_SOURCE_DIR) +
-                                 "/assets/teleop/insert_peg.csv --summary " + summary);
+  const Result r = RunContactlab(
+      "--headless --scene peg_in_hole --input replay:" + std::string(CONTACTLAB_SOURCE_DIR) +
+      "/assets/teleop/insert_peg.csv --summary " + summary);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string json = ReadFile(summary);
   EXPECT_NE(json.find("\"inserted\": true"), std::string::npos) << json;
   EXPECT_NE(json.find("\"insertion_depth\""), std::string::npos) << json;
   std::filesystem::remove(summary);
+}
+
+TEST(CommandLine, ARecordedRunReplaysToTheSameInsertion) {
+  // --record stores the commands applied (here: the scripted insertion's); replaying the
+  // recording reproduces the run, so both summaries report the same insertion depth.
+  const std::string recording = TempPath("recorded.csv");
+  const std::string first = TempPath("first.json"), second = TempPath("second.json");
+  const Result r1 = RunContactlab(
+      "--headless --scene peg_in_hole --input replay:" + std::string(CONTACTLAB_SOURCE_DIR) +
+      "/assets/teleop/insert_peg.csv --record " + recording + " --summary " + first);
+  ASSERT_EQ(r1.exit_code, 0) << r1.output;
+  const Result r2 = RunContactlab("--headless --scene peg_in_hole --input replay:" + recording +
+                                  " --summary " + second);
+  ASSERT_EQ(r2.exit_code, 0) << r2.output;
+  auto depth = [](const std::string& json) {
+    const size_t at = json.find("\"insertion_depth\"");
+    return at == std::string::npos ? std::string() : json.substr(at, json.find(',', at) - at);
+  };
+  const std::string d1 = depth(ReadFile(first)), d2 = depth(ReadFile(second));
+  ASSERT_FALSE(d1.empty());
+  EXPECT_EQ(d1, d2);
+  EXPECT_NE(ReadFile(second).find("\"inserted\": true"), std::string::npos);
+  for (const auto& f : {recording, first, second}) std::filesystem::remove(f);
 }
 
 }  // namespace

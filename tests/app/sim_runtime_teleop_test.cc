@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <thread>
@@ -72,9 +73,23 @@ TEST(SimRuntimeTeleop, ThePlotBodyOfARobotSceneIsTheHeldObject) {
   EXPECT_EQ(scene.bodies[b].body.name, "peg");
 }
 
+TEST(SimRuntimeTeleop, AMissingSpaceMouseIsShownAsNotConnected) {
+  if (std::filesystem::exists("/var/run/spnav.sock")) GTEST_SKIP() << "spacenavd is running";
+  SimRuntime rt(PegInHole());
+  InputDevices devices;
+  std::string error;
+  ASSERT_TRUE(CreateInputDevices("spacemouse", &devices, &error)) << error;
+  rt.SetInputDevices(devices);
+  const TeleopView& v = rt.Latest()->teleop;
+  EXPECT_TRUE(v.active);
+  EXPECT_FALSE(v.device_connected);
+  EXPECT_NE(v.device_status.find("spacenavd"), std::string::npos) << v.device_status;
+}
+
 TEST(SimRuntimeTeleop, HeldKeyMovesTheTargetAtTheKeyboardSpeed) {
   TeleopRuntime t;
   ASSERT_TRUE(t.rt.Latest()->teleop.active);
+  EXPECT_TRUE(t.rt.Latest()->teleop.device_connected);
   EXPECT_EQ(t.rt.Latest()->teleop.device_name, "keyboard");
   const double dt = t.rt.Latest()->dt_s;
   const Eigen::Vector3d p0 = t.Target();
@@ -215,10 +230,17 @@ TEST(SimRuntimeTeleop, ARecordedLiveSessionReplaysBitForBit) {
   ASSERT_TRUE(CreateInputDevices(spec, &devices, &error)) << error;
   replay.SetInputDevices(devices);
   replay.Post(command::Pause{});
+  // The sensitivity and frame settings apply to live devices only: a replay reproduces its
+  // recording whatever they are.
+  command::SetTeleopOptions same_settings;
+  same_settings.sensitivity = 1.7;
+  same_settings.frame = 2;
+  replay.Post(same_settings);
   replay.Start();
   const Eigen::Vector3d start = replay.Latest()->teleop.target_tcp_W.translation();
   for (int i = 0; i < 200; ++i) replay.Post(command::StepOnce{});
   ASSERT_TRUE(WaitFor([&] { return replay.Latest()->step_index == 200; }));
+  EXPECT_FALSE(devices.active->IsLive());
   const Eigen::Isometry3d replayed = replay.Latest()->teleop.target_tcp_W;
   EXPECT_EQ(replayed.matrix(), live_target.matrix());
   EXPECT_GT((replayed.translation() - start).norm(), 0.01);  // the session did move

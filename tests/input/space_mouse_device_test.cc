@@ -83,7 +83,7 @@ TEST_F(SpaceMouseTest, MissingDaemonIsReportedAndNotFatal) {
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(device.Status(), SpaceMouseDevice::kNoDaemonStatus);
-  EXPECT_FALSE(device.connected());
+  EXPECT_FALSE(device.Connected());
   EXPECT_TRUE(c.IsZeroTwist());
   EXPECT_EQ(c.t, 1.0);
   EXPECT_LT(elapsed, 0.1) << "a missing daemon must not block";
@@ -97,6 +97,8 @@ TEST_F(SpaceMouseTest, MissingDaemonKeepsKeyboardWorking) {
   std::string error;
   ASSERT_TRUE(CreateInputDevices(spec, &devices, &error));
   EXPECT_NE(devices.active->Status().find(SpaceMouseDevice::kNoDaemonStatus), std::string::npos);
+  EXPECT_FALSE(devices.active->Connected());  // the UI warns
+  EXPECT_TRUE(devices.keyboard->Connected());
   devices.keyboard->SetKey(KeyAction::kMoveXPos, true);
   devices.keyboard->SetKey(KeyAction::kToggleGrip, true);
   const TeleopCommand c = devices.active->Poll(0.5);
@@ -110,7 +112,7 @@ TEST_F(SpaceMouseTest, MotionGoesThroughDeadbandSensitivityAndMapping) {
   SpaceMouseConfig config = TestConfig();
   config.sensitivity[0] = 2.0;  // vx twice as sensitive
   SpaceMouseDevice device(config);
-  ASSERT_TRUE(device.connected()) << device.Status();
+  ASSERT_TRUE(device.Connected()) << device.Status();
   ASSERT_TRUE(daemon.WaitForClient());
   EXPECT_EQ(daemon.protocol_requests(), 1);
 
@@ -138,7 +140,7 @@ TEST_F(SpaceMouseTest, CustomAxisMappingAndSign) {
   config.mapping[0] = {0, +1.0};  // vx from raw x, same sign
   config.mapping[1] = {-1, 1.0};  // vy unmapped
   SpaceMouseDevice device(config);
-  ASSERT_TRUE(device.connected());
+  ASSERT_TRUE(device.Connected());
   const TeleopCommand c = SendAndPoll(daemon, device, {60, 0, 0, 0, 0, 0});
   EXPECT_DOUBLE_EQ(c.linear_m_per_s.x(), 0.5 * 0.2);
   EXPECT_DOUBLE_EQ(c.linear_m_per_s.y(), 0.0);
@@ -148,7 +150,7 @@ TEST_F(SpaceMouseTest, DominantAxisAndLocks) {
   FakeSpacenavd daemon(socket_path_);
   ASSERT_TRUE(daemon.Start());
   SpaceMouseDevice device(TestConfig());
-  ASSERT_TRUE(device.connected());
+  ASSERT_TRUE(device.Connected());
   // Deflections: vx 0.5 (z=-60), vz 0.3 (y=40), wy -0.7 (rx=80).
   const std::array<int, 6> raw = {0, 40, -60, 80, 0, 0};
 
@@ -184,7 +186,7 @@ TEST_F(SpaceMouseTest, ButtonsSetGripAndToggleModes) {
   config.buttons[2] = SpaceMouseButtonAction::kToggleGrip;
   config.buttons[3] = SpaceMouseButtonAction::kToggleDominantAxis;
   SpaceMouseDevice device(config);
-  ASSERT_TRUE(device.connected());
+  ASSERT_TRUE(device.Connected());
   auto grip_is = [](double g) { return [g](const TeleopCommand& c) { return c.grip == g; }; };
 
   EXPECT_EQ(device.Poll(0.0).grip, 0.0);
@@ -211,7 +213,7 @@ TEST_F(SpaceMouseTest, DaemonDisappearingMidSessionStopsMotionAndReconnects) {
   auto daemon = std::make_unique<FakeSpacenavd>(socket_path_);
   ASSERT_TRUE(daemon->Start());
   SpaceMouseDevice device(TestConfig());
-  ASSERT_TRUE(device.connected());
+  ASSERT_TRUE(device.Connected());
   ASSERT_TRUE(daemon->SendButton(1, true));
   TeleopCommand c = SendAndPoll(*daemon, device, {0, 0, -60, 0, 0, 0});
   ASSERT_FALSE(c.IsZeroTwist());
@@ -222,7 +224,7 @@ TEST_F(SpaceMouseTest, DaemonDisappearingMidSessionStopsMotionAndReconnects) {
   c = PollUntil(device, [](const TeleopCommand& c) { return c.IsZeroTwist(); });
   EXPECT_TRUE(c.IsZeroTwist());
   EXPECT_EQ(c.grip, 1.0) << "the grip is held, the object is not dropped";
-  EXPECT_FALSE(device.connected());
+  EXPECT_FALSE(device.Connected());
   EXPECT_EQ(device.Status(), SpaceMouseDevice::kDisconnectedStatus);
   for (int i = 0; i < 10; ++i) EXPECT_TRUE(device.Poll(0.0).IsZeroTwist());
 
@@ -230,8 +232,8 @@ TEST_F(SpaceMouseTest, DaemonDisappearingMidSessionStopsMotionAndReconnects) {
   FakeSpacenavd restarted(socket_path_);
   ASSERT_TRUE(restarted.Start());
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-  while (!device.connected() && std::chrono::steady_clock::now() < deadline) device.Poll(0.0);
-  ASSERT_TRUE(device.connected());
+  while (!device.Connected() && std::chrono::steady_clock::now() < deadline) device.Poll(0.0);
+  ASSERT_TRUE(device.Connected());
   ASSERT_TRUE(restarted.WaitForClient());
   c = SendAndPoll(restarted, device, {0, 0, -60, 0, 0, 0});
   EXPECT_DOUBLE_EQ(c.linear_m_per_s.x(), 0.1);
@@ -241,12 +243,12 @@ TEST_F(SpaceMouseTest, EventSplitAcrossWritesIsAssembled) {
   FakeSpacenavd daemon(socket_path_);
   ASSERT_TRUE(daemon.Start());
   SpaceMouseDevice device(TestConfig());
-  ASSERT_TRUE(device.connected());
+  ASSERT_TRUE(device.Connected());
   const int32_t event[8] = {0, 0, 0, -60, 0, 0, 0, 16};
   ASSERT_TRUE(daemon.SendRaw(event, 12));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_TRUE(device.Poll(0.0).IsZeroTwist());  // a fragment is not decoded
-  EXPECT_TRUE(device.connected());
+  EXPECT_TRUE(device.Connected());
   ASSERT_TRUE(daemon.SendRaw(reinterpret_cast<const char*>(event) + 12, sizeof event - 12));
   const TeleopCommand c =
       PollUntil(device, [](const TeleopCommand& c) { return !c.IsZeroTwist(); });
@@ -256,8 +258,8 @@ TEST_F(SpaceMouseTest, EventSplitAcrossWritesIsAssembled) {
   ASSERT_TRUE(daemon.SendRaw(event, 12));
   daemon.Stop();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-  while (device.connected() && std::chrono::steady_clock::now() < deadline) device.Poll(0.0);
-  EXPECT_FALSE(device.connected());
+  while (device.Connected() && std::chrono::steady_clock::now() < deadline) device.Poll(0.0);
+  EXPECT_FALSE(device.Connected());
   EXPECT_TRUE(device.Poll(0.0).IsZeroTwist());
 }
 
@@ -265,7 +267,7 @@ TEST_F(SpaceMouseTest, OldDaemonThatIgnoresTheProtocolRequest) {
   FakeSpacenavd daemon(socket_path_, /*answer_protocol_request=*/false);
   ASSERT_TRUE(daemon.Start());
   SpaceMouseDevice device(TestConfig());  // libspnav waits 300 ms, then falls back to v0
-  ASSERT_TRUE(device.connected());
+  ASSERT_TRUE(device.Connected());
   const TeleopCommand c = SendAndPoll(daemon, device, {0, 0, -60, 0, 0, 0});
   EXPECT_DOUBLE_EQ(c.linear_m_per_s.x(), 0.1);
 }
@@ -274,9 +276,9 @@ TEST_F(SpaceMouseTest, SecondDeviceReportsSharedConnectionInUse) {
   FakeSpacenavd daemon(socket_path_);
   ASSERT_TRUE(daemon.Start());
   SpaceMouseDevice first(TestConfig());
-  ASSERT_TRUE(first.connected());
+  ASSERT_TRUE(first.Connected());
   SpaceMouseDevice second(TestConfig());  // libspnav has one global connection
-  EXPECT_FALSE(second.connected());
+  EXPECT_FALSE(second.Connected());
   EXPECT_NE(second.Status().find("busy"), std::string::npos) << second.Status();
   EXPECT_TRUE(second.Poll(0.0).IsZeroTwist());
 }

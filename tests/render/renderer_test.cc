@@ -20,6 +20,7 @@
 #include "engine/world/snapshot.h"
 #include "engine/world/world.h"
 #include "render/color_map.h"
+#include "test_support/color_map_pixels.h"
 #include "test_support/hydro_box_scene.h"
 
 namespace contactlab {
@@ -589,18 +590,7 @@ TEST_F(RendererTest, LinkErrorThrowsNamingTheFiles) {
   fs::remove_all(dir);
 }
 
-// Whether an RGB pixel is within ±tolerance per channel of some colour of the pressure map.
-bool IsColorMapPixel(const uint8_t* rgb, int tolerance = 2) {
-  static const auto table = PressureColorMapTable();
-  for (int k = 0; k < 256; ++k) {
-    if (std::abs(rgb[0] - table[3 * k]) <= tolerance &&
-        std::abs(rgb[1] - table[3 * k + 1]) <= tolerance &&
-        std::abs(rgb[2] - table[3 * k + 2]) <= tolerance) {
-      return true;
-    }
-  }
-  return false;
-}
+using testing::IsColorMapPixel;
 
 int CountColorMapPixels(const std::vector<uint8_t>& rgba) {
   int count = 0;
@@ -623,6 +613,14 @@ Eigen::Vector4f ProjectedBox(const Camera& camera, const std::vector<Eigen::Vect
   return box;
 }
 
+// CloseCamera aimed at hydro_box's resting box from close by.
+Camera HydroBoxCamera() {
+  Camera camera = CloseCamera();
+  camera.target = Eigen::Vector3f(0, 0, 0.02f);
+  camera.distance_m = 0.45f;
+  return camera;
+}
+
 TEST_F(RendererTest, HydroelasticPatchShowsThroughTheRestingBox) {
   // hydro_box at rest: the patch is the box's bottom face on the ground, inside the box, seen
   // from above through it (x-ray hatching in the colour map's exact colours).
@@ -632,9 +630,7 @@ TEST_F(RendererTest, HydroelasticPatchShowsThroughTheRestingBox) {
   Renderer renderer(CONTACTLAB_SHADER_DIR);
   RenderLayers layers;
   layers.normal_forces = layers.friction_forces = false;
-  Camera camera = CloseCamera();
-  camera.target = Eigen::Vector3f(0, 0, 0.02f);
-  camera.distance_m = 0.45f;
+  const Camera camera = HydroBoxCamera();
   const std::vector<uint8_t> on = RenderToPixels(renderer, snapshot, camera, layers);
   layers.contact_patches = false;
   const std::vector<uint8_t> off = RenderToPixels(renderer, snapshot, camera, layers);
@@ -667,15 +663,32 @@ TEST_F(RendererTest, HydroelasticPatchShowsThroughTheRestingBox) {
   EXPECT_LT(CountColor(wide, PressureColorMap8(1.0f), 12), 20);
 }
 
+TEST_F(RendererTest, HydroelasticPatchShowsThroughABodyDrawnWithVisualGeometry) {
+  // The same resting box, drawn with a visual (as a URDF link is) instead of its collision
+  // box: the visual marks the stencil for its body, so the patch still shows through it.
+  auto scene = std::make_shared<SceneSpec>(testing::HydroBoxScene());
+  const int box = scene->FindBody("box");
+  ASSERT_GE(box, 0);
+  VisualSpec visual;
+  visual.shape = scene->bodies[box].geometries[0].shape;
+  scene->bodies[box].visuals.push_back(visual);
+  const Snapshot snapshot = SettledSnapshot(scene, 500);
+  ASSERT_EQ(snapshot.hydroelastic.patches.size(), 1u);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  layers.normal_forces = layers.friction_forces = false;
+  ASSERT_TRUE(layers.visual_geometry);
+  const std::vector<uint8_t> pixels = RenderToPixels(renderer, snapshot, HydroBoxCamera(), layers);
+  EXPECT_GT(CountColorMapPixels(pixels), 2000);
+}
+
 TEST_F(RendererTest, PatchFacesHaveNoPointMarkersAndTractionArrowsOnDemand) {
   const auto scene = std::make_shared<SceneSpec>(testing::HydroBoxScene());
   const Snapshot snapshot = SettledSnapshot(scene, 500);
   Renderer renderer(CONTACTLAB_SHADER_DIR);
   RenderLayers layers;
   layers.normal_forces = layers.friction_forces = false;
-  Camera camera = CloseCamera();
-  camera.target = Eigen::Vector3f(0, 0, 0.02f);
-  camera.distance_m = 0.45f;
+  const Camera camera = HydroBoxCamera();
   // With the patch layer, only the two balls' point contacts have markers; without it every
   // face has one (a sticking marker per face centroid).
   const int with_patch =

@@ -17,8 +17,8 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
 
-#include "render/color_map.h"
 #include "render/renderer.h"
+#include "test_support/color_map_pixels.h"
 #include "ui/panels.h"
 #include "ui/pressure_color_bar.h"
 
@@ -134,25 +134,42 @@ size_t PixelsNear(const Image& img, const Region& r, contactlab::Rgb8 c, int tol
 // `exclude` (e.g. the colour bar) are counted in *excluded instead.
 size_t ColorMapPixels(const Image& img, const Region& r, int tolerance, const Region& exclude,
                       size_t* excluded) {
-  static const auto table = contactlab::PressureColorMapTable();
   size_t n = 0;
   *excluded = 0;
   for (int y = r.y0; y < r.y1; ++y) {
     for (int x = r.x0; x < r.x1; ++x) {
       const uint8_t* p = &img.rgb[(static_cast<size_t>(y) * img.w + x) * 3];
-      bool match = false;
-      for (int k = 0; k < 256 && !match; ++k) {
-        match = std::abs(p[0] - table[3 * k]) <= tolerance &&
-                std::abs(p[1] - table[3 * k + 1]) <= tolerance &&
-                std::abs(p[2] - table[3 * k + 2]) <= tolerance;
-      }
-      if (!match) continue;
+      if (!contactlab::testing::IsColorMapPixel(p, tolerance)) continue;
       const bool in_excluded =
           x >= exclude.x0 && x < exclude.x1 && y >= exclude.y0 && y < exclude.y1;
       (in_excluded ? *excluded : n) += 1;
     }
   }
   return n;
+}
+
+// Writes a scene file (the path form of --scene) of a 1 kg box, 0.1 × 0.1 × height_m, at
+// z = z_m over a static ground with point contact; returns its path.
+std::string WriteBoxOnGroundScene(const std::string& name, const std::string& z_m,
+                                  const std::string& height_m) {
+  const std::string path = TempPath(name + ".yaml");
+  std::ofstream out(path);
+  out << "scene: " << name
+      << "\n"
+         "dt: 1.0e-3\n"
+         "duration: 1.0\n"
+         "model: lagged\n"
+         "default_contact: {stiffness: 1.0e6, hunt_crossley: 50.0, relaxation_time: 0.1, "
+         "friction: 0.5}\n"
+         "bodies:\n"
+         "  - name: ground\n"
+         "    type: static\n"
+         "    shapes: [{type: half_space, stiffness: .inf}]\n"
+         "  - name: box\n"
+         "    mass: 1.0\n"
+         "    position: [0, 0, "
+      << z_m << "]\n    shapes: [{type: box, size: [0.1, 0.1, " << height_m << "]}]\n";
+  return path;
 }
 
 std::vector<std::string> BuiltinScenes() {
@@ -211,24 +228,7 @@ INSTANTIATE_TEST_SUITE_P(AllScenes, BuiltinSceneScreenshot, ::testing::ValuesIn(
 TEST(Screenshot, RestingBoxShowsStickingContactPoints) {
   if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
   // A box resting on the ground, from a scene file (the path form of --scene).
-  const std::string scene = TempPath("resting_box.yaml");
-  {
-    std::ofstream out(scene);
-    out << "scene: resting_box\n"
-           "dt: 1.0e-3\n"
-           "duration: 1.0\n"
-           "model: lagged\n"
-           "default_contact: {stiffness: 1.0e6, hunt_crossley: 50.0, relaxation_time: 0.1, "
-           "friction: 0.5}\n"
-           "bodies:\n"
-           "  - name: ground\n"
-           "    type: static\n"
-           "    shapes: [{type: half_space, stiffness: .inf}]\n"
-           "  - name: box\n"
-           "    mass: 1.0\n"
-           "    position: [0, 0, 0.05]\n"
-           "    shapes: [{type: box, size: [0.1, 0.1, 0.1]}]\n";
-  }
+  const std::string scene = WriteBoxOnGroundScene("resting_box", "0.05", "0.1");
   for (const std::string& s : {scene, std::string("incline")}) {
     const std::string png = TempPath("stick.png");
     const Result r = RunContactlab("--screenshot " + png + " --frames 10 --scene " + s);
@@ -246,24 +246,7 @@ TEST(Screenshot, HydroBoxShowsThePressurePatchAndItsColourBar) {
   // The box's bottom face is a pressure patch on the ground: drawn in the colour map's colours
   // (through the box), with the colour bar in the scene's bottom-right corner. A box on point
   // contact has neither.
-  const std::string point_scene = TempPath("hydro_box_point.yaml");
-  {
-    std::ofstream out(point_scene);
-    out << "scene: hydro_box_point\n"
-           "dt: 1.0e-3\n"
-           "duration: 1.0\n"
-           "model: lagged\n"
-           "default_contact: {stiffness: 1.0e6, hunt_crossley: 50.0, relaxation_time: 0.1, "
-           "friction: 0.5}\n"
-           "bodies:\n"
-           "  - name: ground\n"
-           "    type: static\n"
-           "    shapes: [{type: half_space, stiffness: .inf}]\n"
-           "  - name: box\n"
-           "    mass: 1.0\n"
-           "    position: [0, 0, 0.026]\n"
-           "    shapes: [{type: box, size: [0.1, 0.1, 0.05]}]\n";
-  }
+  const std::string point_scene = WriteBoxOnGroundScene("hydro_box_point", "0.026", "0.05");
   for (const std::string& s : {std::string("hydro_box"), point_scene}) {
     const std::string png = TempPath("hydro.png");
     const Result r = RunContactlab("--screenshot " + png + " --frames 20 --scene " + s);

@@ -11,6 +11,12 @@
 
 namespace contactlab::hydroelastic {
 
+// Whether two axis-aligned boxes (centres c, half sizes e, one frame) overlap or touch.
+inline bool BoxesOverlap(const Eigen::Vector3d& c1, const Eigen::Vector3d& e1,
+                         const Eigen::Vector3d& c2, const Eigen::Vector3d& e2) {
+  return ((c1 - c2).cwiseAbs() - e1 - e2).maxCoeff() <= 0.0;
+}
+
 struct BvhNode {
   Eigen::Vector3d center;       // box centre in the mesh frame [m]
   Eigen::Vector3d half_extent;  // box half sizes [m]
@@ -41,6 +47,10 @@ class Bvh {
   template <typename Visit>
   void ForEachPlaneCrossing(const Eigen::Vector3d& n, double d, std::vector<int>* stack,
                             Visit&& visit) const;
+  // Calls visit(i) for every primitive of the leaves reached by descending from the root
+  // through the nodes that prune(node) does not reject (a rejected node's subtree is skipped).
+  template <typename Prune, typename Visit>
+  void ForEachUnpruned(Prune&& prune, std::vector<int>* stack, Visit&& visit) const;
 
  private:
   struct Prim {
@@ -93,7 +103,7 @@ void Bvh::ForEachOverlap(const Bvh& other, const Eigen::Isometry3d& X_AB,
     // Box of b expressed in A: the tight AABB of the rotated box (|R| e).
     const Eigen::Vector3d c = R * b.center + p;
     const Eigen::Vector3d e = R_abs * b.half_extent;
-    if (((c - a.center).cwiseAbs() - e - a.half_extent).maxCoeff() > 0.0) continue;
+    if (!BoxesOverlap(c, e, a.center, a.half_extent)) continue;
     if (a.is_leaf() && b.is_leaf()) {
       for (int i = a.begin; i < a.begin + a.count; ++i) {
         for (int j = b.begin; j < b.begin + b.count; ++j) visit(order_[i], other.order_[j]);
@@ -112,14 +122,23 @@ void Bvh::ForEachOverlap(const Bvh& other, const Eigen::Isometry3d& X_AB,
 template <typename Visit>
 void Bvh::ForEachPlaneCrossing(const Eigen::Vector3d& n, double d, std::vector<int>* stack,
                                Visit&& visit) const {
-  if (nodes_.empty()) return;
   const Eigen::Vector3d n_abs = n.cwiseAbs();
+  ForEachUnpruned(
+      [&](const BvhNode& node) {
+        return std::abs(n.dot(node.center) - d) > n_abs.dot(node.half_extent);
+      },
+      stack, visit);
+}
+
+template <typename Prune, typename Visit>
+void Bvh::ForEachUnpruned(Prune&& prune, std::vector<int>* stack, Visit&& visit) const {
+  if (nodes_.empty()) return;
   stack->clear();
   stack->push_back(0);
   while (!stack->empty()) {
     const BvhNode& node = nodes_[stack->back()];
     stack->pop_back();
-    if (std::abs(n.dot(node.center) - d) > n_abs.dot(node.half_extent)) continue;
+    if (prune(node)) continue;
     if (node.is_leaf()) {
       for (int i = node.begin; i < node.begin + node.count; ++i) visit(order_[i]);
     } else {

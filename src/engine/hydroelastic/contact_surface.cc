@@ -229,13 +229,12 @@ void ComputeContactSurface(const CompliantGeometry& A, const Eigen::Isometry3d& 
   // the same faces come out, only in another order.
   const Eigen::Isometry3d X_AB = X_WA.inverse() * X_WB;
   const Eigen::Matrix3d R_AB = X_AB.linear();
-  const std::vector<BvhNode>& a_nodes = A.bvh.nodes();
-  const std::vector<BvhNode>& b_nodes = B.bvh.nodes();
-  if (a_nodes.empty() || b_nodes.empty()) return;
+  if (A.bvh.empty() || B.bvh.empty()) return;
+  const BvhNode& a_root = A.bvh.nodes()[0];
   // A's bounding box in B's frame (a box around the rotated box) for the triangle query.
   const Eigen::Isometry3d X_BA = X_AB.inverse();
-  const Eigen::Vector3d a_center_B = X_BA * a_nodes[0].center;
-  const Eigen::Vector3d a_extent_B = X_BA.linear().cwiseAbs() * a_nodes[0].half_extent;
+  const Eigen::Vector3d a_center_B = X_BA * a_root.center;
+  const Eigen::Vector3d a_extent_B = X_BA.linear().cwiseAbs() * a_root.half_extent;
   Polygon poly, tmp;
   auto clip_triangle = [&](int tri) {
     const auto& k = B.mesh.triangles[tri];
@@ -245,70 +244,48 @@ void ComputeContactSurface(const CompliantGeometry& A, const Eigen::Isometry3d& 
     const Eigen::Vector3d n_abs = n_out.cwiseAbs();
     const double d = n_out.dot(v[0]);
     // Rounding of the posed vertices: a tet or box this close to the plane is kept.
-    const double slack = 1e-12 * (std::abs(d) + v[0].norm() + a_nodes[0].half_extent.norm());
+    const double slack = 1e-12 * (std::abs(d) + v[0].norm() + a_root.half_extent.norm());
     const Eigen::Vector3d lower = v[0].cwiseMin(v[1]).cwiseMin(v[2]);
     const Eigen::Vector3d upper = v[0].cwiseMax(v[1]).cwiseMax(v[2]);
     const Eigen::Vector3d t_center = 0.5 * (lower + upper);
     const Eigen::Vector3d t_extent = 0.5 * (upper - lower) + Eigen::Vector3d::Constant(slack);
-    std::vector<int>& stack = scratch->node_stack;
-    stack.clear();
-    stack.push_back(0);
-    while (!stack.empty()) {
-      const BvhNode& node = a_nodes[stack.back()];
-      stack.pop_back();
-      if (((node.center - t_center).cwiseAbs() - node.half_extent - t_extent).maxCoeff() > 0.0) {
-        continue;
-      }
-      if (std::abs(n_out.dot(node.center) - d) > n_abs.dot(node.half_extent) + slack) continue;
-      if (!node.is_leaf()) {
-        stack.push_back(node.left);
-        stack.push_back(node.right);
-        continue;
-      }
-      for (int i = node.begin; i < node.begin + node.count; ++i) {
-        const int t = A.bvh.order()[i];
-        int above = 0, below = 0;
-        for (int vertex : A.mesh.tets[t]) {
-          const double s = n_out.dot(A.mesh.vertices_m[vertex]) - d;
-          above += s > slack;
-          below += s < -slack;
-        }
-        if (above == 4 || below == 4) continue;  // the tet misses the triangle's plane
-        const LinearField& p = A.tet_pressure[t];
-        if (!AlongGradient(n_out, p.gradient)) continue;  // back face of B
-        poly.n = 3;
-        for (int j = 0; j < 3; ++j) poly.v[j] = v[j];
-        Polygon* cur = &poly;
-        Polygon* next = &tmp;
-        for (int f = 0; f < 4 && cur->n > 0; ++f) {
-          const Eigen::Vector4d& plane = A.tet_planes[t][f];
-          const Eigen::Vector3d n = plane.head<3>();
-          ClipByPlane(*cur, n, plane[3], LexPositive(n), next);
-          std::swap(cur, next);
-        }
-        const Eigen::Vector3d n_hat = -n_out;
-        EmitPolygon(*cur, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient, X_WA,
-                    out);
-      }
-    }
+    A.bvh.ForEachUnpruned(
+        [&](const BvhNode& node) {
+          return !BoxesOverlap(node.center, node.half_extent, t_center, t_extent) ||
+                 std::abs(n_out.dot(node.center) - d) > n_abs.dot(node.half_extent) + slack;
+        },
+        &scratch->node_stack,
+        [&](int t) {
+          int above = 0, below = 0;
+          for (int vertex : A.mesh.tets[t]) {
+            const double s = n_out.dot(A.mesh.vertices_m[vertex]) - d;
+            above += s > slack;
+            below += s < -slack;
+          }
+          if (above == 4 || below == 4) return;  // the tet misses the triangle's plane
+          const LinearField& p = A.tet_pressure[t];
+          if (!AlongGradient(n_out, p.gradient)) return;  // back face of B
+          poly.n = 3;
+          for (int j = 0; j < 3; ++j) poly.v[j] = v[j];
+          Polygon* cur = &poly;
+          Polygon* next = &tmp;
+          for (int f = 0; f < 4 && cur->n > 0; ++f) {
+            const Eigen::Vector4d& plane = A.tet_planes[t][f];
+            const Eigen::Vector3d n = plane.head<3>();
+            ClipByPlane(*cur, n, plane[3], LexPositive(n), next);
+            std::swap(cur, next);
+          }
+          const Eigen::Vector3d n_hat = -n_out;
+          EmitPolygon(*cur, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient, X_WA,
+                      out);
+        });
   };
   // The rigid triangles whose boxes meet A's bounds (B's BVH, in B's frame).
-  std::vector<int>& triangles = scratch->triangle_stack;
-  triangles.clear();
-  triangles.push_back(0);
-  while (!triangles.empty()) {
-    const BvhNode& node = b_nodes[triangles.back()];
-    triangles.pop_back();
-    if (((node.center - a_center_B).cwiseAbs() - node.half_extent - a_extent_B).maxCoeff() > 0.0) {
-      continue;
-    }
-    if (node.is_leaf()) {
-      for (int i = node.begin; i < node.begin + node.count; ++i) clip_triangle(B.bvh.order()[i]);
-    } else {
-      triangles.push_back(node.left);
-      triangles.push_back(node.right);
-    }
-  }
+  B.bvh.ForEachUnpruned(
+      [&](const BvhNode& node) {
+        return !BoxesOverlap(node.center, node.half_extent, a_center_B, a_extent_B);
+      },
+      &scratch->triangle_stack, clip_triangle);
 }
 
 void ComputeContactSurface(const CompliantGeometry& A, const Eigen::Isometry3d& X_WA,

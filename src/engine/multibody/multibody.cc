@@ -533,43 +533,35 @@ void Multibody::CalcBiasForces(const MultibodyData& data, const Eigen::Vector3d&
   }
 }
 
-void Multibody::CalcFrameJacobian(const MultibodyData& data, int body, const Eigen::Vector3d& p_W,
-                                  Eigen::Ref<Eigen::MatrixXd> J) const {
+void Multibody::CalcJacobianRows(const char* caller, int rows, const MultibodyData& data, int body,
+                                 const Eigen::Vector3d& p_W, Eigen::Ref<Eigen::MatrixXd> J) const {
   const int tree = body_tree_[body];
-  if (J.rows() != 6 || J.cols() != tree_num_velocities_[tree]) {
-    throw std::invalid_argument("CalcFrameJacobian: J must be 6 x " +
-                                std::to_string(tree_num_velocities_[tree]));
+  if (J.rows() != rows || J.cols() != tree_num_velocities_[tree]) {
+    throw std::invalid_argument(std::string(caller) + ": J must be " + std::to_string(rows) +
+                                " x " + std::to_string(tree_num_velocities_[tree]));
   }
   J.setZero();
   const int v0 = tree_velocity_start_[tree];
   // Each ancestor joint k contributes S_k: a motion [ω; v_O] moves the point p_W with
-  // v_O + ω × p_W.
+  // v_O + ω × p_W (the last three rows; the frame Jacobian's first three are ω itself).
   for (int k = body; k >= 0; k = bodies_[k].parent) {
     const auto& S = data.joint_motion_subspace_W[k];
     const int ck = v_start_[k] - v0;
     for (int i = 0; i < S.cols(); ++i) {
-      J.col(ck + i).head<3>() = S.col(i).head<3>();
+      if (rows == 6) J.col(ck + i).head<3>() = S.col(i).head<3>();
       J.col(ck + i).tail<3>() = S.col(i).tail<3>() + S.col(i).head<3>().cross(p_W);
     }
   }
 }
 
+void Multibody::CalcFrameJacobian(const MultibodyData& data, int body, const Eigen::Vector3d& p_W,
+                                  Eigen::Ref<Eigen::MatrixXd> J) const {
+  CalcJacobianRows("CalcFrameJacobian", 6, data, body, p_W, J);
+}
+
 void Multibody::CalcPointJacobian(const MultibodyData& data, int body, const Eigen::Vector3d& p_W,
                                   Eigen::Ref<Eigen::MatrixXd> J) const {
-  const int tree = body_tree_[body];
-  if (J.rows() != 3 || J.cols() != tree_num_velocities_[tree]) {
-    throw std::invalid_argument("CalcPointJacobian: J must be 3 x " +
-                                std::to_string(tree_num_velocities_[tree]));
-  }
-  J.setZero();
-  const int v0 = tree_velocity_start_[tree];
-  for (int k = body; k >= 0; k = bodies_[k].parent) {
-    const auto& S = data.joint_motion_subspace_W[k];
-    const int ck = v_start_[k] - v0;
-    for (int i = 0; i < S.cols(); ++i) {
-      J.col(ck + i) = S.col(i).tail<3>() + S.col(i).head<3>().cross(p_W);
-    }
-  }
+  CalcJacobianRows("CalcPointJacobian", 3, data, body, p_W, J);
 }
 
 void Multibody::CalcJointSpringForces(const Eigen::VectorXd& q, Eigen::VectorXd* tau) const {

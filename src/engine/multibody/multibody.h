@@ -122,6 +122,10 @@ class Multibody {
   // CRBA into a tree_nv × tree_nv view (shared by CalcTreeMassMatrix and CalcMassMatrix).
   void CalcTreeMassMatrixInto(const MultibodyData& data, int tree,
                               Eigen::Ref<Eigen::MatrixXd> M) const;
+  // The frame Jacobian (rows = 6) or its last three rows, the point Jacobian (rows = 3), shared
+  // by CalcFrameJacobian and CalcPointJacobian (`caller` names the one in the size error).
+  void CalcJacobianRows(const char* caller, int rows, const MultibodyData& data, int body,
+                        const Eigen::Vector3d& p_W, Eigen::Ref<Eigen::MatrixXd> J) const;
 
   std::vector<BodySpec> bodies_;
   std::vector<int> body_tree_, q_start_, v_start_;

@@ -33,6 +33,7 @@ struct TeleopView {
   double sensitivity = 1;  // live devices' twist scale
   int frame = 0;           // 0: the device's own frame, 1: world, 2: tool
   std::string device_name, device_status;
+  bool device_connected = true;  // false: a requested device is missing (shown as a warning)
 };
 
 // One hydroelastic contact patch of the step, as World::hydroelastic_patches() (A compliant,

@@ -152,6 +152,21 @@ VectorXd RandomVelocities(const Multibody& mb, Random* rng) {
   return v;
 }
 
+// A random state (q, v) of mb, and the kinematics at q (*d) and at q(±h) = integrate(q, v, ±h)
+// (*dp, *dm): central differences along the motion.
+void UpdateRandomStateAndNeighbours(const Multibody& mb, double h, Random* rng, VectorXd* q,
+                                    VectorXd* v, MultibodyData* d, MultibodyData* dp,
+                                    MultibodyData* dm) {
+  *q = RandomPositions(mb, rng);
+  *v = RandomVelocities(mb, rng);
+  VectorXd qp, qm;
+  mb.IntegratePositions(*q, *v, h, &qp);
+  mb.IntegratePositions(*q, *v, -h, &qm);
+  mb.UpdateKinematics(*q, *v, d);
+  mb.UpdateKinematics(qp, *v, dp);
+  mb.UpdateKinematics(qm, *v, dm);
+}
+
 // Angular velocity from poses at ±h: R(h) R(−h)ᵀ ≈ exp(2h [ω]×).
 Vector3d AngularVelocityFd(const Matrix3d& R_plus, const Matrix3d& R_minus, double h) {
   const Eigen::AngleAxisd aa(R_plus * R_minus.transpose());
@@ -255,14 +270,8 @@ TEST(MultibodyKinematics, VelocitiesAndJacobiansMatchFiniteDifferences) {
   MultibodyData d0(mb), dp(mb), dm(mb), dkp(mb), dkm(mb);
   const double h = 1e-6;
   for (int trial = 0; trial < 5; ++trial) {
-    const VectorXd q0 = RandomPositions(mb, &rng);
-    const VectorXd v = RandomVelocities(mb, &rng);
-    VectorXd qp, qm;
-    mb.IntegratePositions(q0, v, h, &qp);
-    mb.IntegratePositions(q0, v, -h, &qm);
-    mb.UpdateKinematics(q0, v, &d0);
-    mb.UpdateKinematics(qp, v, &dp);
-    mb.UpdateKinematics(qm, v, &dm);
+    VectorXd q0, v;
+    UpdateRandomStateAndNeighbours(mb, h, &rng, &q0, &v, &d0, &dp, &dm);
     for (int b = 0; b < mb.num_bodies(); ++b) {
       const std::string& name = mb.body(b).name;
       const int t = mb.body_tree(b);
@@ -584,14 +593,8 @@ TEST(MultibodyBiasForces, MixedForestMatchesVirtualPower) {
   MultibodyData d(mb), dp(mb), dm(mb);
   const double h = 1e-6;
   for (int trial = 0; trial < 3; ++trial) {
-    const VectorXd q = RandomPositions(mb, &rng);
-    const VectorXd v = RandomVelocities(mb, &rng);
-    VectorXd qp, qm;
-    mb.IntegratePositions(q, v, h, &qp);
-    mb.IntegratePositions(q, v, -h, &qm);
-    mb.UpdateKinematics(q, v, &d);
-    mb.UpdateKinematics(qp, v, &dp);
-    mb.UpdateKinematics(qm, v, &dm);
+    VectorXd q, v;
+    UpdateRandomStateAndNeighbours(mb, h, &rng, &q, &v, &d, &dp, &dm);
     VectorXd c_expected = VectorXd::Zero(mb.num_velocities());
     for (int b = 0; b < mb.num_bodies(); ++b) {
       const SpatialInertiaSpec& in = mb.body(b).inertia;

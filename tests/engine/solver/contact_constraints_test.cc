@@ -722,46 +722,68 @@ TEST(LaggedContactTest, RegularizedEpsilon) {
   EXPECT_DOUBLE_EQ(LaggedContact::RegularizedEpsilon(1e-4, 1e-3, 10.0, 0.0, 1e3), 1e-4);
 }
 
+// Degenerates parameter `which` (0–4) of those the lagged and similar models share: ε (0 and
+// 1e-300), the stiffness, the dissipation, the friction.
+template <typename Parameters>
+void DegenerateSharedParameter(int which, Parameters* p) {
+  switch (which) {
+    case 0:
+      p->epsilon_m_per_s = 0;
+      break;
+    case 1:
+      p->epsilon_m_per_s = 1e-300;
+      break;
+    case 2:
+      p->normal.stiffness_N_per_m = 0;
+      break;
+    case 3:
+      p->normal.dissipation_s_per_m = 0;
+      break;
+    case 4:
+      p->friction = 0;
+      break;
+  }
+}
+
+// Sample i of a degenerate-parameter test: well formed, no negative cost.
+template <typename Contact>
+void ExpectDegenerateWellFormed(const typename Contact::Parameters& p, int i, const char* what,
+                                std::mt19937& rng) {
+  const Contact c(p);
+  const double vt = (i % 2) ? 0.0 : Normal(rng, 1e-3);
+  const VectorXd v = Vector3d(vt, 0.0, Normal(rng, 0.1));
+  ExpectWellFormed(c, v, Where(what, i));
+  EXPECT_GE(CostOnly(c, v), 0.0);
+}
+
+// Midpoint convexity along 3000 random segments (tangential velocities of scale `vt_scale`).
+template <typename Contact, typename RandomParameters>
+void ExpectConvexAlongRandomSegments(const RandomParameters& random_parameters, double vt_scale,
+                                     const char* what, std::mt19937& rng) {
+  for (int i = 0; i < 3000; ++i) {
+    const Contact c(random_parameters(rng));
+    const VectorXd a = Vector3d(Normal(rng, vt_scale), Normal(rng, vt_scale), Normal(rng, 0.1));
+    const VectorXd b = Vector3d(Normal(rng, vt_scale), Normal(rng, vt_scale), Normal(rng, 0.1));
+    ExpectMidpointConvex(c, a, b, Where(what, i));
+  }
+}
+
 TEST(LaggedContactTest, DegenerateParametersGiveNoNaN) {
   std::mt19937 rng(33);
   for (int i = 0; i < 500; ++i) {
     LaggedContact::Parameters p = RandomLagged(rng);
-    switch (i % 6) {
-      case 0:
-        p.epsilon_m_per_s = 0;
-        break;
-      case 1:
-        p.epsilon_m_per_s = 1e-300;
-        break;
-      case 2:
-        p.normal.stiffness_N_per_m = 0;
-        break;
-      case 3:
-        p.normal.dissipation_s_per_m = 0;
-        break;
-      case 4:
-        p.friction = 0;
-        break;
-      case 5:
-        p.lagged_normal_impulse = 0;
-        break;
+    if (i % 6 == 5) {
+      p.lagged_normal_impulse = 0;
+    } else {
+      DegenerateSharedParameter(i % 6, &p);
     }
-    const LaggedContact c(p);
-    const double vt = (i % 2) ? 0.0 : Normal(rng, 1e-3);
-    const VectorXd v = Vector3d(vt, 0.0, Normal(rng, 0.1));
-    ExpectWellFormed(c, v, Where("Lagged degenerate", i));
-    EXPECT_GE(CostOnly(c, v), 0.0);
+    ExpectDegenerateWellFormed<LaggedContact>(p, i, "Lagged degenerate", rng);
   }
 }
 
 TEST(LaggedContactTest, ConvexAlongRandomSegments) {
   std::mt19937 rng(34);
-  for (int i = 0; i < 3000; ++i) {
-    const LaggedContact c(RandomLagged(rng));
-    const VectorXd a = Vector3d(Normal(rng, 1e-3), Normal(rng, 1e-3), Normal(rng, 0.1));
-    const VectorXd b = Vector3d(Normal(rng, 1e-3), Normal(rng, 1e-3), Normal(rng, 0.1));
-    ExpectMidpointConvex(c, a, b, Where("Lagged convexity", i));
-  }
+  ExpectConvexAlongRandomSegments<LaggedContact>(RandomLagged, 1e-3, "Lagged convexity", rng);
 }
 
 // ============================================================================================
@@ -865,39 +887,14 @@ TEST(SimilarContactTest, DegenerateParametersGiveNoNaN) {
   std::mt19937 rng(44);
   for (int i = 0; i < 500; ++i) {
     SimilarContact::Parameters p = RandomSimilar(rng);
-    switch (i % 5) {
-      case 0:
-        p.epsilon_m_per_s = 0;
-        break;
-      case 1:
-        p.epsilon_m_per_s = 1e-300;
-        break;
-      case 2:
-        p.normal.stiffness_N_per_m = 0;
-        break;
-      case 3:
-        p.normal.dissipation_s_per_m = 0;
-        break;
-      case 4:
-        p.friction = 0;
-        break;
-    }
-    const SimilarContact c(p);
-    const double vt = (i % 2) ? 0.0 : Normal(rng, 1e-3);
-    const VectorXd v = Vector3d(vt, 0.0, Normal(rng, 0.1));
-    ExpectWellFormed(c, v, Where("Similar degenerate", i));
-    EXPECT_GE(CostOnly(c, v), 0.0);
+    DegenerateSharedParameter(i % 5, &p);
+    ExpectDegenerateWellFormed<SimilarContact>(p, i, "Similar degenerate", rng);
   }
 }
 
 TEST(SimilarContactTest, ConvexAlongRandomSegments) {
   std::mt19937 rng(45);
-  for (int i = 0; i < 3000; ++i) {
-    const SimilarContact c(RandomSimilar(rng));
-    const VectorXd a = Vector3d(Normal(rng, 0.05), Normal(rng, 0.05), Normal(rng, 0.1));
-    const VectorXd b = Vector3d(Normal(rng, 0.05), Normal(rng, 0.05), Normal(rng, 0.1));
-    ExpectMidpointConvex(c, a, b, Where("Similar convexity", i));
-  }
+  ExpectConvexAlongRandomSegments<SimilarContact>(RandomSimilar, 0.05, "Similar convexity", rng);
 }
 
 }  // namespace

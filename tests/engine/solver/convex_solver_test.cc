@@ -619,6 +619,21 @@ TEST(ConvexSolverTest, IndefiniteHessianIsReported) {
 // ---------------------------------------------------------------------------------------------
 // Dense vs supernodal
 
+// H = A + Jᵀ G J for tp's problem, with a random SPD 3 × 3 block G_i per constraint (kept in
+// *G_storage).
+void AssembleWithRandomG(const TestProblem& tp, std::mt19937* rng, std::vector<MatrixXd>* G_storage,
+                         BlockSparseHessian* hessian) {
+  std::vector<MatrixXd*> G;
+  G_storage->clear();
+  G_storage->reserve(tp.problem.num_constraints());
+  for (int i = 0; i < tp.problem.num_constraints(); ++i) {
+    G_storage->push_back(RandomSpd(3, rng, 1.0));
+    G.push_back(&G_storage->back());
+  }
+  hessian->UpdatePattern(tp.problem);
+  hessian->Assemble(tp.problem, G);
+}
+
 TEST(SupernodalCholeskyTest, MatchesDenseLltOnRandomBlockPatterns) {
   for (int seed = 0; seed < 10; ++seed) {
     std::mt19937 rng(200 + seed);
@@ -626,15 +641,8 @@ TEST(SupernodalCholeskyTest, MatchesDenseLltOnRandomBlockPatterns) {
     tp.MakeTrees(3 + seed * 3, &rng);
     tp.MakeConstraints(2 + seed * 4, Kind::kMixed, &rng);
     std::vector<MatrixXd> G_storage;
-    std::vector<MatrixXd*> G;
-    G_storage.reserve(tp.problem.num_constraints());
-    for (int i = 0; i < tp.problem.num_constraints(); ++i) {
-      G_storage.push_back(RandomSpd(3, &rng, 1.0));
-      G.push_back(&G_storage.back());
-    }
     BlockSparseHessian hessian;
-    hessian.UpdatePattern(tp.problem);
-    hessian.Assemble(tp.problem, G);
+    AssembleWithRandomG(tp, &rng, &G_storage, &hessian);
     MatrixXd H;
     hessian.ToDense(&H);
     // The block assembly equals A + Jᵀ G J.
@@ -680,15 +688,8 @@ TEST(SupernodalCholeskyTest, AutoChoosesSimplicialForChainsAndSupernodalForDense
       }
     }
     std::vector<MatrixXd> G_storage;
-    std::vector<MatrixXd*> G;
-    G_storage.reserve(tp.problem.num_constraints());
-    for (int i = 0; i < tp.problem.num_constraints(); ++i) {
-      G_storage.push_back(RandomSpd(3, &rng, 1.0));
-      G.push_back(&G_storage.back());
-    }
     BlockSparseHessian hessian;
-    hessian.UpdatePattern(tp.problem);
-    hessian.Assemble(tp.problem, G);
+    AssembleWithRandomG(tp, &rng, &G_storage, &hessian);
     SupernodalCholesky cholesky;
     ASSERT_EQ(cholesky.Factorize(hessian), SupernodalCholesky::Status::kSuccess);
     EXPECT_EQ(cholesky.is_supernodal(), dense_graph)
