@@ -86,11 +86,26 @@ void SliceTet(const std::array<Eigen::Vector3d, 4>& x, const std::array<double, 
   }
 }
 
+// Longest edge of tet t, squared [m²]: the scale of ContactFace::polygon_size.
+double TetSizeSquared(const CompliantGeometry& g, int t) {
+  const auto& k = g.mesh.tets[t];
+  double size_sq = 0.0;
+  for (int i = 0; i < 4; ++i) {
+    for (int j = i + 1; j < 4; ++j) {
+      size_sq =
+          std::max(size_sq, (g.mesh.vertices_m[k[i]] - g.mesh.vertices_m[k[j]]).squaredNorm());
+    }
+  }
+  return size_sq;
+}
+
 // Appends the fan of `poly` (frame A) to the surface. `pressure` evaluates p at a point of
-// frame A; n_A is the unit normal (A into B) in frame A.
+// frame A; n_A is the unit normal (A into B) in frame A; tet_size_sq the tet's longest edge
+// squared (ContactFace::polygon_size).
 template <typename Pressure>
 void EmitPolygon(const Polygon& poly, const Eigen::Vector3d& n_A, const Pressure& pressure,
-                 double g_A, double g_B, const Eigen::Isometry3d& X_WA, ContactSurface* out) {
+                 double g_A, double g_B, double tet_size_sq, const Eigen::Isometry3d& X_WA,
+                 ContactSurface* out) {
   if (poly.n < 3) return;
   // Area centroid (continuous in the vertices, unlike the vertex mean, which jumps when a
   // vertex appears) of the planar convex polygon.
@@ -112,6 +127,7 @@ void EmitPolygon(const Polygon& poly, const Eigen::Vector3d& n_A, const Pressure
     out->vertices_W.push_back(X_WA * poly.v[i]);
     out->vertex_pressure_Pa.push_back(pressure(poly.v[i]));
   }
+  const size_t first_face = out->faces.size();
   for (int i = 0; i < poly.n; ++i) {
     const int j = (i + 1) % poly.n;
     const double area = 0.5 * std::abs((poly.v[i] - c).cross(poly.v[j] - c).dot(n_A));
@@ -126,6 +142,11 @@ void EmitPolygon(const Polygon& poly, const Eigen::Vector3d& n_A, const Pressure
     f.g_A_Pa_per_m = g_A;
     f.g_B_Pa_per_m = g_B;
     out->faces.push_back(f);
+  }
+  if (out->faces.size() > first_face) {
+    ContactFace& first = out->faces[first_face];
+    first.polygon_faces = static_cast<int>(out->faces.size() - first_face);
+    first.polygon_size = tet_size_sq > 0.0 ? 0.5 * std::abs(area2) / tet_size_sq : 1.0;
   }
 }
 
@@ -150,7 +171,8 @@ void HalfSpaceSurface(const CompliantGeometry& A, const Eigen::Isometry3d& X_WA,
     const std::array<double, 4> s{n_out.dot(x[0]) - d, n_out.dot(x[1]) - d, n_out.dot(x[2]) - d,
                                   n_out.dot(x[3]) - d};
     SliceTet(x, s, &poly);
-    EmitPolygon(poly, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient, X_WA, out);
+    EmitPolygon(poly, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient,
+                TetSizeSquared(A, t), X_WA, out);
   });
 }
 
@@ -276,8 +298,8 @@ void ComputeContactSurface(const CompliantGeometry& A, const Eigen::Isometry3d& 
             std::swap(cur, next);
           }
           const Eigen::Vector3d n_hat = -n_out;
-          EmitPolygon(*cur, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient, X_WA,
-                      out);
+          EmitPolygon(*cur, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient,
+                      TetSizeSquared(A, t), X_WA, out);
         });
   };
   // The rigid triangles whose boxes meet A's bounds (B's BVH, in B's frame).
@@ -325,7 +347,7 @@ void ComputeContactSurface(const CompliantGeometry& A, const Eigen::Isometry3d& 
       std::swap(cur, next);
     }
     EmitPolygon(*cur, n_hat, pA, std::abs(pA.gradient.dot(n_hat)), std::abs(pB.gradient.dot(n_hat)),
-                X_WA, out);
+                std::min(TetSizeSquared(A, ta), TetSizeSquared(B, tb)), X_WA, out);
   });
 }
 

@@ -30,6 +30,13 @@ struct ContactFace {
   // kRigidPressureGradient (∞) for a rigid body.
   double g_A_Pa_per_m = 0.0;
   double g_B_Pa_per_m = 0.0;
+  // The polygon this face is a piece of: its fan's faces are consecutive; on the first one,
+  // polygon_faces = the fan's face count and polygon_size = the polygon's area over its tet's
+  // longest edge squared (how big it is for its mesh); 0 on the other faces. The solver
+  // coupling merges small polygons (World: slivers where a plane grazes a tet near an edge or
+  // vertex of the surface carry next to no force but would cost constraints).
+  int polygon_faces = 0;
+  double polygon_size = 0.0;
 };
 
 struct ContactSurface {

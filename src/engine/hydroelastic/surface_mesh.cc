@@ -151,12 +151,8 @@ double TriangleSurfaceMesh::EnclosedVolume() const {
 TriangleSurfaceMesh MakeBoxSurfaceMesh(const Eigen::Vector3d& h, double edge_length_m) {
   CheckPositive(h.minCoeff(), "box half extents");
   CheckPositive(edge_length_m, "edge length");
-  // Vertex lines at ±(h_a − r) (r = inradius): the box's distance-to-boundary field has its
-  // medial-axis kinks there, so each face triangle maps to one linear region (volume mesh).
-  const double r = h.minCoeff();
   std::array<std::vector<double>, 3> breaks;
-  for (int a = 0; a < 3; ++a)
-    breaks[a] = Breaks1D(-h[a], h[a], {-(h[a] - r), h[a] - r}, edge_length_m);
+  for (int a = 0; a < 3; ++a) breaks[a] = Breaks1D(-h[a], h[a], {}, edge_length_m);
   VertexWelder welder(1e-9 * h.maxCoeff());
   TriangleSurfaceMesh mesh;
   for (int a = 0; a < 3; ++a) {

@@ -26,11 +26,16 @@ struct TriangleSurfaceMesh {
 };
 
 // Surface generators for the shapes of engine/geometry/shape.h, in their frame G. The resolution
-// is a characteristic edge length [m]; every generator also inserts the extra vertex lines that
-// the volume generators need so that the distance field is linear per tet (the box's and the
-// cylinder's medial-axis kinks). All outputs are closed, convex and outward-oriented.
+// is a characteristic edge length [m]; the cylinder generator also inserts the vertex rings that
+// its volume generator needs (the medial-axis kinks). All outputs are closed, convex and
+// outward-oriented.
 //
-// Box: grid on each face; half extents h [m].
+// Box: grid on each face; half extents h [m]. A box needs no vertex lines at its medial kinks:
+// every surface triangle lies in one face, the face's region of the distance field is convex
+// and contains the triangle's anchors on the medial box (volume_mesh_generators.h), so each
+// tet lies in one region. Resolution only refines the grid; a rigid box is exact with 2
+// triangles a face, and every extra triangle splits contact polygons into more faces (more
+// solver constraints), so a coarse resolution is the cheap one.
 TriangleSurfaceMesh MakeBoxSurfaceMesh(const Eigen::Vector3d& half_extents_m, double edge_length_m);
 // Sphere: icosahedron with each face subdivided into n² triangles (n from the edge length),
 // projected onto the sphere (all vertices exactly on it; the mesh is inscribed).

@@ -13,10 +13,12 @@
 // polyhedron of the surface mesh, and ε is the distance-like field except inside that core,
 // deeper than (1 − 1/n) of the inradius, where it is interpolated to 1 at the centre.
 //
-// Box: q(p) is the closest point of the medial box M = {|x_a| ≤ h_a − r} (r the inradius), and
-// the surface has vertex lines at the kinks x_a = ±(h_a − r); every tet then lies in the region
-// of a single face, where ε = (distance to that face)/r is linear, so the per-tet linear field
-// equals the distance-to-boundary field exactly (outside the core, i.e. for ε ≤ 1 − 1/n).
+// Box: q(p) is the closest point of the medial box M = {|x_a| ≤ h_a − r} (r the inradius). A
+// face's region (the points nearest that face) is convex and holds the face and q of each of its
+// points, so every shell tet of a surface triangle lies in the region of that triangle's face,
+// where ε = (distance to that face)/r is linear: the per-tet linear field equals the
+// distance-to-boundary field exactly (outside the core, i.e. for ε ≤ 1 − 1/n) at any resolution,
+// down to 2 surface triangles a face.
 // Sphere and capsule: ε = 1 − (distance to the centre / axis segment)/R, interpolated linearly.
 // Cylinder: same medial construction (segment |z| ≤ L/2 − R, or for a flat cylinder the disk
 // ρ ≤ R − L/2); the field is the linear interpolant of a distance-like field.

@@ -78,6 +78,10 @@ Eigen::Map<const Eigen::MatrixXd> BlockSparseHessian::off_diagonal_block(int k) 
   return {values_.data() + off_offset_[k], tree_nv_[pairs_[k].first], tree_nv_[pairs_[k].second]};
 }
 
+namespace {
+constexpr int kLazyProductMaxRows = 6;
+}  // namespace
+
 void BlockSparseHessian::Assemble(const ConvexProblem& problem,
                                   std::span<Eigen::MatrixXd* const> G) {
   using MapX = Eigen::Map<Eigen::MatrixXd>;
@@ -117,15 +121,27 @@ void BlockSparseHessian::Assemble(const ConvexProblem& problem,
         GJ_.resize(e.num_rows * tree_nv_[t]);
       }
       MapX GJ(GJ_.data(), e.num_rows, tree_nv_[t]);
-      GJ.noalias() = Gi * Jc;
-      MapX(values_.data() + diag_offset_[t], tree_nv_[t], tree_nv_[t]).noalias() +=
-          Jc.transpose() * GJ;
+      // Few rows (a contact: 3): coefficient-wise products (lazyProduct) beat Eigen's blocked
+      // GEMM kernels, whose packing dominates at this size (an arm's 9-dof clique: ~2×).
+      if (e.num_rows <= kLazyProductMaxRows) {
+        GJ.noalias() = Gi.lazyProduct(Jc);
+        MapX(values_.data() + diag_offset_[t], tree_nv_[t], tree_nv_[t]).noalias() +=
+            Jc.transpose().lazyProduct(GJ);
+      } else {
+        GJ.noalias() = Gi * Jc;
+        MapX(values_.data() + diag_offset_[t], tree_nv_[t], tree_nv_[t]).noalias() +=
+            Jc.transpose() * GJ;
+      }
       // The coupling block: H_ab += J_aᵀ G J_b with a < b, computed while G J_b is at hand.
       if (e.num_cliques == 2 && t == std::max(e.tree[0], e.tree[1])) {
         const int other = e.tree[1 - c];
         const int k = constraint_block_[i];
-        MapX(values_.data() + off_offset_[k], tree_nv_[other], tree_nv_[t]).noalias() +=
-            problem.jacobian(i, 1 - c).transpose() * GJ;
+        auto block = MapX(values_.data() + off_offset_[k], tree_nv_[other], tree_nv_[t]);
+        if (e.num_rows <= kLazyProductMaxRows) {
+          block.noalias() += problem.jacobian(i, 1 - c).transpose().lazyProduct(GJ);
+        } else {
+          block.noalias() += problem.jacobian(i, 1 - c).transpose() * GJ;
+        }
       }
     }
   }

@@ -96,10 +96,12 @@ void ConvexProblem::MultiplyJ(const Eigen::VectorXd& v, Eigen::VectorXd* vc) con
     const ConstraintEntry& e = entries_[i];
     auto out = vc->segment(e.row_start, e.num_rows);
     const int t0 = e.tree[0];
-    out.noalias() = jacobian(i, 0) * v.segment(tree_start_[t0], tree_nv_[t0]);
+    // lazyProduct: a constraint has a few rows, where Eigen's GEMV dispatch costs more than
+    // the coefficient loop.
+    out.noalias() = jacobian(i, 0).lazyProduct(v.segment(tree_start_[t0], tree_nv_[t0]));
     if (e.num_cliques == 2) {
       const int t1 = e.tree[1];
-      out.noalias() += jacobian(i, 1) * v.segment(tree_start_[t1], tree_nv_[t1]);
+      out.noalias() += jacobian(i, 1).lazyProduct(v.segment(tree_start_[t1], tree_nv_[t1]));
     }
   }
 }
@@ -111,7 +113,8 @@ void ConvexProblem::MultiplyJTranspose(const Eigen::VectorXd& gamma, Eigen::Vect
     const auto g = gamma.segment(e.row_start, e.num_rows);
     for (int k = 0; k < e.num_cliques; ++k) {
       const int t = e.tree[k];
-      y->segment(tree_start_[t], tree_nv_[t]).noalias() += jacobian(i, k).transpose() * g;
+      y->segment(tree_start_[t], tree_nv_[t]).noalias() +=
+          jacobian(i, k).transpose().lazyProduct(g);
     }
   }
 }

@@ -72,14 +72,18 @@ void FillHydroelastic(const World& world, HydroelasticSnapshot* out) {
     for (int c = std::max(in.first_contact, 0); c < end; ++c) {
       const ContactResult& r = contacts[c];
       const int f = r.hydroelastic_face;
-      if (f < 0 || f >= p.num_faces) continue;
-      const double area_m2 = in.surface->faces[f].area_m2;
+      const int n = r.hydroelastic_num_faces;  // 0: a patch's pooled tiny polygons
+      if (f < 0 || f + n > p.num_faces) continue;
+      const double area_m2 = r.face_area_m2;
       if (!(area_m2 > 0)) continue;
-      out->face_normal_traction_Pa[first_face + f] = (r.normal_force_W / area_m2).cast<float>();
-      out->face_tangential_traction_Pa[first_face + f] =
-          (r.friction_force_W / area_m2).cast<float>();
+      // A merged polygon: every face of its fan carries the contact's mean traction.
+      for (int k = f; k < f + n; ++k) {
+        out->face_normal_traction_Pa[first_face + k] = (r.normal_force_W / area_m2).cast<float>();
+        out->face_tangential_traction_Pa[first_face + k] =
+            (r.friction_force_W / area_m2).cast<float>();
+      }
       const double fn = r.normal_force_W.norm();
-      weighted_centroid += fn * in.surface->faces[f].centroid_W;
+      weighted_centroid += fn * r.position_W;
       total_normal_N += fn;
     }
     if (total_normal_N > 0) {

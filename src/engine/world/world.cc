@@ -578,28 +578,78 @@ void World::AddHydroelasticPair(int a, int b) {
   patch.first_contact = static_cast<int>(raw_contacts_.size());
   // Every face becomes one point constraint at c_f along n̂_f (contact-math.md §5):
   // φ0_f = −p0_f/g_f, k_f = A_f g_f, and the elastic force f0 = k_f·(−φ0_f) = A_f p0_f given
-  // directly so that faces with k_f → 0 stay finite.
-  const int nf = static_cast<int>(surface->faces.size());
-  for (int f = 0; f < nf; ++f) {
-    const hydroelastic::ContactFace& face = surface->faces[f];
-    const hydroelastic::FacePointContact fc = hydroelastic::ComputeFacePointContact(face);
-    if (!fc.valid) continue;  // no pressure gradient along n̂: no spring
+  // directly so that faces with k_f → 0 stay finite — except for small polygons
+  // (ContactFace::polygon_size), whose faces are merged: a polygon below kFanPolygonSize is one
+  // constraint, and those below kTinyPolygonSize are pooled per normal into one constraint per
+  // patch. A merged set S keeps Σ A_f (area), k = Σ A_f g_f and f0 = Σ A_f p0_f exactly (so
+  // φ0 = −f0/k), placed at the centre of pressure Σ A_f p0_f c_f / f0: the net force, the
+  // stiffness and (for the one-polygon case, p linear in its tet) the moment of the elastic
+  // force are those of the faces, while slivers stop costing one constraint per fan face.
+  auto add_constraint = [&](int first_face, int num_faces, const FaceSum& sum) {
+    if (!(sum.stiffness_N_per_m > 0)) return;  // no pressure gradient along n̂: no spring
     RawContact rc;
     rc.geometry_a = a;
     rc.geometry_b = b;
-    rc.point.normal_W = face.normal_W;
-    rc.point.p_A_W = face.centroid_W;
-    rc.point.p_B_W = face.centroid_W;
-    rc.point.signed_distance_m = fc.phi0_m;
+    rc.point.normal_W = sum.normal_W;
+    rc.point.p_A_W = rc.point.p_B_W = sum.CenterOfPressure();
+    rc.point.signed_distance_m = -sum.elastic_force_N / sum.stiffness_N_per_m;
     rc.patch = static_cast<int>(p);
-    rc.face = f;
-    rc.face_stiffness_N_per_m = fc.stiffness_N_per_m;
-    rc.face_elastic_force_N = std::max(0.0, face.area_m2) * std::max(0.0, face.pressure_Pa);
+    rc.face = first_face;
+    rc.num_faces = num_faces;
+    rc.face_area_m2 = sum.area_m2;
+    rc.face_pressure_Pa = sum.area_m2 > 0 ? sum.elastic_force_N / sum.area_m2 : 0.0;
+    rc.face_stiffness_N_per_m = sum.stiffness_N_per_m;
+    rc.face_elastic_force_N = sum.elastic_force_N;
     raw_contacts_.push_back(rc);
+  };
+  tiny_polygon_pool_.clear();
+  const int nf = static_cast<int>(surface->faces.size());
+  for (int f = 0; f < nf;) {
+    const hydroelastic::ContactFace& first = surface->faces[f];
+    const int count = std::clamp(first.polygon_faces, 1, nf - f);
+    if (first.polygon_faces <= 0 || first.polygon_size >= kFanPolygonSize) {
+      for (int k = f; k < f + count; ++k) {
+        FaceSum sum;
+        sum.Add(surface->faces[k]);
+        add_constraint(k, 1, sum);
+      }
+    } else if (first.polygon_size >= kTinyPolygonSize) {
+      FaceSum sum;
+      for (int k = f; k < f + count; ++k) sum.Add(surface->faces[k]);
+      add_constraint(f, count, sum);
+    } else {
+      FaceSum* pool = nullptr;
+      for (auto& [pool_first, candidate] : tiny_polygon_pool_) {
+        if (candidate.normal_W.dot(first.normal_W) > 1 - 1e-9) pool = &candidate;
+      }
+      if (pool == nullptr) pool = &tiny_polygon_pool_.emplace_back(f, FaceSum()).second;
+      for (int k = f; k < f + count; ++k) pool->Add(surface->faces[k]);
+    }
+    f += count;
   }
+  for (const auto& [pool_first, sum] : tiny_polygon_pool_) add_constraint(pool_first, 0, sum);
   patch.num_contacts = static_cast<int>(raw_contacts_.size()) - patch.first_contact;
   stats_.num_hydroelastic_faces += patch.num_contacts;
   patches_.push_back(patch);
+}
+
+void World::FaceSum::Add(const hydroelastic::ContactFace& face) {
+  const hydroelastic::FacePointContact fc = hydroelastic::ComputeFacePointContact(face);
+  if (!fc.valid) return;  // no pressure gradient along n̂: no spring, no share in the sum
+  const double area = std::max(0.0, face.area_m2);
+  const double force = area * std::max(0.0, face.pressure_Pa);
+  normal_W = face.normal_W;
+  area_m2 += area;
+  stiffness_N_per_m += fc.stiffness_N_per_m;
+  elastic_force_N += force;
+  force_moment += force * face.centroid_W;
+  area_moment += area * face.centroid_W;
+}
+
+Eigen::Vector3d World::FaceSum::CenterOfPressure() const {
+  if (elastic_force_N > 0) return force_moment / elastic_force_N;
+  if (area_m2 > 0) return area_moment / area_m2;
+  return area_moment;
 }
 
 bool World::HasDofs(int scene_body) const { return movable_[scene_body]; }
@@ -905,16 +955,17 @@ void World::StoreResults() {
       r.state = ContactResult::State::kSlip;
     }
     if (rc.patch >= 0) {
-      const hydroelastic::ContactFace& face = patches_[rc.patch].surface->faces[rc.face];
       r.hydroelastic_patch = rc.patch;
       r.hydroelastic_face = rc.face;
-      r.face_area_m2 = face.area_m2;
-      r.pressure_Pa = face.pressure_Pa;
+      r.hydroelastic_num_faces = rc.num_faces;
+      r.face_area_m2 = rc.face_area_m2;
+      r.pressure_Pa = rc.face_pressure_Pa;
       patches_[rc.patch].normal_force_W += r.normal_force_W;
       patches_[rc.patch].friction_force_W += r.friction_force_W;
     } else {
       r.hydroelastic_patch = -1;
       r.hydroelastic_face = -1;
+      r.hydroelastic_num_faces = 0;
       r.face_area_m2 = 0;
       r.pressure_Pa = 0;
     }

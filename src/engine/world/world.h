@@ -38,9 +38,15 @@ struct ContactResult {
   // Hydroelastic faces only (contact-math.md §5): index into World::hydroelastic_patches() and
   // of the face in that patch's surface (both −1 for a point contact), the face area A_f [m²]
   // and the pressure p0_f at its centroid [Pa] at the start of the step. For a face,
-  // signed_distance_m is φ0_f = −p0_f/g_f.
+  // signed_distance_m is φ0_f = −p0_f/g_f. Small polygons are merged (kFanPolygonSize): the
+  // contact then stands for faces [hydroelastic_face, hydroelastic_face +
+  // hydroelastic_num_faces) (one polygon's fan), or, with hydroelastic_num_faces = 0, for all
+  // of the patch's tiny polygons with this normal (hydroelastic_face: the first of them); area
+  // and pressure are then the set's total area and mean pressure, and position_W its centre of
+  // pressure.
   int hydroelastic_patch = -1;
   int hydroelastic_face = -1;
+  int hydroelastic_num_faces = 0;
   double face_area_m2 = 0;
   double pressure_Pa = 0;
 };
@@ -57,7 +63,8 @@ struct HydroelasticPatch {
   const hydroelastic::ContactSurface* surface = nullptr;
   // The faces that became constraints are contacts()[first_contact, first_contact +
   // num_contacts) (faces with no pressure gradient along the normal carry no spring and are
-  // skipped, so num_contacts ≤ surface->faces.size()).
+  // skipped, and small polygons are merged (kFanPolygonSize), so num_contacts ≤
+  // surface->faces.size()).
   int first_contact = 0, num_contacts = 0;
   // Σ over those faces of the solver's normal and friction forces on B [N] (the step average).
   Eigen::Vector3d normal_force_W = Eigen::Vector3d::Zero();
@@ -86,6 +93,12 @@ struct HydroelasticRepresentation {
 // largest dimension, or so fine that the mesh would exceed kMaxHydroelasticTets tets
 // (compliant) or kMaxHydroelasticTriangles triangles (rigid) — the message gives the finest
 // resolution allowed.
+// Hydroelastic polygons (hydroelastic::ContactFace::polygon_size: area / (tet's longest
+// edge)²) below kFanPolygonSize become one solver constraint instead of one per fan face; below
+// kTinyPolygonSize they are pooled into one constraint per patch and normal (the numerical
+// slivers of planes grazing tets carry ≲ 1e-6 of a tet face's force).
+inline constexpr double kFanPolygonSize = 1e-2;
+inline constexpr double kTinyPolygonSize = 1e-6;
 inline constexpr int kMaxHydroelasticTets = 500'000;  // ≈ 160 MB: mesh, planes, BVH
 inline constexpr int kMaxHydroelasticTriangles = 200'000;
 void ValidateHydroelasticChange(const GeometrySpec& spec, std::optional<double> modulus_Pa,
@@ -106,7 +119,8 @@ HydroelasticRepresentation BuildHydroelasticRepresentation(
 struct StepStats {
   double geometry_ms = 0, solve_ms = 0, total_ms = 0;
   double hydroelastic_ms = 0;  // contact surfaces (part of geometry_ms)
-  int num_hydroelastic_patches = 0, num_hydroelastic_faces = 0;
+  int num_hydroelastic_patches = 0;
+  int num_hydroelastic_faces = 0;  // face constraints (merged small polygons count once)
   int iterations = 0;
   double residual = 0;
   double cost = 0;
@@ -239,8 +253,21 @@ class World {
     ContactPoint point;
     // Hydroelastic face (patch ≥ 0): k_f = A_f g_f and f0 = A_f p0_f (contact-math.md §5).
     int patch = -1, face = -1;
+    int num_faces = 0;                              // ContactResult::hydroelastic_num_faces
+    double face_area_m2 = 0, face_pressure_Pa = 0;  // of those faces together
     double face_stiffness_N_per_m = 0, face_elastic_force_N = 0;
   };
+  // Σ over merged hydroelastic faces of one normal (AddHydroelasticPair).
+  struct FaceSum {
+    Eigen::Vector3d normal_W = Eigen::Vector3d::UnitZ();
+    double area_m2 = 0, stiffness_N_per_m = 0, elastic_force_N = 0;  // Σ A, Σ A g, Σ A p0
+    Eigen::Vector3d force_moment = Eigen::Vector3d::Zero();          // Σ A p0 c
+    Eigen::Vector3d area_moment = Eigen::Vector3d::Zero();           // Σ A c
+    void Add(const hydroelastic::ContactFace& face);
+    Eigen::Vector3d CenterOfPressure() const;
+  };
+  // Per patch, tiny polygons pooled by normal: (first face, sum).
+  std::vector<std::pair<int, FaceSum>> tiny_polygon_pool_;
   // Per geometry, its hydroelastic representation (built at construction, replaceable
   // between steps by SetHydroelasticGeometry), if any.
   std::vector<HydroelasticRepresentation> hydroelastic_;

@@ -166,20 +166,39 @@ TEST_P(HydroelasticModels, CompliantBoxRestsOnRigidPlane) {
   }
   EXPECT_GT(interior, checked / 2);
 
-  // The ContactResults are the valid faces of that patch, each with its area and pressure.
+  // The ContactResults are the valid faces of that patch, each with its area and pressure; a
+  // small polygon's fan is one contact with the fan's total area and area-mean pressure, and
+  // tiny polygons are pooled (hydroelastic_num_faces = 0; their share of the area is checked by
+  // the sum below).
   ASSERT_EQ(static_cast<int>(w.contacts().size()), patch.num_contacts);
   EXPECT_EQ(w.last_stats().num_hydroelastic_faces, patch.num_contacts);
   double area = 0;
+  int merged = 0;
   for (const ContactResult& c : w.contacts()) {
     ASSERT_TRUE(AllFinite(c));
     EXPECT_EQ(c.hydroelastic_patch, 0);
     const hydroelastic::ContactFace& f = patch.surface->faces[c.hydroelastic_face];
-    EXPECT_EQ(c.face_area_m2, f.area_m2);
-    EXPECT_EQ(c.pressure_Pa, f.pressure_Pa);
-    EXPECT_NEAR(c.signed_distance_m, -delta * f.pressure_Pa / (kBoxModulus * delta / r),
+    if (c.hydroelastic_num_faces > 1) {
+      EXPECT_EQ(c.hydroelastic_num_faces, f.polygon_faces);
+      EXPECT_LT(f.polygon_size, kFanPolygonSize);
+      EXPECT_GE(f.polygon_size, kTinyPolygonSize);
+    }
+    double fan_area = 0, fan_force = 0;
+    for (int k = 0; k < c.hydroelastic_num_faces; ++k) {
+      const hydroelastic::ContactFace& piece = patch.surface->faces[c.hydroelastic_face + k];
+      fan_area += piece.area_m2;
+      fan_force += piece.area_m2 * piece.pressure_Pa;
+    }
+    merged += c.hydroelastic_num_faces != 1;
+    if (c.hydroelastic_num_faces > 0) {
+      EXPECT_NEAR(c.face_area_m2, fan_area, 1e-15 * fan_area);
+      EXPECT_NEAR(c.pressure_Pa * c.face_area_m2, fan_force, 1e-12 * fan_force + 1e-300);
+    }
+    EXPECT_NEAR(c.signed_distance_m, -delta * c.pressure_Pa / (kBoxModulus * delta / r),
                 1e-6 * delta);
     area += c.face_area_m2;
   }
+  EXPECT_GT(merged, 0) << "the side-region slivers along the bottom edges";
   // Faces with no gradient along n̂ (side-region tets, a sliver of width ≤ δ) are skipped.
   EXPECT_NEAR(area, bottom_area, 4 * 2 * kBoxHalf.x() * delta);
 }
