@@ -65,19 +65,24 @@ void BM_SphereOnBoxBothCompliant(benchmark::State& state) {
 }
 BENCHMARK(BM_SphereOnBoxBothCompliant)->Unit(benchmark::kMillisecond);
 
-// ---- Peg-in-hole with hydroelastic contact (assets/scenes/peg_in_hole_hydroelastic.yaml) ----
+// ---- Peg-in-hole with hydroelastic contact: the default scene (assets/scenes/peg_in_hole.yaml:
+// compliant pads gripping a rigid-mesh peg, point contact in the hole) and
+// assets/scenes/peg_in_hole_hydroelastic.yaml (a compliant peg in a rigid-mesh hole, point-contact
+// pads) ----
 //
 // The scripted insertion (assets/teleop/insert_peg.csv, through the teleop controller as in
 // `contactlab --headless`) is replayed once and the state is kept at a few times along it; each
 // benchmark iteration then restores one state and takes one World step. Reported per step:
 // surface_ms (StepStats::hydroelastic_ms: the contact surfaces of every hydroelastic pair the
 // broad phase gives, and their faces turned into constraints), step_ms (the whole step), faces
-// (contact-surface faces) and patches. Issue 5's target: surface_ms ≤ 0.2 ms.
+// (contact-surface faces), constraints (the face constraints they became: small polygons merge)
+// and patches. Issue 5's target: surface_ms ≤ 0.2 ms for the default peg-in-hole.
 //
 // The script lines the peg up with the hole (0.25 mm clearance per side), so it goes in without
-// touching the block (offset_um = 0: surfaces only with the table-side culling, no faces). With
-// the block moved by offset_um along x the peg lands on the 3 mm chamfer and slides in against
-// a wall: the contact-rich case.
+// touching the block (offset_um = 0). With the block moved by offset_um along x the peg lands on
+// the 3 mm chamfer and slides in against a wall: the contact-rich case (for the compliant peg,
+// contact surfaces with the block).
+constexpr const char* kPegScenes[] = {"peg_in_hole", "peg_in_hole_hydroelastic"};
 constexpr double kPegStateTimes_s[] = {2.5, 2.9, 3.2, 3.6, 4.0, 4.5};
 
 struct PegState {
@@ -85,19 +90,19 @@ struct PegState {
   std::vector<std::pair<int, JointPdSpec>> pd;  // scene body → PD targets at that time
 };
 
-SceneSpec PegScene(double offset_m) {
-  SceneSpec scene = LoadSceneFile(ResolveScenePath("peg_in_hole_hydroelastic"));
+SceneSpec PegScene(int scene_index, double offset_m) {
+  SceneSpec scene = LoadSceneFile(ResolveScenePath(kPegScenes[scene_index]));
   const int block = scene.FindBody("block");
-  if (block < 0) throw std::runtime_error("peg_in_hole_hydroelastic: no block");
+  if (block < 0) throw std::runtime_error(std::string(kPegScenes[scene_index]) + ": no block");
   scene.bodies[block].initial_pose.translation().x() += offset_m;
   return scene;
 }
 
-const std::vector<PegState>& PegStates(double offset_m) {
-  static std::map<double, std::vector<PegState>> cache;
-  auto it = cache.find(offset_m);
+const std::vector<PegState>& PegStates(int scene_index, double offset_m) {
+  static std::map<std::pair<int, double>, std::vector<PegState>> cache;
+  auto it = cache.find({scene_index, offset_m});
   if (it != cache.end()) return it->second;
-  World world(PegScene(offset_m));
+  World world(PegScene(scene_index, offset_m));
   std::string error;
   auto replay = ReplayDevice::Load(DefaultTeleopScript(world.scene()), &error);
   if (!replay) throw std::runtime_error(error);
@@ -115,39 +120,42 @@ const std::vector<PegState>& PegStates(double offset_m) {
     }
     states.push_back(std::move(s));
   }
-  return cache.emplace(offset_m, std::move(states)).first->second;
+  return cache.emplace(std::make_pair(scene_index, offset_m), std::move(states)).first->second;
 }
 
 void BM_PegInHoleStep(benchmark::State& state) {
-  const double offset_m = state.range(0) * 1e-6;
-  const PegState& s = PegStates(offset_m)[state.range(1)];
-  World world(PegScene(offset_m));
+  const int scene_index = static_cast<int>(state.range(0));
+  const double offset_m = state.range(1) * 1e-6;
+  const PegState& s = PegStates(scene_index, offset_m)[state.range(2)];
+  World world(PegScene(scene_index, offset_m));
   for (const auto& [body, pd] : s.pd) {
     world.SetPdTarget(body, pd.q_desired, pd.v_desired);
     world.SetPdEffortLimit(body, pd.effort_limit);
   }
   double surface_ms = 0, step_ms = 0;
-  int faces = 0, patches = 0;
+  int faces = 0, patches = 0, constraints = 0;
   for (auto _ : state) {
     world.SetState(s.q, s.v);
     if (!world.Step()) state.SkipWithError("step failed");
     surface_ms += world.last_stats().hydroelastic_ms;
     step_ms += world.last_stats().total_ms;
+    constraints = world.last_stats().num_hydroelastic_faces;
   }
   for (const HydroelasticPatch& p : world.hydroelastic_patches()) {
     faces += static_cast<int>(p.surface->faces.size());
     ++patches;
   }
   const double n = static_cast<double>(state.iterations());
-  state.counters["t_s"] = kPegStateTimes_s[state.range(1)];
+  state.counters["t_s"] = kPegStateTimes_s[state.range(2)];
   state.counters["surface_ms"] = surface_ms / n;
   state.counters["step_ms"] = step_ms / n;
   state.counters["faces"] = faces;
   state.counters["patches"] = patches;
+  state.counters["constraints"] = constraints;
 }
 BENCHMARK(BM_PegInHoleStep)
-    ->ArgsProduct({{0, 1000}, benchmark::CreateDenseRange(0, 5, 1)})
-    ->ArgNames({"offset_um", "state"})
+    ->ArgsProduct({{0, 1}, {0, 1000}, benchmark::CreateDenseRange(0, 5, 1)})
+    ->ArgNames({"scene", "offset_um", "state"})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

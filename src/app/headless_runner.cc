@@ -120,6 +120,10 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
   const double dt = world->dt();
   const int steps = std::max(1, static_cast<int>(std::llround(options.duration_s / dt)));
   Distribution step_ms, geometry_ms, solve_ms, iterations, contacts;
+  // Hydroelastic contact (contact-math.md §5): contact-surface time, surface faces and the face
+  // constraints they became, per step.
+  Distribution surface_ms, surface_faces, face_constraints;
+  bool any_surface = false;
   Distribution last_step_ms, last_iterations;  // the last simulated second
   const int last_second_start = std::max(0, steps - static_cast<int>(std::llround(1.0 / dt)));
   double max_residual = 0;
@@ -145,6 +149,14 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
     solve_ms.values.push_back(s.solve_ms);
     iterations.values.push_back(s.iterations);
     contacts.values.push_back(s.num_contacts);
+    surface_ms.values.push_back(s.hydroelastic_ms);
+    int faces = 0;
+    for (const HydroelasticPatch& patch : world->hydroelastic_patches()) {
+      faces += static_cast<int>(patch.surface->faces.size());
+    }
+    surface_faces.values.push_back(faces);
+    face_constraints.values.push_back(s.num_hydroelastic_faces);
+    any_surface = any_surface || s.hydroelastic_ms > 0 || faces > 0;
     if (i >= last_second_start) {
       last_step_ms.values.push_back(s.geometry_ms + s.solve_ms);
       last_iterations.values.push_back(s.iterations);
@@ -189,6 +201,19 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
         .Number("mean", contacts.Mean())
         .Number("max", contacts.Max())
         .EndObject();
+    if (any_surface) {
+      json.BeginObject("hydroelastic");
+      surface_ms.Write(&json, "surface_ms");
+      json.BeginObject("faces")
+          .Number("mean", surface_faces.Mean())
+          .Number("max", surface_faces.Max())
+          .EndObject();
+      json.BeginObject("face_constraints")
+          .Number("mean", face_constraints.Mean())
+          .Number("max", face_constraints.Max())
+          .EndObject();
+      json.EndObject();
+    }
     json.BeginObject("last_second")
         .Number("step_ms_median", last_step_ms.Quantile(0.5))
         .Number("iterations_mean", last_iterations.Mean())

@@ -113,6 +113,16 @@ TEST_P(PegInHoleTest, ScriptedInsertionSucceeds) {
   // The script inserts 2.5 cm; the grasp may give a little.
   EXPECT_GT(depth, 0.02) << json;
   EXPECT_LT(depth, 0.03) << json;
+  // The pads grip the peg with pressure patches all along (compliant pads, rigid-mesh peg):
+  // every step has surfaces, and their sliver polygons are merged into fewer constraints.
+  ASSERT_TRUE(std::regex_search(
+      json, m,
+      std::regex("\"hydroelastic\": \\{\"surface_ms\": \\{\"mean\": ([0-9.eE+-]+).*\"faces\": "
+                 "\\{\"mean\": ([0-9.eE+-]+).*\"face_constraints\": \\{\"mean\": ([0-9.eE+-]+)")))
+      << json;
+  EXPECT_GT(std::stod(m[1]), 0.0);
+  EXPECT_GT(std::stod(m[3]), 8.0) << "at least the big polygons' fans of two patches";
+  EXPECT_LT(std::stod(m[3]), std::stod(m[2]));
   std::printf("%s dt=%g: depth %.4f m, wall %.2f s for %.1f s; summary:\n%s\n",
               ContactApproximationName(GetParam().model), GetParam().dt, depth, result.wall_time_s,
               world.time(), json.c_str());

@@ -24,6 +24,9 @@ std::atomic<bool> g_count_new{false};
 std::atomic<long> g_num_new{0};
 }  // namespace
 
+// GCC flags the free() of memory from this replaced operator new once it inlines both (it is
+// malloc'ed here, so the pairing is right).
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void* operator new(std::size_t size) {
   if (g_count_new) ++g_num_new;
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
