@@ -618,11 +618,18 @@ void World::AddHydroelasticPair(int a, int b) {
       for (int k = f; k < f + count; ++k) sum.Add(surface->faces[k]);
       add_constraint(f, count, sum);
     } else {
+      // A polygon's faces share its normal; pools are few (one per normal direction).
       FaceSum* pool = nullptr;
       for (auto& [pool_first, candidate] : tiny_polygon_pool_) {
-        if (candidate.normal_W.dot(first.normal_W) > 1 - 1e-9) pool = &candidate;
+        if (candidate.normal_W.dot(first.normal_W) > 1 - 1e-9) {
+          pool = &candidate;
+          break;
+        }
       }
-      if (pool == nullptr) pool = &tiny_polygon_pool_.emplace_back(f, FaceSum()).second;
+      if (pool == nullptr) {
+        pool = &tiny_polygon_pool_.emplace_back(f, FaceSum()).second;
+        pool->normal_W = first.normal_W;
+      }
       for (int k = f; k < f + count; ++k) pool->Add(surface->faces[k]);
     }
     f += count;
