@@ -31,7 +31,7 @@ struct Distribution {
     if (values.empty()) return 0;
     std::vector<double> sorted = values;
     const size_t k =
-        std::min(sorted.size() - 1, static_cast<size_t>(p * (sorted.size() - 1) + 0.5));
+        std::min(sorted.size() - 1, static_cast<size_t>(std::lround(p * (sorted.size() - 1))));
     std::nth_element(sorted.begin(), sorted.begin() + k, sorted.end());
     return sorted[k];
   }
