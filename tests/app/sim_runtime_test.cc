@@ -480,7 +480,10 @@ TEST(SimRuntime, ASlowSolverSlowsTheSimWithoutCatchUpBursts) {
 }
 
 TEST(SimRuntime, PlotSamplesOnePerStepInOrder) {
-  SimRuntime rt(Pile(1), 0.0);
+  // Paced at 20× real time: unpaced, a resting sphere steps at ~500 kHz and a drain delayed by
+  // ~15 ms on a loaded machine would overflow the ring (which drops, tested below); at 20 kHz
+  // the ring holds 0.4 s of samples.
+  SimRuntime rt(Pile(1), 20.0);
   rt.Start();
   std::vector<PlotSample> samples;
   const Clock::time_point t0 = Clock::now();

@@ -114,6 +114,29 @@ void BlockSparseHessian::Assemble(const ConvexProblem& problem,
       }
       continue;
     }
+    // A contact on a larger clique (an arm): 3 rows fixed at compile time let Eigen unroll the
+    // inner dimension of Jᵀ(GJ) (~10 % of a peg-in-hole step less than the dynamic product).
+    if (e.num_rows == 3) {
+      using Mat3X = Eigen::Matrix<double, 3, Eigen::Dynamic>;
+      const Eigen::Map<const Eigen::Matrix3d> G3(Gi.data());
+      for (int c = 0; c < e.num_cliques; ++c) {
+        const int t = e.tree[c];
+        const int nv = tree_nv_[t];
+        if (static_cast<int>(GJ_.size()) < 3 * nv) GJ_.resize(3 * nv);
+        const Eigen::Map<const Mat3X> Jc(problem.jacobian(i, c).data(), 3, nv);
+        Eigen::Map<Mat3X> GJ(GJ_.data(), 3, nv);
+        GJ.noalias() = G3 * Jc;
+        MapX(values_.data() + diag_offset_[t], nv, nv).noalias() += Jc.transpose().lazyProduct(GJ);
+        if (e.num_cliques == 2 && t == std::max(e.tree[0], e.tree[1])) {
+          const int other = e.tree[1 - c];
+          const Eigen::Map<const Mat3X> J_other(problem.jacobian(i, 1 - c).data(), 3,
+                                                tree_nv_[other]);
+          MapX(values_.data() + off_offset_[constraint_block_[i]], tree_nv_[other], nv).noalias() +=
+              J_other.transpose().lazyProduct(GJ);
+        }
+      }
+      continue;
+    }
     for (int c = 0; c < e.num_cliques; ++c) {
       const int t = e.tree[c];
       const auto Jc = problem.jacobian(i, c);

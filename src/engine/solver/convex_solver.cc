@@ -17,6 +17,9 @@ void EnsureSize(Eigen::VectorXd* x, Eigen::Index n) {
   if (x->size() != n) x->resize(n);
 }
 
+// Multiple of ε·Σ|terms| below which dℓ/dα is rounding noise in the line search.
+constexpr double kRoundoffFactor = 64;
+
 }  // namespace
 
 struct ConvexSolver::Workspace {
@@ -109,8 +112,23 @@ double ConvexSolver::EvaluateAt(const ConvexProblem& problem, const Eigen::Vecto
   return ell;
 }
 
+double ConvexSolver::AcceptLineSearchPoint(const ConvexProblem& problem, const Eigen::VectorXd& v,
+                                           double ell_alpha) {
+  // The line search's last evaluation was at the accepted α: γ(α), G_i(α) and v_c + α Δv_c
+  // are the constraint state at v = v_old + α Δv, so only the O(n_v) terms are recomputed —
+  // this saves a pass over the constraints and a product with J per Newton iteration.
+  Workspace& ws = *ws_;
+  ws.r.noalias() = v - problem.free_motion_velocity();
+  problem.MultiplyA(ws.r, &ws.Ar);
+  vc_.swap(ws.vc_alpha);
+  gamma_.swap(ws.gamma_alpha);
+  problem.MultiplyJTranspose(gamma_, &ws.JT_gamma);
+  ws.gradient.noalias() = ws.Ar - ws.JT_gamma;
+  return ell_alpha;
+}
+
 double ConvexSolver::EvaluateAlongLine(const ConvexProblem& problem, double alpha, double* dell,
-                                       double* d2ell) {
+                                       double* d2ell, double* dell_roundoff) {
   // O(n_c) per evaluation: the quadratic part uses the precomputed a0 = Δvᵀ A (v − v*) and
   // a1 = Δvᵀ A Δv, the constraints only need v_c + α Δv_c (contact-math.md §4).
   Workspace& ws = *ws_;
@@ -118,6 +136,7 @@ double ConvexSolver::EvaluateAlongLine(const ConvexProblem& problem, double alph
   double ell = ws.ell_A0 + alpha * ws.a0 + 0.5 * alpha * alpha * ws.a1;
   double d1 = ws.a0 + alpha * ws.a1;
   double d2 = ws.a1;
+  double d1_magnitude = std::abs(ws.a0) + alpha * std::abs(ws.a1);
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const auto& e = problem.entry(i);
     Eigen::MatrixXd& G = *ws.G[i];
@@ -126,12 +145,17 @@ double ConvexSolver::EvaluateAlongLine(const ConvexProblem& problem, double alph
                                   ws.gamma_alpha.segment(e.row_start, e.num_rows), &G);
     const double* dvc = ws.dvc.data() + e.row_start;
     for (int k = 0; k < e.num_rows; ++k) {
-      d1 -= ws.gamma_alpha[e.row_start + k] * dvc[k];
+      const double term = ws.gamma_alpha[e.row_start + k] * dvc[k];
+      d1 -= term;
+      d1_magnitude += std::abs(term);
       for (int j = 0; j < e.num_rows; ++j) d2 += dvc[j] * G(j, k) * dvc[k];
     }
   }
   *dell = d1;
   *d2ell = d2;
+  // dℓ/dα is a sum of terms that cancel at the minimizer: it cannot be resolved below the
+  // round-off of their magnitudes.
+  *dell_roundoff = kRoundoffFactor * std::numeric_limits<double>::epsilon() * d1_magnitude;
   return ell;
 }
 
@@ -147,42 +171,64 @@ double ConvexSolver::LineSearch(const ConvexProblem& problem, double ell0, doubl
   const double f0 = ws.gradient.dot(ws.dv);  // dℓ/dα(0) = −∇ℓᵀ H⁻¹ ∇ℓ < 0
   if (!(f0 < 0)) return 0;  // not a descent direction: ∇ℓ is at round-off level
   const double alpha_max = params_.max_step;
-  double f = 0, df = 0;
-  double ell = EvaluateAlongLine(problem, alpha_max, &f, &df);
-  ++*num_evaluations;
-  *ell_alpha = ell;
-  if (!std::isfinite(ell) || !std::isfinite(f)) return std::numeric_limits<double>::quiet_NaN();
-  if (f <= 0) return alpha_max;  // still descending at α_max: take the longest step
   const double tolerance = params_.line_search_tolerance * -f0;
-  double lo = 0, hi = alpha_max;
-  // The full Newton step is exact for a quadratic ℓ; start there.
-  double alpha = alpha_max > 1 ? 1.0 : 0.5 * alpha_max;
-  double dx = hi - lo, dx_old = dx;
-  for (;;) {
-    ell = EvaluateAlongLine(problem, alpha, &f, &df);
+  double f = 0, df = 0;
+  // Converged when |dℓ/dα| is below the relative tolerance or at its round-off level (where
+  // further Newton steps only chase rounding noise).
+  double f_tolerance = tolerance;
+  const auto evaluate = [&](double a) {
+    double f_roundoff = 0;
+    const double ell = EvaluateAlongLine(problem, a, &f, &df, &f_roundoff);
+    f_tolerance = std::max(tolerance, f_roundoff);
     ++*num_evaluations;
     *ell_alpha = ell;
-    if (!std::isfinite(ell) || !std::isfinite(f) || !std::isfinite(df)) {
-      return std::numeric_limits<double>::quiet_NaN();
-    }
-    if (std::abs(f) <= tolerance) break;
-    if (f < 0) {
-      lo = alpha;
-    } else {
-      hi = alpha;
-    }
+    return std::isfinite(ell) && std::isfinite(f) && std::isfinite(df);
+  };
+  // The full Newton step is exact for a quadratic ℓ and close to the minimizer near
+  // convergence: try it first, α_max only when ℓ still descends there. Every return leaves
+  // the workspace (γ(α), G_i(α)) evaluated at the returned α, which Solve reuses.
+  double alpha = std::min(1.0, alpha_max);
+  if (!evaluate(alpha)) return std::numeric_limits<double>::quiet_NaN();
+  if (std::abs(f) <= f_tolerance) return alpha;
+  double lo = 0;
+  // Newton's next step starts from the evaluated point nearest the root.
+  double base_alpha = alpha, base_f = f, base_df = df;
+  if (f < 0) {
+    if (alpha == alpha_max) return alpha;
+    lo = alpha;
+    alpha = alpha_max;
+    if (!evaluate(alpha)) return std::numeric_limits<double>::quiet_NaN();
+    if (f <= f_tolerance) return alpha;  // still descending at α_max: take the longest step
+    if (std::abs(f) < std::abs(base_f)) base_alpha = alpha, base_f = f, base_df = df;
+  } else {
+    base_alpha = alpha, base_f = f, base_df = df;
+  }
+  double hi = alpha;
+  // Root search on [lo, hi] with dℓ/dα(lo) < 0 < dℓ/dα(hi): Newton–Raphson safeguarded by
+  // bisection (rtsafe).
+  double dx = hi - lo, dx_old = dx;
+  for (;;) {
     if (*num_evaluations >= params_.max_line_search_iterations) break;
     if (hi - lo <= 4 * std::numeric_limits<double>::epsilon() * hi) break;
-    const double newton = alpha - f / df;
+    const double newton = base_alpha - base_f / base_df;
     // Bisect when Newton leaves the bracket or does not halve the step (kinks in ℓ_i'').
-    if (df > 0 && newton > lo && newton < hi && std::abs(2 * f) <= std::abs(dx_old * df)) {
+    if (base_df > 0 && newton > lo && newton < hi &&
+        std::abs(2 * base_f) <= std::abs(dx_old * base_df)) {
       dx_old = dx;
-      dx = f / df;
+      dx = base_f / base_df;
       alpha = newton;
     } else {
       dx_old = dx;
       dx = 0.5 * (hi - lo);
       alpha = lo + dx;
+    }
+    if (!evaluate(alpha)) return std::numeric_limits<double>::quiet_NaN();
+    if (std::abs(f) <= f_tolerance) break;
+    base_alpha = alpha, base_f = f, base_df = df;
+    if (f < 0) {
+      lo = alpha;
+    } else {
+      hi = alpha;
     }
   }
   return alpha;
@@ -283,7 +329,7 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
       v->noalias() += alpha * ws.dv;
       stagnated = ell - ell_alpha <= params_.cost_abs_tolerance +
                                          params_.cost_relative_tolerance * std::abs(ell_alpha);
-      ell = EvaluateAt(problem, *v, /*with_hessian=*/true);
+      ell = AcceptLineSearchPoint(problem, *v, ell_alpha);
     } else {
       // No decrease is possible along Δv: ∇ℓ is at round-off level. The state (γ, v_c, ∇ℓ)
       // is still that of v.

@@ -40,7 +40,8 @@ struct ConvexSolverParameters {
   int max_iterations = 300;
   double max_step = 1.5;  // α_max of the line search
   int max_line_search_iterations = 60;
-  double line_search_tolerance = 1e-10;  // |dℓ/dα| ≤ tol · |dℓ/dα(0)|
+  // Line search stops at |dℓ/dα| ≤ tol · |dℓ/dα(0)| or at the round-off level of dℓ/dα.
+  double line_search_tolerance = 1e-10;
   LinearSolverType linear_solver = LinearSolverType::kAuto;
   // kAuto: dense LLT at or below this n_v, CHOLMOD above. bench/linear_solver_bench.cc puts the
   // crossover at n_v ≈ 50–60 for a chain of contacts, ≈ 100–140 for a clutter-like graph.
@@ -101,8 +102,14 @@ class ConvexSolver {
   void Prepare(const ConvexProblem& problem);
   // Evaluates ℓ, γ, G (when with_hessian), v_c and ∇ℓ at v into the workspace; returns ℓ.
   double EvaluateAt(const ConvexProblem& problem, const Eigen::VectorXd& v, bool with_hessian);
-  // ℓ(α), dℓ/dα and d²ℓ/dα² along v + αΔv from the precomputed line-search terms.
-  double EvaluateAlongLine(const ConvexProblem& problem, double alpha, double* dell, double* d2ell);
+  // ℓ(α), dℓ/dα, d²ℓ/dα² and the round-off level of dℓ/dα along v + αΔv from the
+  // precomputed line-search terms.
+  double EvaluateAlongLine(const ConvexProblem& problem, double alpha, double* dell, double* d2ell,
+                           double* dell_roundoff);
+  // Moves the workspace to v = v_old + αΔv, the point of the line search's last evaluation,
+  // reusing its γ(α) and G_i(α) (what EvaluateAt(v, true) would compute); returns ℓ(α).
+  double AcceptLineSearchPoint(const ConvexProblem& problem, const Eigen::VectorXd& v,
+                               double ell_alpha);
   // α ∈ (0, α_max] minimizing ℓ(v + αΔv) (returns 0 when Δv is not a descent direction).
   double LineSearch(const ConvexProblem& problem, double ell0, double* ell_alpha,
                     int* num_evaluations);

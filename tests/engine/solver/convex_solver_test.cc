@@ -515,6 +515,70 @@ TEST(ConvexSolverTest, LineSearchTakesMaxStepWhenStillDescending) {
   EXPECT_NEAR(v[0], 1000, 1e-9);
 }
 
+TEST(ConvexSolverTest, LineSearchFindsTheMinimizerAlongTheNewtonStep) {
+  // One Newton iteration on the softplus barrier from a far start: the accepted v₁ minimizes ℓ
+  // along the step, so dℓ/dα there, ∇ℓ(v₁)ᵀ(v₁ − v₀), vanishes next to its value at v₀.
+  int steps_not_one = 0;
+  for (int seed = 0; seed < 6; ++seed) {
+    std::mt19937 rng(300 + seed);
+    TestProblem tp;
+    tp.MakeTrees(4, &rng);
+    tp.MakeConstraints(8, Kind::kSoftplus, &rng);
+    ConvexSolver solver;
+    ConvexSolverParameters p = Params(LinearSolverType::kDense);
+    p.max_iterations = 1;
+    solver.set_parameters(p);
+    const VectorXd v0 = RandomVector(tp.problem.num_velocities(), &rng, 5.0);
+    VectorXd v1 = v0;
+    const auto stats = solver.Solve(tp.problem, &v1);
+    ASSERT_EQ(stats.iterations, 1);
+    VectorXd gradient0, gradient1;
+    MatrixXd H0;
+    solver.EvaluateCost(tp.problem, v0, &gradient0, &H0);
+    solver.EvaluateCost(tp.problem, v1, &gradient1, nullptr);
+    const VectorXd step = v1 - v0;
+    const double slope0 = gradient0.dot(step);
+    ASSERT_LT(slope0, 0);
+    EXPECT_LT(std::abs(gradient1.dot(step)), 1e-8 * std::abs(slope0)) << "seed " << seed;
+    // α = the step over the Newton direction −H⁻¹∇ℓ: in (0, α_max].
+    const VectorXd newton = -H0.llt().solve(gradient0);
+    const double alpha = step.dot(newton) / newton.squaredNorm();
+    EXPECT_NEAR((step - alpha * newton).norm(), 0, 1e-9 * step.norm());
+    EXPECT_GT(alpha, 0);
+    EXPECT_LE(alpha, p.max_step + 1e-12);
+    if (std::abs(alpha - 1) > 1e-3) ++steps_not_one;
+  }
+  EXPECT_GT(steps_not_one, 0);  // the search had work to do, not just the full Newton step
+}
+
+TEST(ConvexSolverTest, StateAtExitMatchesAFreshEvaluation) {
+  // After the line search the solver keeps γ(α) and v_c(α) of its last evaluation instead of
+  // re-evaluating at v: they, ℓ and the residual must equal a fresh evaluation at the final v.
+  for (const Kind kind : {Kind::kSoftplus, Kind::kMixed}) {
+    std::mt19937 rng(400 + static_cast<int>(kind));
+    TestProblem tp;
+    tp.MakeTrees(5, &rng);
+    tp.MakeConstraints(12, kind, &rng);
+    ConvexSolver solver;
+    solver.set_parameters(Params(LinearSolverType::kAuto, 1e-9));
+    VectorXd v = RandomVector(tp.problem.num_velocities(), &rng, 10.0);
+    const auto stats = solver.Solve(tp.problem, &v);
+    ASSERT_TRUE(stats.converged);
+    ASSERT_GT(stats.iterations, 1);
+    const VectorXd gamma = solver.impulses();
+    const VectorXd vc = solver.constraint_velocities();
+    VectorXd gradient;
+    const double ell = solver.EvaluateCost(tp.problem, v, &gradient, nullptr);
+    EXPECT_LT(RelativeError(vc, solver.constraint_velocities()), 1e-12);
+    EXPECT_LT((gamma - solver.impulses()).norm(), 1e-10 * std::max(1.0, gamma.norm()));
+    EXPECT_NEAR(stats.cost, ell, 1e-12 * std::max(1.0, std::abs(ell)));
+    const VectorXd D = tp.DenseA().diagonal().cwiseSqrt().cwiseInverse();
+    // ∇ℓ = A(v − v*) − Jᵀγ cancels terms ~ tolerance / ε_rel: the two differ by their rounding,
+    // which must stay far below the stopping tolerance.
+    EXPECT_NEAR(stats.residual, D.cwiseProduct(gradient).norm(), 1e-2 * stats.tolerance);
+  }
+}
+
 TEST(ConvexSolverTest, WarmStartAtSolutionTakesZeroIterations) {
   for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
     std::mt19937 rng(7);
