@@ -82,6 +82,32 @@ namespace {
 constexpr int kLazyProductMaxRows = 6;
 }  // namespace
 
+template <int Nv>
+void BlockSparseHessian::AddContactBlocks(const ConvexProblem& problem, int i,
+                                          const Eigen::MatrixXd& Gi) {
+  using Mat3N = Eigen::Matrix<double, 3, Nv>;
+  using MatNN = Eigen::Matrix<double, Nv, Nv>;
+  const auto& e = problem.entry(i);
+  const Eigen::Map<const Eigen::Matrix3d> G3(Gi.data());
+  for (int c = 0; c < e.num_cliques; ++c) {
+    const int t = e.tree[c];
+    const int nv = tree_nv_[t];
+    if (static_cast<int>(GJ_.size()) < 3 * nv) GJ_.resize(3 * nv);
+    const Eigen::Map<const Mat3N> Jc(problem.jacobian(i, c).data(), 3, nv);
+    Eigen::Map<Mat3N> GJ(GJ_.data(), 3, nv);
+    GJ.noalias() = G3 * Jc;
+    Eigen::Map<MatNN>(values_.data() + diag_offset_[t], nv, nv).noalias() +=
+        Jc.transpose().lazyProduct(GJ);
+    // The coupling block: H_ab += J_aᵀ G J_b with a < b, computed while G J_b is at hand.
+    if (e.num_cliques == 2 && t == std::max(e.tree[0], e.tree[1])) {
+      const int nv_other = tree_nv_[e.tree[1 - c]];
+      const Eigen::Map<const Mat3N> J_other(problem.jacobian(i, 1 - c).data(), 3, nv_other);
+      Eigen::Map<MatNN>(values_.data() + off_offset_[constraint_block_[i]], nv_other, nv)
+          .noalias() += J_other.transpose().lazyProduct(GJ);
+    }
+  }
+}
+
 void BlockSparseHessian::Assemble(const ConvexProblem& problem,
                                   std::span<Eigen::MatrixXd* const> G) {
   using MapX = Eigen::Map<Eigen::MatrixXd>;
@@ -94,46 +120,15 @@ void BlockSparseHessian::Assemble(const ConvexProblem& problem,
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const auto& e = problem.entry(i);
     const Eigen::MatrixXd& Gi = *G[i];
-    // Fast path for the common case, a contact (3 rows) on free bodies (6 dofs): fixed-size
-    // products are several times faster than Eigen's dynamic-size kernels at this size.
-    if (e.num_rows == 3 && tree_nv_[e.tree[0]] == 6 &&
-        (e.num_cliques == 1 || tree_nv_[e.tree[1]] == 6)) {
-      using Mat36 = Eigen::Matrix<double, 3, 6>;
-      using Map66 = Eigen::Map<Eigen::Matrix<double, 6, 6>>;
-      const Eigen::Map<const Eigen::Matrix3d> G3(Gi.data());
-      for (int c = 0; c < e.num_cliques; ++c) {
-        const int t = e.tree[c];
-        const Eigen::Map<const Mat36> Jc(problem.jacobian(i, c).data());
-        const Mat36 GJ = G3 * Jc;
-        Map66(values_.data() + diag_offset_[t]).noalias() += Jc.transpose() * GJ;
-        if (e.num_cliques == 2 && t == std::max(e.tree[0], e.tree[1])) {
-          const Eigen::Map<const Mat36> J_other(problem.jacobian(i, 1 - c).data());
-          Map66(values_.data() + off_offset_[constraint_block_[i]]).noalias() +=
-              J_other.transpose() * GJ;
-        }
-      }
-      continue;
-    }
-    // A contact on a larger clique (an arm): 3 rows fixed at compile time let Eigen unroll the
-    // inner dimension of Jᵀ(GJ) (~10 % of a peg-in-hole step less than the dynamic product).
+    // A contact (3 rows): the inner dimension fixed at compile time, and the clique size too on
+    // free bodies (6 dofs) — several times faster than Eigen's dynamic-size kernels here.
     if (e.num_rows == 3) {
-      using Mat3X = Eigen::Matrix<double, 3, Eigen::Dynamic>;
-      const Eigen::Map<const Eigen::Matrix3d> G3(Gi.data());
-      for (int c = 0; c < e.num_cliques; ++c) {
-        const int t = e.tree[c];
-        const int nv = tree_nv_[t];
-        if (static_cast<int>(GJ_.size()) < 3 * nv) GJ_.resize(3 * nv);
-        const Eigen::Map<const Mat3X> Jc(problem.jacobian(i, c).data(), 3, nv);
-        Eigen::Map<Mat3X> GJ(GJ_.data(), 3, nv);
-        GJ.noalias() = G3 * Jc;
-        MapX(values_.data() + diag_offset_[t], nv, nv).noalias() += Jc.transpose().lazyProduct(GJ);
-        if (e.num_cliques == 2 && t == std::max(e.tree[0], e.tree[1])) {
-          const int other = e.tree[1 - c];
-          const Eigen::Map<const Mat3X> J_other(problem.jacobian(i, 1 - c).data(), 3,
-                                                tree_nv_[other]);
-          MapX(values_.data() + off_offset_[constraint_block_[i]], tree_nv_[other], nv).noalias() +=
-              J_other.transpose().lazyProduct(GJ);
-        }
+      const bool free_bodies =
+          tree_nv_[e.tree[0]] == 6 && (e.num_cliques == 1 || tree_nv_[e.tree[1]] == 6);
+      if (free_bodies) {
+        AddContactBlocks<6>(problem, i, Gi);
+      } else {
+        AddContactBlocks<Eigen::Dynamic>(problem, i, Gi);
       }
       continue;
     }

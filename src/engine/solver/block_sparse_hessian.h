@@ -54,6 +54,11 @@ class BlockSparseHessian {
   void ToDense(Eigen::MatrixXd* H) const;
 
  private:
+  // Adds constraint i's blocks when it has 3 rows (a contact); Nv: the clique size when known
+  // at compile time (6, free bodies), Eigen::Dynamic otherwise.
+  template <int Nv>
+  void AddContactBlocks(const ConvexProblem& problem, int i, const Eigen::MatrixXd& Gi);
+
   std::vector<int> tree_nv_, tree_start_;
   int nv_ = 0;
   std::vector<std::pair<int, int>> pairs_, scratch_pairs_;

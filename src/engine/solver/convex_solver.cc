@@ -200,8 +200,6 @@ double ConvexSolver::LineSearch(const ConvexProblem& problem, double ell0, doubl
     if (!evaluate(alpha)) return std::numeric_limits<double>::quiet_NaN();
     if (f <= f_tolerance) return alpha;  // still descending at α_max: take the longest step
     if (std::abs(f) < std::abs(base_f)) base_alpha = alpha, base_f = f, base_df = df;
-  } else {
-    base_alpha = alpha, base_f = f, base_df = df;
   }
   double hi = alpha;
   // Root search on [lo, hi] with dℓ/dα(lo) < 0 < dℓ/dα(hi): Newton–Raphson safeguarded by

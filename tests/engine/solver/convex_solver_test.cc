@@ -551,6 +551,30 @@ TEST(ConvexSolverTest, LineSearchFindsTheMinimizerAlongTheNewtonStep) {
   EXPECT_GT(steps_not_one, 0);  // the search had work to do, not just the full Newton step
 }
 
+TEST(ConvexSolverTest, LineSearchStopsAtRoundoffNotMachineEpsilonBrackets) {
+  // Near the solution dℓ/dα is a difference of terms much larger than the relative tolerance
+  // asks it to reach: the search stops at their round-off level after a few evaluations
+  // instead of bisecting the bracket down to machine epsilon (these problems: ~5 evaluations
+  // per Newton iteration with the round-off stop, ~8 without).
+  int iterations = 0, evaluations = 0;
+  for (const Kind kind : {Kind::kSoftplus, Kind::kMixed}) {
+    for (int seed = 0; seed < 4; ++seed) {
+      std::mt19937 rng(500 + seed);
+      TestProblem tp;
+      tp.MakeTrees(5, &rng);
+      tp.MakeConstraints(12, kind, &rng);
+      ConvexSolver solver;
+      solver.set_parameters(Params(LinearSolverType::kDense, 1e-14));
+      VectorXd v = RandomVector(tp.problem.num_velocities(), &rng, 10.0);
+      const auto stats = solver.Solve(tp.problem, &v);
+      ASSERT_TRUE(stats.converged);
+      iterations += stats.iterations;
+      evaluations += stats.line_search_iterations;
+    }
+  }
+  EXPECT_LE(evaluations, 6 * iterations);
+}
+
 TEST(ConvexSolverTest, StateAtExitMatchesAFreshEvaluation) {
   // After the line search the solver keeps γ(α) and v_c(α) of its last evaluation instead of
   // re-evaluating at v: they, ℓ and the residual must equal a fresh evaluation at the final v.
