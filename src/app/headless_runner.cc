@@ -184,7 +184,7 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
     JsonWriter json;
     json.BeginObject()
         .String("scene", world->scene().name)
-        .String("model", ContactApproximationName(world->scene().approximation))
+        .String("model", ContactApproximationName(world->approximation()))
         .Number("dt", dt)
         .Integer("steps", result.steps)
         .Number("sim_time", world->time())

@@ -101,8 +101,7 @@ int DefaultPlotBody(const SceneSpec& scene) {
 
 struct SimRuntime::Impl {
   // ---- Sim-thread state (the constructor's thread before Start, then only the sim thread).
-  std::unique_ptr<World> world;
-  std::shared_ptr<const SceneSpec> scene;  // what `world` was built from, shared by snapshots
+  std::unique_ptr<World> world;  // its scene (World::shared_scene) is shared by snapshots
   uint64_t scene_generation = 0;
   uint64_t step_index = 0;
   uint64_t run = 0;  // resets and scene loads so far (Snapshot::run)
@@ -219,7 +218,6 @@ SimRuntime::SimRuntime(const SceneSpec& scene, double target_realtime_factor)
   }
   Impl& m = *impl_;
   m.world = std::make_unique<World>(scene);  // throws on an invalid scene
-  m.scene = std::make_shared<const SceneSpec>(scene);
   m.target_factor = target_realtime_factor;
   m.SelectBody(DefaultPlotBody(scene));
   m.queue.reserve(64);
@@ -401,13 +399,12 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
     return;
   }
   world = std::move(fresh);
-  scene = std::make_shared<const SceneSpec>(std::move(c.scene));
   ++scene_generation;
   step_index = 0;
   ++run;
   pending_single_steps = 0;
   pace_valid = false;
-  SelectBody(DefaultPlotBody(*scene));
+  SelectBody(DefaultPlotBody(world->scene()));
   RebuildTeleop();
   // Snapshots of the old scene still in readers' hands keep their own SceneSpec alive; the
   // pool slots are refilled with the new scene's sizes.
@@ -424,9 +421,9 @@ void SimRuntime::Impl::Apply(command::SetRealtimeFactor& c) {
 }
 
 void SimRuntime::Impl::Apply(command::SelectPlotBody& c) {
-  if (c.body < -1 || c.body >= static_cast<int>(scene->bodies.size())) {
+  if (c.body < -1 || c.body >= static_cast<int>(world->scene().bodies.size())) {
     Error(fmt::format("plot body {} rejected: the scene has {} bodies", c.body,
-                      scene->bodies.size()));
+                      world->scene().bodies.size()));
     return;
   }
   SelectBody(c.body);
@@ -480,7 +477,7 @@ void SimRuntime::Impl::PushPlotSample(double step_ms) {
   p.run = run;
   p.grip_force_N = grip_force_N_measured;
   const int b = selected_body;
-  if (b >= 0 && b < static_cast<int>(scene->bodies.size())) {
+  if (b >= 0 && b < static_cast<int>(world->scene().bodies.size())) {
     p.normal_force_N = world->NetNormalForce(b).norm();
     p.friction_force_N = world->NetFrictionForce(b).norm();
     const ContactResult* strongest = nullptr;
@@ -606,7 +603,9 @@ void SimRuntime::Impl::Apply(command::SetHydroelastic& c) {
   }
   try {
     for (int g : job.geometries) {
-      ValidateHydroelasticChange(world->geometry(g), c.modulus_Pa, c.resolution_m);
+      const GeometrySpec& spec = world->geometry(g);
+      ValidateHydroelasticChange(spec.name, spec.shape, spec.hydroelastic.model,
+                                 {c.modulus_Pa, c.resolution_m});
     }
   } catch (const std::exception& e) {
     Error(fmt::format("hydroelastic change rejected: {}", e.what()));
@@ -653,8 +652,9 @@ void SimRuntime::Impl::StartHydroelasticBuild() {
           try {
             for (const Input& in : inputs) {
               built.geometries.emplace_back(
-                  in.geometry, BuildHydroelasticRepresentation(in.spec, job.modulus_Pa,
-                                                               job.resolution_m, &in.current));
+                  in.geometry, BuildHydroelasticRepresentation(
+                                   in.spec.name, in.spec.shape, in.spec.hydroelastic,
+                                   {job.modulus_Pa, job.resolution_m}, &in.current));
             }
           } catch (const std::exception& e) {
             built.geometries.clear();
@@ -682,22 +682,15 @@ void SimRuntime::Impl::FinishHydroelasticBuild() {
   } else if (!built.error.empty()) {
     Error(std::move(built.error));
   } else {
-    // Snapshots point into `scene` (immutable, shared with readers): publish an updated copy
-    // that reports the new values. Same scene_generation: the UI keeps its state.
-    auto updated = std::make_shared<SceneSpec>(*scene);
+    // The scene (the model, shared with snapshots) stays as it is: the representation in
+    // force is a World input, which every snapshot reports. Same scene_generation: the UI
+    // keeps its state.
     for (auto& [g, representation] : built.geometries) {
       try {
         world->SetHydroelasticGeometry(g, std::move(representation));  // a pointer swap
       } catch (const std::exception& e) {  // built from this geometry: cannot happen, but
         Error(fmt::format("hydroelastic change failed: {}", e.what()));  // never kill the loop
         continue;
-      }
-      const HydroelasticProperties& now = world->geometry(g).hydroelastic;
-      int flat = 0;
-      for (SceneBody& body : updated->bodies) {
-        for (GeometrySpec& spec : body.geometries) {
-          if (flat++ == g) spec.hydroelastic = now;
-        }
       }
       const HydroelasticRepresentation& r = world->hydroelastic_representation(g);
       spdlog::info(
@@ -706,7 +699,6 @@ void SimRuntime::Impl::FinishHydroelasticBuild() {
           world->geometry(g).name, r.modulus_Pa, r.resolution_m, r.num_tets(), r.num_triangles(),
           built.build_ms);
     }
-    scene = std::move(updated);
   }
   StartHydroelasticBuild();
   if (paused) Publish();  // running: the next step publishes it
@@ -749,7 +741,7 @@ void SimRuntime::Impl::Publish() {
     device_connected = devices.active->Connected();
   }
   std::shared_ptr<Snapshot> s = FreeSnapshot();
-  FillSnapshot(*world, scene, scene_generation, step_index, s.get());
+  FillSnapshot(*world, scene_generation, step_index, s.get());
   s->paused = paused;
   s->run = run;
   s->published = Clock::now();

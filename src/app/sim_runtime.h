@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 #include "engine/world/world.h"
 #include "input/input_spec.h"
 #include "input/recorder.h"

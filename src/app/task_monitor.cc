@@ -105,7 +105,7 @@ class ConveyorMonitor : public GenericMonitor {
         (world.BodyVelocity(box_).tail<3>() - world.BodyVelocity(belt_).tail<3>()).head<2>().norm();
     const double z = world.BodyPose(box_).translation().z();
     if (world.time() < kSettleTime) return;
-    const double stick_slip = 10 * world.scene().stiction_tolerance_m_per_s;
+    const double stick_slip = 10 * world.inputs().stiction_tolerance_m_per_s;
     if (slip < stick_slip) {
       stick_heights_.push_back(z);
     } else {

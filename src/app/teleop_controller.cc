@@ -108,7 +108,7 @@ TeleopController::TeleopController(const World& world, TeleopConfig config)
     arm_position_indices_.push_back(model.position_start(b));
     ik.position_lower[i] = sb.limits ? sb.limits->first : -std::numeric_limits<double>::infinity();
     ik.position_upper[i] = sb.limits ? sb.limits->second : std::numeric_limits<double>::infinity();
-    q_target_[i] = sb.pd->q_desired;
+    q_target_[i] = world.inputs().pd[scene_body]->q_desired;
   }
   ik.velocity_limits = config_.velocity_limits;
   ik.acceleration_limits = config_.acceleration_limits;

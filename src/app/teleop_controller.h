@@ -119,8 +119,6 @@ class TeleopController {
   const Eigen::VectorXd& arm_targets() const { return q_target_; }  // rad (n)
 
  private:
-  void ComputeTcpPose(const MultibodyData& data, Eigen::Isometry3d* X_WT) const;
-
   TeleopConfig config_;
   std::unique_ptr<DifferentialIk> ik_;
   std::unique_ptr<MultibodyData> target_data_;  // kinematics at the targets

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 #include "render/renderer.h"
 #include "render/shader_program.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 
 namespace contactlab {
 

@@ -3,7 +3,7 @@
 // a scene; following a body.
 #pragma once
 
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 #include "render/renderer.h"
 
 namespace contactlab {

@@ -46,10 +46,15 @@ bool IsCompliant(const GeometrySpec* spec) {
   return spec != nullptr && spec->hydroelastic.model == ContactModel::kHydroelasticCompliant;
 }
 
-// Resolution in force: the scene's value, or the default for 0 (DefaultHydroelasticResolution).
-double Resolution(const GeometrySpec& g) {
-  return g.hydroelastic.resolution_m > 0 ? g.hydroelastic.resolution_m
-                                         : DefaultHydroelasticResolution(g.shape);
+// The properties in force of geometry g (the scene's, with live changes applied).
+const HydroelasticProperties& InForce(const Snapshot& s, int g) {
+  return s.geometry_hydroelastic[g];
+}
+
+// Resolution in force: the value in force, or the default for 0 (DefaultHydroelasticResolution).
+double Resolution(const Snapshot& s, int g) {
+  const double h = InForce(s, g).resolution_m;
+  return h > 0 ? h : DefaultHydroelasticResolution(s.geometries[g]->shape);
 }
 
 void NoteRequest(const UiState& ui, PanelState* st) {
@@ -102,10 +107,9 @@ void HydroelasticPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
 
   // What is in force, per compliant shape.
   for (int g : compliant) {
-    const GeometrySpec& spec = *snapshot.geometries[g];
     ImGui::Text("%s: E_h %.3g Pa, %.2f mm%s", GeometryLabel(snapshot, g).c_str(),
-                spec.hydroelastic.modulus_Pa, 1e3 * Resolution(spec),
-                spec.hydroelastic.resolution_m > 0 ? "" : " (default)");
+                InForce(snapshot, g).modulus_Pa, 1e3 * Resolution(snapshot, g),
+                InForce(snapshot, g).resolution_m > 0 ? "" : " (default)");
   }
 
   // Which shape the sliders change.
@@ -121,9 +125,9 @@ void HydroelasticPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
     }
     ImGui::EndCombo();
   }
-  const GeometrySpec& shown = *snapshot.geometries[st.selected >= 0 ? st.selected : compliant[0]];
-  const double modulus_in_force = shown.hydroelastic.modulus_Pa;
-  const double resolution_in_force = Resolution(shown);
+  const int shown = st.selected >= 0 ? st.selected : compliant[0];
+  const double modulus_in_force = InForce(snapshot, shown).modulus_Pa;
+  const double resolution_in_force = Resolution(snapshot, shown);
 
   // E_h: logarithmic, posted live (cheap: no re-meshing; the runtime coalesces a drag).
   ImGui::TextUnformatted("hydroelastic modulus E_h [Pa]");

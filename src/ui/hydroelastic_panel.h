@@ -2,7 +2,7 @@
 // resolution of the scene's compliant shapes (contact-math.md §5), one shape or all of them.
 #pragma once
 
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 #include "ui/actions.h"
 #include "ui/ui_state.h"
 

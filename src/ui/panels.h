@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/sim_runtime.h"
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 #include "ui/actions.h"
 #include "ui/plot_data.h"
 #include "ui/ui_state.h"

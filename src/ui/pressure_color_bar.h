@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 #include "render/renderer.h"
 
 namespace contactlab {

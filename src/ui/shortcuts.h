@@ -3,7 +3,7 @@
 
 #include <span>
 
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 #include "ui/actions.h"
 #include "ui/ui_state.h"
 

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 #include "input/keyboard_device.h"
 #include "ui/actions.h"
 #include "ui/ui_state.h"

@@ -17,7 +17,7 @@
 #include <fstream>
 #include <set>
 
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 #include "engine/world/world.h"
 #include "render/color_map.h"
 #include "test_support/color_map_pixels.h"
@@ -127,7 +127,7 @@ Snapshot SettledSnapshot(const std::shared_ptr<SceneSpec>& scene, int steps, uin
   World world(*scene);
   for (int i = 0; i < steps; ++i) EXPECT_TRUE(world.Step());
   Snapshot snapshot;
-  FillSnapshot(world, scene, gen, steps, &snapshot);
+  FillSnapshot(world, gen, steps, &snapshot);
   return snapshot;
 }
 

@@ -1,4 +1,4 @@
-// Contact constraints (contact-math.md §2.1–§2.4). Everything is evaluated with fixed-size
+// Contact constraints (docs/contact-model.md §2.1–§2.4). Everything is evaluated with fixed-size
 // Eigen types on the stack: Evaluate must not allocate (constraint.h).
 #include "engine/solver/contact_constraints.h"
 
@@ -118,31 +118,27 @@ double HuntCrossleyNormal::Potential(double vn) const { return Evaluate(vn, null
 // ---------------------------------------------------------------------------------------------
 // SAP (§2.1).
 
-SapContact::Parameters SapContact::MakeParameters(double dt, double stiffness_N_per_m,
-                                                  double relaxation_time_s, double friction,
-                                                  double signed_distance_m, double w_t, double w_n,
-                                                  double sigma, double beta) {
-  Parameters p;
-  p.friction = friction;
-  const double dt_plus_tau = dt + relaxation_time_s;
-  // Near-rigid switch: a contact whose period δt cannot resolve gets R_n = β²/(4π²)·w_n, i.e.
-  // constraint stabilization instead of an (unresolvable) stiff spring.
-  const double near_rigid = beta * beta / (4 * std::numbers::pi * std::numbers::pi) * w_n;
+SapContact::Data SapContact::MakeData(const Parameters& p, double dt_s, double signed_distance_m,
+                                      const DelassusDiagonal& w) {
+  Data d;
+  d.friction = p.friction;
+  const double dt_plus_tau = dt_s + p.relaxation_time_s;
+  const double near_rigid = p.beta * p.beta / (4 * std::numbers::pi * std::numbers::pi) * w.w_n;
   const double compliance =
-      stiffness_N_per_m > 0 ? 1.0 / (dt * stiffness_N_per_m * dt_plus_tau) : kInf;
-  p.R_n = std::max(near_rigid, compliance);
-  p.R_t = sigma * w_t;
-  p.vhat_n = -signed_distance_m / dt_plus_tau;
-  return p;
+      p.stiffness_N_per_m > 0 ? 1.0 / (dt_s * p.stiffness_N_per_m * dt_plus_tau) : kInf;
+  d.R_n = std::max(near_rigid, compliance);
+  d.R_t = p.sigma * w.w_t;
+  d.vhat_n = -signed_distance_m / dt_plus_tau;
+  return d;
 }
 
 double SapContact::Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc,
                             Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const {
   assert(vc.size() == 3 && gamma.size() == 3);
-  assert(p_.R_t > 0 && p_.R_n > 0);
-  const double mu = p_.friction;
-  const double Rt = p_.R_t;
-  const double Rn = p_.R_n;
+  assert(d_.R_t > 0 && d_.R_n > 0);
+  const double mu = d_.friction;
+  const double Rt = d_.R_t;
+  const double Rn = d_.R_n;
   if (G) G->setZero();
   gamma.setZero();
   // R_n = ∞ (k = 0): no normal compliance ⇒ no contact. Exit before 0·∞.
@@ -151,7 +147,7 @@ double SapContact::Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc,
   // y = −R⁻¹(v_c − v̂).
   const double yt0 = -vc(0) / Rt;
   const double yt1 = -vc(1) / Rt;
-  const double yn = -(vc(2) - p_.vhat_n) / Rn;
+  const double yn = -(vc(2) - d_.vhat_n) / Rn;
   const double yr = std::sqrt(yt0 * yt0 + yt1 * yt1);
   const double mu_hat = mu * Rt / Rn;
 
@@ -205,14 +201,26 @@ double LaggedContact::RegularizedEpsilon(double stiction_tolerance_m_per_s, doub
   return std::max(stiction_tolerance_m_per_s, sigma * w_t * friction * lagged_normal_impulse);
 }
 
+LaggedContact::LaggedContact(const HuntCrossleyNormal& normal, const Parameters& p,
+                             double previous_vn, const DelassusDiagonal& w) {
+  d_.normal = normal;
+  d_.friction = p.friction;
+  d_.lagged_normal_impulse = LaggedNormalImpulse(normal, previous_vn);
+  d_.epsilon_m_per_s = p.regularization_sigma > 0
+                           ? RegularizedEpsilon(p.stiction_tolerance_m_per_s,
+                                                p.regularization_sigma, w.w_t, p.friction,
+                                                d_.lagged_normal_impulse)
+                           : p.stiction_tolerance_m_per_s;
+}
+
 double LaggedContact::Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc,
                                Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const {
   assert(vc.size() == 3 && gamma.size() == 3);
   double n = 0, dn_neg = 0;
-  const double ell_n = p_.normal.Evaluate(vc(2), &n, G ? &dn_neg : nullptr);
+  const double ell_n = d_.normal.Evaluate(vc(2), &n, G ? &dn_neg : nullptr);
   // Friction bound μγ_n0 is a constant: friction decouples from the normal (consistent, §2.5).
-  const double mu_gn0 = p_.friction * std::max(p_.lagged_normal_impulse, 0.0);
-  const SoftNorm sn = EvaluateSoftNorm(vc(0), vc(1), p_.epsilon_m_per_s);
+  const double mu_gn0 = d_.friction * std::max(d_.lagged_normal_impulse, 0.0);
+  const SoftNorm sn = EvaluateSoftNorm(vc(0), vc(1), d_.epsilon_m_per_s);
   gamma << -mu_gn0 * sn.v_t[0], -mu_gn0 * sn.v_t[1], n;
   if (G) {
     G->setZero();
@@ -230,11 +238,11 @@ double LaggedContact::Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc,
 double SimilarContact::Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc,
                                 Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const {
   assert(vc.size() == 3 && gamma.size() == 3);
-  const double mu = p_.friction;
-  const SoftNorm sn = EvaluateSoftNorm(vc(0), vc(1), p_.epsilon_m_per_s);
+  const double mu = d_.friction;
+  const SoftNorm sn = EvaluateSoftNorm(vc(0), vc(1), d_.epsilon_m_per_s);
   const double z = vc(2) - mu * sn.value;
   double n = 0, dn_neg = 0;
-  const double ell = p_.normal.Evaluate(z, &n, G ? &dn_neg : nullptr);
+  const double ell = d_.normal.Evaluate(z, &n, G ? &dn_neg : nullptr);
   gamma << -mu * n * sn.v_t[0], -mu * n * sn.v_t[1], n;
   if (G) {
     // −n'(z)·g·gᵀ + μ·n(z)·blockdiag((I − ŝŝᵀ)/s, 0), g = ∂z/∂v_c = [−μŝ; 1].

@@ -1,14 +1,15 @@
 // Contact constraints in the contact frame, v_c = [v_t (2), v_n (1)], v_n > 0 separating
-// (contact-math.md §2). One class per approximation.
+// (docs/contact-model.md §2). One class per approximation.
 #pragma once
 
 #include <optional>
 
 #include "engine/solver/constraint.h"
+#include "engine/solver/delassus_estimate.h"
 
 namespace contactlab {
 
-// Hunt & Crossley normal law, implicit in δt (contact-math.md §2.2), in the f0 = k·x0 form so
+// Hunt & Crossley normal law, implicit in δt (docs/contact-model.md §2.2), in the f0 = k·x0 form so
 // that faces with k → 0 but finite f0 stay finite (§5).
 //   n(v_n) = δt·(f0 − δt·k·v_n)₊·(1 − d·v_n)₊,   f0 = k·x0.
 // Preconditions: δt > 0, k ≥ 0, d ≥ 0. d = 0 gives v̂ = x0/δt; x0 ≤ 0 (separated within the
@@ -38,37 +39,62 @@ struct HuntCrossleyNormal {
   double Evaluate(double vn, double* impulse, double* impulse_derivative_neg) const;
 };
 
-// SAP (contact-math.md §2.1).
+// SAP (docs/contact-model.md §2.1): a linear Kelvin–Voigt normal compliance and regularized
+// friction, both from one regularization R that the contact computes from δt and its Delassus
+// diagonal estimate.
 class SapContact final : public Constraint {
  public:
+  // The contact's physics, with units and valid ranges.
   struct Parameters {
-    double friction = 0.5;    // μ
-    double R_t = 0, R_n = 0;  // regularization [s/kg]
-    double vhat_n = 0;        // bias v̂_n [m/s]
+    double stiffness_N_per_m = 1e6;  // k ∈ [0, ∞); 0 makes the contact inactive
+    double relaxation_time_s = 0.1;  // τ_d ∈ [0, ∞): dissipation time scale
+    double friction = 0.5;           // μ ∈ [0, ∞)
+    double sigma = 1e-3;             // σ ∈ (0, 1]: friction regularization, R_t = σ·w_t
+    double beta = 1.0;               // β > 0: near-rigid when the period is below β·δt
   };
-  // R and v̂ from physical data (§2.1): stiffness k, relaxation time τ_d, Delassus
-  // diagonal estimates w_t, w_n [kg⁻¹], σ, β = 1 near-rigid switch. k = 0 gives R_n = ∞,
-  // which Evaluate treats as an inactive contact (γ = 0, G = 0, ℓ = 0).
-  static Parameters MakeParameters(double dt, double stiffness_N_per_m, double relaxation_time_s,
-                                   double friction, double signed_distance_m, double w_t,
-                                   double w_n, double sigma = 1e-3, double beta = 1.0);
+  // What one step's potential is built from: μ, the regularization R [1/kg] and the bias v̂_n
+  // [m/s].
+  struct Data {
+    double friction = 0.5;
+    double R_t = 0, R_n = 0;
+    double vhat_n = 0;
+  };
+  // §2.1, the constraint's own regularization from δt and its Delassus diagonal estimate (as
+  // Drake's SapFrictionConeConstraint::CalcDiagonalRegularization): R_n = max(β²/(4π²)·w_n,
+  // 1/(δt·k·(δt + τ_d))) — the near-rigid switch: a contact whose period δt cannot resolve gets
+  // constraint stabilization instead of an unresolvable stiff spring —, R_t = σ·w_t, v̂_n =
+  // −φ0/(δt + τ_d). k = 0 gives R_n = ∞, which Evaluate treats as an inactive contact (γ = 0,
+  // G = 0, ℓ = 0).
+  static Data MakeData(const Parameters& p, double dt_s, double signed_distance_m,
+                       const DelassusDiagonal& w);
   SapContact() = default;
-  explicit SapContact(const Parameters& p) : p_(p) {}
+  // The contact of one step at signed distance φ0.
+  SapContact(const Parameters& p, double dt_s, double signed_distance_m, const DelassusDiagonal& w)
+      : d_(MakeData(p, dt_s, signed_distance_m, w)) {}
+  explicit SapContact(const Data& d) : d_(d) {}
   int num_rows() const override { return 3; }
   double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc, Eigen::Ref<Eigen::VectorXd> gamma,
                   Eigen::MatrixXd* G) const override;
-  const Parameters& parameters() const { return p_; }
+  const Data& data() const { return d_; }
 
  private:
-  Parameters p_;
+  Data d_;
 };
 
-// Lagged (contact-math.md §2.3): Hunt & Crossley normal, friction from the previous step's
-// normal impulse γ_n0 with the soft norm of width ε (the stiction tolerance v_s, or the
+// Lagged (docs/contact-model.md §2.3): Hunt & Crossley normal, friction from the previous
+// step's normal impulse γ_n0 with the soft norm of width ε (the stiction tolerance v_s, or the
 // regularized ε = max(v_s, σ·w_t·μ·γ_n0)).
 class LaggedContact final : public Constraint {
  public:
+  // The contact's friction physics (the normal law is the HuntCrossleyNormal).
   struct Parameters {
+    double friction = 0.5;                     // μ ∈ [0, ∞)
+    double stiction_tolerance_m_per_s = 1e-4;  // v_s > 0
+    // σ ∈ [0, 1] of regularized Lagged; 0: plain Lagged, ε = v_s.
+    double regularization_sigma = 0;
+  };
+  // What one step's potential is built from.
+  struct Data {
     HuntCrossleyNormal normal;
     double friction = 0.5;
     double lagged_normal_impulse = 0;  // γ_n0 [N·s]
@@ -81,33 +107,44 @@ class LaggedContact final : public Constraint {
   static double RegularizedEpsilon(double stiction_tolerance_m_per_s, double sigma, double w_t,
                                    double friction, double lagged_normal_impulse);
   LaggedContact() = default;
-  explicit LaggedContact(const Parameters& p) : p_(p) {}
+  // The contact of one step, from the contact velocity v_n0 at the previous state.
+  LaggedContact(const HuntCrossleyNormal& normal, const Parameters& p, double previous_vn,
+                const DelassusDiagonal& w);
+  explicit LaggedContact(const Data& d) : d_(d) {}
   int num_rows() const override { return 3; }
   double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc, Eigen::Ref<Eigen::VectorXd> gamma,
                   Eigen::MatrixXd* G) const override;
-  const Parameters& parameters() const { return p_; }
+  const Data& data() const { return d_; }
 
  private:
-  Parameters p_;
+  Data d_;
 };
 
-// Similar (contact-math.md §2.4): z = v_n − μ‖v_t‖_s, ℓ = −N(z) shifted to vanish when open.
+// Similar (docs/contact-model.md §2.4): z = v_n − μ‖v_t‖_s, ℓ = −N(z) shifted to vanish when open.
 class SimilarContact final : public Constraint {
  public:
+  // The contact's friction physics (the normal law is the HuntCrossleyNormal).
   struct Parameters {
+    double friction = 0.5;                     // μ ∈ [0, ∞)
+    double stiction_tolerance_m_per_s = 1e-4;  // v_s > 0: the soft-norm width ε
+  };
+  // What one step's potential is built from.
+  struct Data {
     HuntCrossleyNormal normal;
     double friction = 0.5;
-    double epsilon_m_per_s = 1e-4;  // stiction tolerance v_s
+    double epsilon_m_per_s = 1e-4;  // soft-norm width ε = v_s
   };
   SimilarContact() = default;
-  explicit SimilarContact(const Parameters& p) : p_(p) {}
+  SimilarContact(const HuntCrossleyNormal& normal, const Parameters& p)
+      : d_{normal, p.friction, p.stiction_tolerance_m_per_s} {}
+  explicit SimilarContact(const Data& d) : d_(d) {}
   int num_rows() const override { return 3; }
   double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc, Eigen::Ref<Eigen::VectorXd> gamma,
                   Eigen::MatrixXd* G) const override;
-  const Parameters& parameters() const { return p_; }
+  const Data& data() const { return d_; }
 
  private:
-  Parameters p_;
+  Data d_;
 };
 
 }  // namespace contactlab

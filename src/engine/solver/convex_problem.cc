@@ -31,6 +31,7 @@ void ConvexProblem::ClearConstraints() {
   entries_.clear();
   num_rows_ = 0;
   J_size_ = 0;
+  num_unset_ = 0;
 }
 
 Eigen::Map<Eigen::MatrixXd> ConvexProblem::mutable_tree_A(int t) {
@@ -42,16 +43,29 @@ Eigen::Map<const Eigen::MatrixXd> ConvexProblem::tree_A(int t) const {
 }
 
 int ConvexProblem::AddConstraint(const Constraint* c, int tree_a, int tree_b) {
-  const int num_trees = this->num_trees();
   if (c == nullptr) throw std::invalid_argument("ConvexProblem::AddConstraint: null constraint");
+  const int index = AddConstraintRows(c->num_rows(), tree_a, tree_b);
+  SetConstraint(index, c);
+  return index;
+}
+
+void ConvexProblem::SetConstraint(int index, const Constraint* c) {
+  if (c == nullptr || c->num_rows() != entries_[index].num_rows) {
+    throw std::invalid_argument("ConvexProblem::SetConstraint: null or of another size");
+  }
+  if (entries_[index].constraint == nullptr) --num_unset_;
+  entries_[index].constraint = c;
+}
+
+int ConvexProblem::AddConstraintRows(int num_rows, int tree_a, int tree_b) {
+  const int num_trees = this->num_trees();
   if (tree_a < 0 || tree_a >= num_trees || tree_b >= num_trees || tree_b == tree_a) {
     throw std::invalid_argument("ConvexProblem::AddConstraint: bad trees " +
                                 std::to_string(tree_a) + ", " + std::to_string(tree_b));
   }
   ConstraintEntry e;
-  e.constraint = c;
   e.row_start = num_rows_;
-  e.num_rows = c->num_rows();
+  e.num_rows = num_rows;
   e.num_cliques = tree_b >= 0 ? 2 : 1;
   e.tree[0] = tree_a;
   e.tree[1] = tree_b;
@@ -72,6 +86,7 @@ int ConvexProblem::AddConstraint(const Constraint* c, int tree_a, int tree_b) {
   bias_.segment(num_rows_, e.num_rows).setZero();
   num_rows_ += e.num_rows;
   entries_.push_back(e);
+  ++num_unset_;
   return static_cast<int>(entries_.size()) - 1;
 }
 

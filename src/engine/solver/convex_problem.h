@@ -1,4 +1,4 @@
-// The convex problem of one time step (contact-math.md §2):
+// The convex problem of one time step (docs/contact-model.md §2):
 //   v = argmin ℓ(v) = ½ (v − v*)ᵀ A (v − v*) + Σ_i ℓ_i(J_i v + b_i)
 // Velocities are partitioned into trees (contiguous ranges of v); A is block diagonal by tree;
 // each constraint touches one or two trees (its "cliques") through dense Jacobian blocks.
@@ -49,11 +49,19 @@ class ConvexProblem {
   // Maps obtained before an AddConstraint may be invalidated by it (the arenas grow): fill a
   // constraint's blocks before adding the next one, or re-fetch the maps.
   int AddConstraint(const Constraint* c, int tree_a, int tree_b);
+  // As AddConstraint, for a constraint that is made once its Jacobian is known (its
+  // regularization depends on it, docs/contact-model.md §2.1): SetConstraint must give it before
+  // the problem is solved.
+  int AddConstraintRows(int num_rows, int tree_a, int tree_b);
+  // Throws std::invalid_argument for a null constraint or one with another number of rows.
+  void SetConstraint(int index, const Constraint* c);
   Eigen::Map<Eigen::MatrixXd> mutable_jacobian(int index, int clique);
   Eigen::Map<const Eigen::MatrixXd> jacobian(int index, int clique) const;
   Eigen::Ref<Eigen::VectorXd> mutable_bias(int index);
 
   int num_constraints() const { return static_cast<int>(entries_.size()); }
+  // Constraints added by AddConstraintRows whose SetConstraint is still missing.
+  int num_unset_constraints() const { return num_unset_; }
   int num_constraint_rows() const { return num_rows_; }
   const ConstraintEntry& entry(int i) const { return entries_[i]; }
   // Stacked biases; only the first num_constraint_rows() entries are meaningful.
@@ -77,7 +85,7 @@ class ConvexProblem {
   std::vector<ConstraintEntry> entries_;
   std::vector<double> J_arena_;  // grows; only the first J_size_ entries are used
   Eigen::VectorXd bias_;         // grows; only the first num_rows_ entries are used
-  int nv_ = 0, num_rows_ = 0, J_size_ = 0;
+  int nv_ = 0, num_rows_ = 0, J_size_ = 0, num_unset_ = 0;
 };
 
 }  // namespace contactlab

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "engine/solver/block_sparse_hessian.h"
 #include "engine/solver/supernodal_cholesky.h"
@@ -103,7 +104,6 @@ double ConvexSolver::EvaluateAt(const ConvexProblem& problem, const Eigen::Vecto
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const auto& e = problem.entry(i);
     Eigen::MatrixXd* G = with_hessian ? ws.G[i] : nullptr;
-    if (G != nullptr) G->setZero();
     ell += e.constraint->Evaluate(vc_.segment(e.row_start, e.num_rows),
                                   gamma_.segment(e.row_start, e.num_rows), G);
   }
@@ -239,6 +239,9 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
   const int nv = problem.num_velocities();
   if (record_cost_history_) stats.cost_history.reserve(params_.max_iterations + 1);
 
+  if (problem.num_unset_constraints() > 0) {
+    throw std::logic_error("ConvexSolver::Solve: a constraint was added without being set");
+  }
   const bool v_ok = v->size() != nv || v->allFinite();
   if (!v_ok || !problem.AllFinite()) {
     stats.invalid_input = true;

@@ -48,7 +48,7 @@ class PdControllerConstraint final : public Constraint {
 class JointLimitConstraint final : public Constraint {
  public:
   struct Parameters {
-    double R = 0;     // regularization [s/kg or s/(kg m²)]
+    double R = 0;     // regularization [1/kg or 1/(kg m²)]
     double vhat = 0;  // bias −φ0/(δt + τ)
   };
   static Parameters MakeParameters(double dt, double distance_to_limit,

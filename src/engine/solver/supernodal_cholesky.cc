@@ -1,5 +1,6 @@
 #include "engine/solver/supernodal_cholesky.h"
 
+#include <cholmod.h>
 #include <spdlog/spdlog.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -10,6 +11,17 @@
 #include <utility>
 
 namespace contactlab {
+
+// CHOLMOD's state, kept out of the header so that only the solver sees cholmod.h.
+struct SupernodalCholesky::Cholmod {
+  cholmod_common common;
+  cholmod_sparse* A = nullptr;  // permuted lower (upper if simplicial) triangle, gathered in
+                                // place
+  cholmod_factor* L = nullptr;
+  cholmod_dense* X = nullptr;  // cholmod_solve2 workspaces, reused across solves
+  cholmod_dense* Y = nullptr;
+  cholmod_dense* E = nullptr;
+};
 namespace {
 
 // CHOLMOD reports through this hook (its own printing is off). Warnings such as "not positive
@@ -37,42 +49,51 @@ void RunOpenMpRegionsSerially() {
 
 }  // namespace
 
-SupernodalCholesky::SupernodalCholesky(Method method) {
-  cholmod_start(&common_);
-  common_.print = 0;
-  common_.error_handler = &CholmodErrorHandler;
-  common_.supernodal = method == Method::kSupernodal   ? CHOLMOD_SUPERNODAL
+SupernodalCholesky::SupernodalCholesky(Method method) : c_(std::make_unique<Cholmod>()) {
+  cholmod_start(&c_->common);
+  c_->common.print = 0;
+  c_->common.error_handler = &CholmodErrorHandler;
+  c_->common.supernodal = method == Method::kSupernodal   ? CHOLMOD_SUPERNODAL
                        : method == Method::kSimplicial ? CHOLMOD_SIMPLICIAL
                                                        : CHOLMOD_AUTO;
-  common_.supernodal_switch = kSupernodalSwitch;
-  common_.final_ll = 1;  // a simplicial factor stays LLᵀ too (no LDLᵀ conversion)
+  c_->common.supernodal_switch = kSupernodalSwitch;
+  c_->common.final_ll = 1;  // a simplicial factor stays LLᵀ too (no LDLᵀ conversion)
   // The ordering is ours (tree-level AMD, see the header); a CHOLMOD postorder would turn the
   // natural ordering into CHOLMOD_POSTORDERED and bring back a copy per factorization.
-  common_.nmethods = 1;
-  common_.method[0].ordering = CHOLMOD_NATURAL;
-  common_.postorder = 0;
-  common_.final_asis = 1;  // keep the supernodal LLᵀ as computed
+  c_->common.nmethods = 1;
+  c_->common.method[0].ordering = CHOLMOD_NATURAL;
+  c_->common.postorder = 0;
+  c_->common.final_asis = 1;  // keep the supernodal LLᵀ as computed
 }
 
 SupernodalCholesky::~SupernodalCholesky() {
   FreeFactorization();
-  cholmod_finish(&common_);
+  cholmod_finish(&c_->common);
 }
 
 void SupernodalCholesky::FreeFactorization() {
-  cholmod_free_sparse(&A_, &common_);
-  cholmod_free_factor(&L_, &common_);
-  cholmod_free_dense(&X_, &common_);
-  cholmod_free_dense(&Y_, &common_);
-  cholmod_free_dense(&E_, &common_);
+  cholmod_free_sparse(&c_->A, &c_->common);
+  cholmod_free_factor(&c_->L, &c_->common);
+  cholmod_free_dense(&c_->X, &c_->common);
+  cholmod_free_dense(&c_->Y, &c_->common);
+  cholmod_free_dense(&c_->E, &c_->common);
   analyzed_serial_ = 0;
   factored_ = false;
 }
 
+bool SupernodalCholesky::is_supernodal() const { return c_->L != nullptr && c_->L->is_super; }
+
+bool SupernodalCholesky::factorizes_in_place() const {
+  const cholmod_factor* L = c_->L;
+  const cholmod_sparse* A = c_->A;
+  return L != nullptr && L->ordering == CHOLMOD_NATURAL && A != nullptr &&
+         (L->is_super ? A->stype < 0 : A->stype > 0);
+}
+
 int64_t SupernodalCholesky::factor_nonzeros() const {
-  if (L_ == nullptr) return 0;
-  if (L_->is_super) return static_cast<int64_t>(L_->xsize);
-  return static_cast<int64_t>(L_->nzmax);
+  if (c_->L == nullptr) return 0;
+  if (c_->L->is_super) return static_cast<int64_t>(c_->L->xsize);
+  return static_cast<int64_t>(c_->L->nzmax);
 }
 
 bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
@@ -87,7 +108,7 @@ bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
   if (num_trees > 1 && num_pairs > 0) {
     cholmod_sparse* graph =
         cholmod_allocate_sparse(num_trees, num_trees, num_pairs, /*sorted=*/1, /*packed=*/1,
-                                /*stype=*/1, CHOLMOD_PATTERN, &common_);
+                                /*stype=*/1, CHOLMOD_PATTERN, &c_->common);
     if (graph == nullptr) return false;
     // Pairs are sorted by (a, b); the upper pattern wants columns b with rows a < b.
     std::vector<std::pair<int, int>> by_column(num_pairs);
@@ -103,8 +124,8 @@ bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
       ++Gp[by_column[k].first + 1];
     }
     for (int t = 0; t < num_trees; ++t) Gp[t + 1] += Gp[t];
-    const int ok = cholmod_amd(graph, nullptr, 0, tree_order_.data(), &common_);
-    cholmod_free_sparse(&graph, &common_);
+    const int ok = cholmod_amd(graph, nullptr, 0, tree_order_.data(), &c_->common);
+    cholmod_free_sparse(&graph, &c_->common);
     if (!ok) return false;
   }
   std::vector<int> position(num_trees);
@@ -163,20 +184,20 @@ bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
     }
   }
   const size_t nnz = row_ind.size();
-  A_ = cholmod_allocate_sparse(n, n, nnz, /*sorted=*/1, /*packed=*/1, /*stype=*/-1, CHOLMOD_REAL,
-                               &common_);
-  if (A_ == nullptr) return false;
-  std::copy(col_ptr.begin(), col_ptr.end(), static_cast<int*>(A_->p));
-  std::copy(row_ind.begin(), row_ind.end(), static_cast<int*>(A_->i));
-  std::fill_n(static_cast<double*>(A_->x), nnz, 0.0);
+  c_->A = cholmod_allocate_sparse(n, n, nnz, /*sorted=*/1, /*packed=*/1, /*stype=*/-1, CHOLMOD_REAL,
+                               &c_->common);
+  if (c_->A == nullptr) return false;
+  std::copy(col_ptr.begin(), col_ptr.end(), static_cast<int*>(c_->A->p));
+  std::copy(row_ind.begin(), row_ind.end(), static_cast<int*>(c_->A->i));
+  std::fill_n(static_cast<double*>(c_->A->x), nnz, 0.0);
 
   // 4. Symbolic analysis (natural ordering of the permuted matrix); supernodal or simplicial
   // (kAuto: CHOLMOD compares flops / nnz(L) with supernodal_switch).
-  L_ = cholmod_analyze(A_, &common_);
-  if (L_ == nullptr || common_.status < CHOLMOD_OK) return false;
+  c_->L = cholmod_analyze(c_->A, &c_->common);
+  if (c_->L == nullptr || c_->common.status < CHOLMOD_OK) return false;
   ++num_analyses_;
-  flops_per_nonzero_ = common_.lnz > 0 ? common_.fl / common_.lnz : 0;
-  if (!L_->is_super) {
+  flops_per_nonzero_ = c_->common.lnz > 0 ? c_->common.fl / c_->common.lnz : 0;
+  if (!c_->L->is_super) {
     // cholmod_factorize reads a lower-triangular A in place only for a supernodal factor; the
     // simplicial row-by-row factorization wants the upper triangle and would otherwise build
     // the transpose on every call. The pattern is symmetric: the upper triangle in CSC is the
@@ -192,10 +213,10 @@ bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
         upper_source[q] = value_source_[p];
       }
     }
-    std::copy(upper_ptr.begin(), upper_ptr.end(), static_cast<int*>(A_->p));
-    std::copy(upper_ind.begin(), upper_ind.end(), static_cast<int*>(A_->i));
+    std::copy(upper_ptr.begin(), upper_ptr.end(), static_cast<int*>(c_->A->p));
+    std::copy(upper_ind.begin(), upper_ind.end(), static_cast<int*>(c_->A->i));
     value_source_.swap(upper_source);
-    A_->stype = 1;
+    c_->A->stype = 1;
   }
   analyzed_serial_ = H.pattern_serial();
   permuted_rhs_.resize(n);
@@ -207,22 +228,22 @@ SupernodalCholesky::Status SupernodalCholesky::Factorize(const BlockSparseHessia
   failed_column_ = -1;
   if (analyzed_serial_ != H.pattern_serial() && !Analyze(H)) {
     spdlog::error("SupernodalCholesky: symbolic analysis failed (CHOLMOD status {})",
-                  common_.status);
+                  c_->common.status);
     FreeFactorization();
     return Status::kFailure;
   }
   // Gather the block values into the kept matrix, in place.
-  double* x = static_cast<double*>(A_->x);
+  double* x = static_cast<double*>(c_->A->x);
   const double* values = H.values().data();
   for (size_t p = 0; p < value_source_.size(); ++p) x[p] = values[value_source_[p]];
 
   RunOpenMpRegionsSerially();
-  const int ok = cholmod_factorize(A_, L_, &common_);
-  if (common_.status == CHOLMOD_NOT_POSDEF) {
-    failed_column_ = static_cast<int>(L_->minor);
+  const int ok = cholmod_factorize(c_->A, c_->L, &c_->common);
+  if (c_->common.status == CHOLMOD_NOT_POSDEF) {
+    failed_column_ = static_cast<int>(c_->L->minor);
     return Status::kNotPositiveDefinite;
   }
-  if (!ok || common_.status < CHOLMOD_OK) return Status::kFailure;
+  if (!ok || c_->common.status < CHOLMOD_OK) return Status::kFailure;
   factored_ = true;
   return Status::kSuccess;
 }
@@ -245,10 +266,10 @@ bool SupernodalCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) {
   B.z = nullptr;
   B.xtype = CHOLMOD_REAL;
   B.dtype = CHOLMOD_DOUBLE;
-  const int ok = cholmod_solve2(CHOLMOD_A, L_, &B, nullptr, &X_, nullptr, &Y_, &E_, &common_);
-  if (!ok || common_.status < CHOLMOD_OK) return false;
+  const int ok = cholmod_solve2(CHOLMOD_A, c_->L, &B, nullptr, &c_->X, nullptr, &c_->Y, &c_->E, &c_->common);
+  if (!ok || c_->common.status < CHOLMOD_OK) return false;
   if (x->size() != n) x->resize(n);
-  const Eigen::Map<const Eigen::VectorXd> solution(static_cast<const double*>(X_->x), n);
+  const Eigen::Map<const Eigen::VectorXd> solution(static_cast<const double*>(c_->X->x), n);
   for (int t = 0; t < num_trees; ++t) {
     x->segment(tree_start_[t], tree_nv_[t]) = solution.segment(permuted_start_[t], tree_nv_[t]);
   }

@@ -9,10 +9,10 @@
 // the matrix directly instead of building a permuted transpose each call.
 #pragma once
 
-#include <cholmod.h>
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "engine/solver/block_sparse_hessian.h"
@@ -44,7 +44,7 @@ class SupernodalCholesky {
   // CHOLMOD's predicted flops / nnz(L) of the last analysis (what kAuto compares).
   double flops_per_factor_nonzero() const { return flops_per_nonzero_; }
   // Whether the current factor (after the last analysis) is supernodal.
-  bool is_supernodal() const { return L_ != nullptr && L_->is_super; }
+  bool is_supernodal() const;
   // Number of symbolic analyses done so far (tests check the analysis is reused).
   int num_analyses() const { return num_analyses_; }
   // Non-zeros of the factor L after the last analysis (0 before).
@@ -52,10 +52,7 @@ class SupernodalCholesky {
   // True when CHOLMOD factors the kept matrix directly (natural ordering of the tree-permuted
   // matrix, stored as the lower triangle for a supernodal factor and as the upper one for a
   // simplicial factor: no transposed or permuted copy per factorization).
-  bool factorizes_in_place() const {
-    return L_ != nullptr && L_->ordering == CHOLMOD_NATURAL && A_ != nullptr &&
-           (L_->is_super ? A_->stype < 0 : A_->stype > 0);
-  }
+  bool factorizes_in_place() const;
   // Column of the failed pivot after kNotPositiveDefinite.
   int failed_column() const { return failed_column_; }
 
@@ -63,19 +60,14 @@ class SupernodalCholesky {
   bool Analyze(const BlockSparseHessian& H);
   void FreeFactorization();
 
-  cholmod_common common_;
-  cholmod_sparse* A_ = nullptr;  // permuted lower (upper if simplicial) triangle, gathered
-                                 // in place
-  cholmod_factor* L_ = nullptr;
-  cholmod_dense* X_ = nullptr;  // cholmod_solve2 workspaces, reused across solves
-  cholmod_dense* Y_ = nullptr;
-  cholmod_dense* E_ = nullptr;
+  struct Cholmod;
+  std::unique_ptr<Cholmod> c_;
   uint64_t analyzed_serial_ = 0;
   bool factored_ = false;
   int num_analyses_ = 0;
   int failed_column_ = -1;
   double flops_per_nonzero_ = 0;
-  std::vector<int> value_source_;          // A_->x[p] = H.values()[value_source_[p]]
+  std::vector<int> value_source_;          // A->x[p] = H.values()[value_source_[p]]
   std::vector<int> permuted_start_;        // per tree: its first row in the permuted matrix
   std::vector<int> tree_order_;            // trees in elimination order
   std::vector<int> tree_start_, tree_nv_;  // the original (unpermuted) tree partition

@@ -9,61 +9,6 @@
 
 namespace contactlab {
 
-const char* ContactApproximationName(ContactApproximation a) {
-  switch (a) {
-    case ContactApproximation::kSap:
-      return "sap";
-    case ContactApproximation::kLagged:
-      return "lagged";
-    case ContactApproximation::kSimilar:
-      return "similar";
-  }
-  return "?";
-}
-
-std::optional<ContactApproximation> ParseContactApproximation(const std::string& s) {
-  if (s == "sap") return ContactApproximation::kSap;
-  if (s == "lagged") return ContactApproximation::kLagged;
-  if (s == "similar") return ContactApproximation::kSimilar;
-  return std::nullopt;
-}
-
-const char* ContactModelName(ContactModel m) {
-  switch (m) {
-    case ContactModel::kPoint:
-      return "point";
-    case ContactModel::kHydroelasticCompliant:
-      return "hydroelastic_compliant";
-    case ContactModel::kHydroelasticRigid:
-      return "hydroelastic_rigid";
-  }
-  return "?";
-}
-
-std::optional<ContactModel> ParseContactModel(const std::string& s) {
-  if (s == "point") return ContactModel::kPoint;
-  if (s == "hydroelastic_compliant") return ContactModel::kHydroelasticCompliant;
-  if (s == "hydroelastic_rigid") return ContactModel::kHydroelasticRigid;
-  return std::nullopt;
-}
-
-double DefaultHydroelasticResolution(const Shape& s) {
-  switch (s.type) {
-    case ShapeType::kSphere:
-    case ShapeType::kCapsule:
-      return 0.2 * 2.0 * s.radius_m;
-    case ShapeType::kBox:
-      return 0.2 * 2.0 * s.half_extents_m.minCoeff();
-    case ShapeType::kCylinder:
-      return 0.2 * std::min(2.0 * s.radius_m, s.length_m);
-    case ShapeType::kConvexMesh:
-      return 0.2 * 2.0 * s.convex_mesh->half_size_m;
-    case ShapeType::kHalfSpace:
-      return 0.0;
-  }
-  return 0.0;
-}
-
 double KinematicMotion::Displacement(double t) const {
   const double omega = 2 * std::numbers::pi * frequency_Hz;
   return amplitude_m * std::sin(omega * t + phase_rad) + speed_m_per_s * t;
@@ -143,7 +88,7 @@ void CheckShape(const Shape& s, const std::string& where) {
 
 }  // namespace
 
-void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene) {
+void ApplyOverrides(const ContactOverrides& o, OverridableSettings settings) {
   if (o.stiffness_N_per_m) CheckPositive(*o.stiffness_N_per_m, "--stiffness");
   if (o.hunt_crossley_s_per_m) CheckNonNegative(*o.hunt_crossley_s_per_m, "--hunt-crossley");
   if (o.relaxation_time_s) CheckNonNegative(*o.relaxation_time_s, "--relaxation-time");
@@ -152,7 +97,7 @@ void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene) {
     CheckPositive(*o.stiction_tolerance_m_per_s, "--stiction-tolerance");
   }
   if (o.dt_s) CheckPositive(*o.dt_s, "--dt");
-  ContactOverrides& mine = scene->overrides;
+  ContactOverrides& mine = *settings.overrides;
   if (o.clear.stiffness) mine.stiffness_N_per_m.reset();
   if (o.clear.hunt_crossley) mine.hunt_crossley_s_per_m.reset();
   if (o.clear.relaxation_time) mine.relaxation_time_s.reset();
@@ -162,10 +107,15 @@ void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene) {
   if (o.relaxation_time_s) mine.relaxation_time_s = o.relaxation_time_s;
   if (o.friction) mine.friction = o.friction;
   if (o.stiction_tolerance_m_per_s) {
-    scene->stiction_tolerance_m_per_s = *o.stiction_tolerance_m_per_s;
+    *settings.stiction_tolerance_m_per_s = *o.stiction_tolerance_m_per_s;
   }
-  if (o.dt_s) scene->dt_s = *o.dt_s;
-  if (o.approximation) scene->approximation = *o.approximation;
+  if (o.dt_s) *settings.dt_s = *o.dt_s;
+  if (o.approximation) *settings.approximation = *o.approximation;
+}
+
+void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene) {
+  ApplyOverrides(o, {&scene->overrides, &scene->dt_s, &scene->approximation,
+                     &scene->stiction_tolerance_m_per_s});
 }
 
 void ValidateScene(const SceneSpec& scene) {

@@ -11,44 +11,11 @@
 #include <vector>
 
 #include "engine/geometry/shape.h"
+#include "engine/hydroelastic/hydroelastic_properties.h"
 #include "engine/multibody/multibody.h"
+#include "engine/solver/contact_parameters.h"
 
 namespace contactlab {
-
-enum class ContactApproximation { kSap, kLagged, kSimilar };
-const char* ContactApproximationName(ContactApproximation a);  // "sap", "lagged", "similar"
-// Parses "sap" | "lagged" | "similar"; std::nullopt otherwise.
-std::optional<ContactApproximation> ParseContactApproximation(const std::string& s);
-
-// Per-geometry contact properties; a pair combines them by contact-math.md §6.
-// Defaults follow contact-math.md §2.1 ("defaults worth matching").
-struct ContactProperties {
-  double stiffness_N_per_m = 1e6;
-  double hunt_crossley_s_per_m = 50.0;
-  double relaxation_time_s = 0.1;  // SAP's τ_d
-  double friction = 0.5;           // μ
-};
-
-// How a geometry takes part in contact (contact-math.md §5). A pair uses hydroelastic
-// (pressure-field) contact when at least one side is kHydroelasticCompliant and the other is
-// compliant, kHydroelasticRigid, or a half-space (a half-space always has a rigid hydroelastic
-// representation, whatever its model); every other pair uses point contact.
-enum class ContactModel { kPoint, kHydroelasticCompliant, kHydroelasticRigid };
-// "point" | "hydroelastic_compliant" | "hydroelastic_rigid".
-const char* ContactModelName(ContactModel m);
-std::optional<ContactModel> ParseContactModel(const std::string& s);
-
-struct HydroelasticProperties {
-  ContactModel model = ContactModel::kPoint;
-  // E_h [Pa] of a compliant geometry (default from contact-math.md §2.1).
-  double modulus_Pa = 1e7;
-  // Mesh edge length [m]; 0 picks DefaultHydroelasticResolution(shape).
-  double resolution_m = 0.0;
-};
-
-// A fifth of the shape's smallest dimension (box: smallest side; sphere: diameter; cylinder:
-// min(diameter, length); capsule: diameter); 0 for a half-space (no mesh).
-double DefaultHydroelasticResolution(const Shape& shape);
 
 struct GeometrySpec {
   std::string name;
@@ -142,9 +109,18 @@ struct SceneSpec {
   int FindBody(const std::string& name) const;
 };
 
-// Validates `o` and stores it in the scene (dt and approximation replace the scene's own):
+// The settings an override changes: a scene's own, or a running World's (WorldInputs).
+struct OverridableSettings {
+  ContactOverrides* overrides;
+  double* dt_s;
+  ContactApproximation* approximation;
+  double* stiction_tolerance_m_per_s;
+};
+// Validates `o` and stores it in the settings (δt, v_s and the approximation replace theirs):
 // first the fields `o.clear` names are dropped, then the values `o` holds are set. Throws
 // std::invalid_argument naming the option on a bad value (and then changes nothing).
+void ApplyOverrides(const ContactOverrides& o, OverridableSettings settings);
+// The same on a scene description, before a World is built from it.
 void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene);
 
 // Throws std::invalid_argument with a message naming the body/field for an invalid scene

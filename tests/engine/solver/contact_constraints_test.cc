@@ -165,7 +165,7 @@ double Normal(std::mt19937& rng, double sigma) {
 // SAP (§2.1). Points are built in y = −R⁻¹(v_c − v̂) space, where the regions are cones.
 
 struct SapCase {
-  SapContact::Parameters p;
+  SapContact::Data p;
   double mu_hat() const { return p.friction * p.R_t / p.R_n; }
   // v_c = v̂ − R y for y = (y_r t̂, y_n).
   VectorXd VelocityFromY(double yr, double angle, double yn) const {
@@ -333,7 +333,7 @@ TEST(SapContactTest, ExactlyZeroTangentialVelocity) {
 
 TEST(SapContactTest, FrictionlessIsOneSidedNormal) {
   // μ = 0: the stiction test y_r ≤ μ y_n alone would accept y_t = 0, y_n < 0 (pulling).
-  SapContact::Parameters p{.friction = 0, .R_t = 1e-3, .R_n = 1e-2, .vhat_n = 0.05};
+  SapContact::Data p{.friction = 0, .R_t = 1e-3, .R_n = 1e-2, .vhat_n = 0.05};
   const SapContact sap(p);
   for (double vt : {0.0, 0.3}) {
     for (double vn : {-0.2, 0.0, 0.05, 0.2}) {
@@ -353,23 +353,23 @@ TEST(SapContactTest, FrictionlessIsOneSidedNormal) {
 TEST(SapContactTest, MakeParametersByHand) {
   // δt = 1 ms, τ_d = 0.1 s, φ0 = −1 mm, w_t = 2, w_n = 3 kg⁻¹, μ = 0.5.
   // k = 1e6: compliance 1/(1e-3·1e6·0.101) = 9.90e-3 < near-rigid 3/(4π²) = 7.599e-2.
-  auto p = SapContact::MakeParameters(1e-3, 1e6, 0.1, 0.5, -1e-3, 2.0, 3.0);
+  auto p = SapContact::MakeData({.stiffness_N_per_m = 1e6, .relaxation_time_s = 0.1, .friction = 0.5}, 1e-3, -1e-3, {2.0, 3.0});
   EXPECT_NEAR(p.R_n, 3.0 / (4 * kPi * kPi), 1e-15);
   EXPECT_NEAR(p.R_t, 2e-3, 1e-18);
   EXPECT_NEAR(p.vhat_n, 1e-3 / 0.101, 1e-15);
   EXPECT_EQ(p.friction, 0.5);
   // k = 1e3: compliance 1/(1e-3·1e3·0.101) = 9.901 wins.
-  p = SapContact::MakeParameters(1e-3, 1e3, 0.1, 0.5, -1e-3, 2.0, 3.0);
+  p = SapContact::MakeData({.stiffness_N_per_m = 1e3, .relaxation_time_s = 0.1, .friction = 0.5}, 1e-3, -1e-3, {2.0, 3.0});
   EXPECT_NEAR(p.R_n, 1.0 / 0.101, 1e-12);
   // σ, β honoured.
-  p = SapContact::MakeParameters(1e-3, 1e9, 0.0, 0.5, 2e-3, 2.0, 3.0, 1e-2, 0.5);
+  p = SapContact::MakeData({.stiffness_N_per_m = 1e9, .relaxation_time_s = 0.0, .friction = 0.5, .sigma = 1e-2, .beta = 0.5}, 1e-3, 2e-3, {2.0, 3.0});
   EXPECT_NEAR(p.R_t, 2e-2, 1e-17);
   EXPECT_NEAR(p.R_n, 0.25 * 3.0 / (4 * kPi * kPi), 1e-15);
   EXPECT_NEAR(p.vhat_n, -2.0, 1e-12);
 }
 
 TEST(SapContactTest, ZeroStiffnessIsInactiveWithoutNaN) {
-  const auto p = SapContact::MakeParameters(1e-3, 0.0, 0.1, 0.5, -1e-3, 2.0, 3.0);
+  const auto p = SapContact::MakeData({.stiffness_N_per_m = 0.0, .relaxation_time_s = 0.1, .friction = 0.5}, 1e-3, -1e-3, {2.0, 3.0});
   EXPECT_TRUE(std::isinf(p.R_n));
   const SapContact sap(p);
   for (const VectorXd& v : {VectorXd(Vector3d(0, 0, 0)), VectorXd(Vector3d(0.1, 0, -1)),
@@ -613,8 +613,8 @@ double SoftNormReference(double vt_norm, double eps) {
   return std::sqrt(vt_norm * vt_norm + eps * eps) - eps;
 }
 
-LaggedContact::Parameters RandomLagged(std::mt19937& rng) {
-  LaggedContact::Parameters p;
+LaggedContact::Data RandomLagged(std::mt19937& rng) {
+  LaggedContact::Data p;
   p.normal = RandomNormal(rng);
   p.friction = Uniform(rng, 0, 1) < 0.05 ? 0.0 : Uniform(rng, 0.1, 1.5);
   p.lagged_normal_impulse = std::abs(Normal(rng, 1e-2));
@@ -682,7 +682,7 @@ TEST(LaggedContactTest, NormalKink) {
 }
 
 TEST(LaggedContactTest, FrictionSaturatesAtLaggedCoulombBound) {
-  LaggedContact::Parameters p;
+  LaggedContact::Data p;
   p.normal = HuntCrossleyNormal{
       .dt_s = 1e-3, .stiffness_N_per_m = 1e6, .dissipation_s_per_m = 50, .penetration_m = 1e-3};
   p.friction = 0.5;
@@ -747,7 +747,7 @@ void DegenerateSharedParameter(int which, Parameters* p) {
 
 // Sample i of a degenerate-parameter test: well formed, no negative cost.
 template <typename Contact>
-void ExpectDegenerateWellFormed(const typename Contact::Parameters& p, int i, const char* what,
+void ExpectDegenerateWellFormed(const typename Contact::Data& p, int i, const char* what,
                                 std::mt19937& rng) {
   const Contact c(p);
   const double vt = (i % 2) ? 0.0 : Normal(rng, 1e-3);
@@ -771,7 +771,7 @@ void ExpectConvexAlongRandomSegments(const RandomParameters& random_parameters, 
 TEST(LaggedContactTest, DegenerateParametersGiveNoNaN) {
   std::mt19937 rng(33);
   for (int i = 0; i < 500; ++i) {
-    LaggedContact::Parameters p = RandomLagged(rng);
+    LaggedContact::Data p = RandomLagged(rng);
     if (i % 6 == 5) {
       p.lagged_normal_impulse = 0;
     } else {
@@ -789,8 +789,8 @@ TEST(LaggedContactTest, ConvexAlongRandomSegments) {
 // ============================================================================================
 // Similar (§2.4).
 
-SimilarContact::Parameters RandomSimilar(std::mt19937& rng) {
-  SimilarContact::Parameters p;
+SimilarContact::Data RandomSimilar(std::mt19937& rng) {
+  SimilarContact::Data p;
   p.normal = RandomNormal(rng);
   p.friction = Uniform(rng, 0, 1) < 0.05 ? 0.0 : Uniform(rng, 0.1, 1.5);
   p.epsilon_m_per_s = LogUniform(rng, -5, -3);
@@ -886,7 +886,7 @@ TEST(SimilarContactTest, OpeningKinkAndZeroTangentialVelocity) {
 TEST(SimilarContactTest, DegenerateParametersGiveNoNaN) {
   std::mt19937 rng(44);
   for (int i = 0; i < 500; ++i) {
-    SimilarContact::Parameters p = RandomSimilar(rng);
+    SimilarContact::Data p = RandomSimilar(rng);
     DegenerateSharedParameter(i % 5, &p);
     ExpectDegenerateWellFormed<SimilarContact>(p, i, "Similar degenerate", rng);
   }

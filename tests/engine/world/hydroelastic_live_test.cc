@@ -15,6 +15,15 @@
 namespace contactlab {
 namespace {
 
+// Geometry g's representation rebuilt from the one in force with a new E_h and/or resolution.
+HydroelasticRepresentation Rebuild(const World& w, int g, std::optional<double> modulus_Pa,
+                                   std::optional<double> resolution_m) {
+  const GeometrySpec& spec = w.geometry(g);
+  return BuildHydroelasticRepresentation(spec.name, spec.shape, spec.hydroelastic,
+                                         {modulus_Pa, resolution_m},
+                                         &w.hydroelastic_representation(g));
+}
+
 SceneBody Ground() {
   SceneBody ground;
   ground.kind = SceneBody::Kind::kStatic;
@@ -76,15 +85,14 @@ TEST(HydroelasticLive, ResolutionChangeRemeshesAndKeepsTheState) {
   const Eigen::VectorXd q = w.q(), v = w.v();
   const double t = w.time();
 
-  HydroelasticRepresentation fine = BuildHydroelasticRepresentation(
-      w.geometry(kBox), std::nullopt, 0.0125, &w.hydroelastic_representation(kBox));
+  HydroelasticRepresentation fine = Rebuild(w, kBox, std::nullopt, 0.0125);
   EXPECT_EQ(fine.num_tets(), 7680);
   EXPECT_EQ(fine.resolution_m, 0.0125);
   EXPECT_EQ(fine.modulus_Pa, 1e5);
   w.SetHydroelasticGeometry(kBox, std::move(fine));
   EXPECT_EQ(w.hydroelastic_representation(kBox).num_tets(), 7680);
-  EXPECT_EQ(w.geometry(kBox).hydroelastic.resolution_m, 0.0125);
-  EXPECT_EQ(w.geometry(kBox).hydroelastic.modulus_Pa, 1e5);
+  EXPECT_EQ(w.hydroelastic_properties(kBox).resolution_m, 0.0125);
+  EXPECT_EQ(w.hydroelastic_properties(kBox).modulus_Pa, 1e5);
   // The state is untouched; stepping goes on from it with the new mesh.
   EXPECT_EQ(w.q(), q);
   EXPECT_EQ(w.v(), v);
@@ -97,11 +105,10 @@ TEST(HydroelasticLive, ResolutionChangeRemeshesAndKeepsTheState) {
 
   // A rigid mesh is rebuilt too: a sphere's surface gets finer.
   const int coarse_triangles = w.hydroelastic_representation(kRigidBall).num_triangles();
-  HydroelasticRepresentation rigid = BuildHydroelasticRepresentation(
-      w.geometry(kRigidBall), std::nullopt, 0.002, &w.hydroelastic_representation(kRigidBall));
+  HydroelasticRepresentation rigid = Rebuild(w, kRigidBall, std::nullopt, 0.002);
   w.SetHydroelasticGeometry(kRigidBall, std::move(rigid));
   EXPECT_GT(w.hydroelastic_representation(kRigidBall).num_triangles(), 4 * coarse_triangles);
-  EXPECT_EQ(w.geometry(kRigidBall).hydroelastic.resolution_m, 0.002);
+  EXPECT_EQ(w.hydroelastic_properties(kRigidBall).resolution_m, 0.002);
 }
 
 // Steps once from the box pressed δ into the ground at rest; returns the patch faces.
@@ -140,8 +147,7 @@ TEST(HydroelasticLive, ModulusChangeScalesThePressureExactly) {
   EXPECT_GT(interior, 100);
 
   const auto* old_mesh = &w.hydroelastic_representation(kBox).compliant->mesh;
-  HydroelasticRepresentation stiffer = BuildHydroelasticRepresentation(
-      w.geometry(kBox), 4e5, std::nullopt, &w.hydroelastic_representation(kBox));
+  HydroelasticRepresentation stiffer = Rebuild(w, kBox, 4e5, std::nullopt);
   EXPECT_EQ(stiffer.modulus_Pa, 4e5);
   EXPECT_EQ(stiffer.resolution_m, 0.01);
   // The same mesh (vertex for vertex), the field scaled.
@@ -149,7 +155,7 @@ TEST(HydroelasticLive, ModulusChangeScalesThePressureExactly) {
   EXPECT_EQ(stiffer.compliant->mesh.tets, old_mesh->tets);
   EXPECT_EQ(stiffer.compliant->field.hydroelastic_modulus_Pa, 4e5);
   w.SetHydroelasticGeometry(kBox, std::move(stiffer));
-  EXPECT_EQ(w.geometry(kBox).hydroelastic.modulus_Pa, 4e5);
+  EXPECT_EQ(w.hydroelastic_properties(kBox).modulus_Pa, 4e5);
 
   const std::vector<ContactResult> after = PressedFaces(&w, delta, half.z());
   ASSERT_EQ(after.size(), before.size());
@@ -160,8 +166,7 @@ TEST(HydroelasticLive, ModulusChangeScalesThePressureExactly) {
 
   // A ratio that is not a power of two: p = E_h δ/r to rounding.
   w.SetHydroelasticGeometry(kBox,
-                            BuildHydroelasticRepresentation(w.geometry(kBox), 3e5, std::nullopt,
-                                                            &w.hydroelastic_representation(kBox)));
+                            Rebuild(w, kBox, 3e5, std::nullopt));
   const std::vector<ContactResult> third = PressedFaces(&w, delta, half.z());
   ASSERT_EQ(third.size(), before.size());
   for (size_t f = 0; f < third.size(); ++f) {
@@ -190,8 +195,7 @@ TEST(HydroelasticLive, BadValuesAreRejectedWithOneLine) {
   const double inf = std::numeric_limits<double>::infinity();
   auto build = [&](int g, std::optional<double> modulus, std::optional<double> resolution) {
     return Rejection([&] {
-      BuildHydroelasticRepresentation(w.geometry(g), modulus, resolution,
-                                      &w.hydroelastic_representation(g));
+      Rebuild(w, g, modulus, resolution);
     });
   };
   for (double bad : {0.0, -1e5, nan, inf}) {
@@ -230,7 +234,7 @@ TEST(HydroelasticLive, BadValuesAreRejectedWithOneLine) {
   empty.model = ContactModel::kHydroelasticCompliant;
   EXPECT_THROW(w.SetHydroelasticGeometry(kBox, empty), std::invalid_argument);
   // Nothing changed.
-  EXPECT_EQ(w.geometry(kBox).hydroelastic.modulus_Pa, box.hydroelastic.modulus_Pa);
+  EXPECT_EQ(w.hydroelastic_properties(kBox).modulus_Pa, box.hydroelastic.modulus_Pa);
   EXPECT_EQ(w.hydroelastic_representation(kBox).resolution_m, 0.01);
   EXPECT_NE(w.hydroelastic_representation(kBox).compliant, nullptr);
 }

@@ -493,9 +493,9 @@ TEST(HydroelasticWorld, MixedHydroelasticAndPointPairs) {
   s.bodies.push_back(FreeBody("ball", ball, 0.2, Eigen::Vector3d(0.3, 0, 0.02)));
   s.bodies.push_back(FreeBody("top", ball, 0.3, Eigen::Vector3d(0, 0, 2 * kBoxHalf.z() + 0.02)));
   World w(s);
-  EXPECT_TRUE(w.UsesHydroelastic(0, 1));
-  EXPECT_FALSE(w.UsesHydroelastic(0, 2));
-  EXPECT_FALSE(w.UsesHydroelastic(1, 3));
+  EXPECT_TRUE(UsesHydroelastic(w.hydroelastic_representation(0), w.hydroelastic_representation(1)));
+  EXPECT_FALSE(UsesHydroelastic(w.hydroelastic_representation(0), w.hydroelastic_representation(2)));
+  EXPECT_FALSE(UsesHydroelastic(w.hydroelastic_representation(1), w.hydroelastic_representation(3)));
   ASSERT_EQ(RunSteps(&w, 1000), 0);
   EXPECT_NEAR(w.NetNormalForce(1).z(), kBoxMass * kG, 1e-3 * kBoxMass * kG);
   EXPECT_NEAR(w.NetNormalForce(2).z(), 0.2 * kG, 1e-3 * 0.2 * kG);

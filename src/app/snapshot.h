@@ -1,5 +1,5 @@
 // An immutable picture of the world after a step: what the render thread draws and the UI
-// shows (architecture.md, Threads). Filled by the sim thread into preallocated storage.
+// shows (docs/architecture.md, Threads). Filled by the sim thread into preallocated storage.
 #pragma once
 
 #include <Eigen/Geometry>
@@ -52,7 +52,7 @@ struct PatchSnapshot {
   float max_pressure_Pa = 0;  // over the patch's vertices and faces
 };
 
-// The hydroelastic contact surfaces of the step, flattened for drawing (contact-math.md §5):
+// The hydroelastic contact surfaces of the step, flattened for drawing (docs/contact-model.md §5):
 // every face f is one triangle of a polygon's centroid fan. Struct-of-arrays in float (display
 // data); patch i of `patches` is World::hydroelastic_patches()[i], so ContactResult::
 // hydroelastic_patch indexes it too. Refilled in place: no allocation once warm.
@@ -87,6 +87,9 @@ struct Snapshot {
   std::vector<Eigen::Isometry3d> geometry_poses;  // per geometry (World order), X_WG
   std::vector<int> geometry_body;                 // scene body of each geometry
   std::vector<const GeometrySpec*> geometries;    // into *scene (valid while scene is held)
+  // Per geometry: its hydroelastic properties in force (the scene's, with the E_h and mesh
+  // resolution of live changes).
+  std::vector<HydroelasticProperties> geometry_hydroelastic;
   std::vector<ContactResult> contacts;
   HydroelasticSnapshot hydroelastic;                // contact patches (their faces: in contacts)
   std::vector<Eigen::Vector3d> net_normal_force;    // per scene body [N]
@@ -111,8 +114,8 @@ struct Snapshot {
 };
 
 // Copies the world's state into `s` without allocating once `s` has held a scene this size.
-// `scene` must be the SceneSpec the world was built from, shared.
-void FillSnapshot(const World& world, const std::shared_ptr<const SceneSpec>& scene,
-                  uint64_t scene_generation, uint64_t step_index, Snapshot* s);
+// The snapshot shares the world's scene (World::shared_scene).
+void FillSnapshot(const World& world, uint64_t scene_generation, uint64_t step_index,
+                  Snapshot* s);
 
 }  // namespace contactlab

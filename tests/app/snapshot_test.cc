@@ -2,7 +2,7 @@
 // renderer, checked on the hydro_box scene against known answers: at rest the patch is the
 // box's whole 10 × 10 cm bottom face, its normal traction carries the weight of the box and
 // the ball on it, and a warm refill reuses the storage.
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 
 #include <gtest/gtest.h>
 
@@ -25,9 +25,9 @@ class SnapshotHydroelasticTest : public ::testing::Test {
  protected:
   void SetUp() override {
     scene_ = std::make_shared<const SceneSpec>(testing::HydroBoxScene());
-    world_ = std::make_unique<World>(*scene_);
+    world_ = std::make_unique<World>(scene_);
     for (int i = 0; i < 1000; ++i) ASSERT_TRUE(world_->Step());  // 1 s: at rest
-    FillSnapshot(*world_, scene_, 1, 1000, &snapshot_);
+    FillSnapshot(*world_, 1, 1000, &snapshot_);
   }
   std::shared_ptr<const SceneSpec> scene_;
   std::unique_ptr<World> world_;
@@ -133,7 +133,7 @@ TEST_F(SnapshotHydroelasticTest, WarmRefillReusesStorage) {
   const auto* tractions = h.face_normal_traction_Pa.data();
   const int faces = h.num_faces();
   ASSERT_TRUE(world_->Step());
-  FillSnapshot(*world_, scene_, 1, 1001, &snapshot_);
+  FillSnapshot(*world_, 1, 1001, &snapshot_);
   ASSERT_EQ(h.num_faces(), faces) << "at rest the surface does not change";
   EXPECT_EQ(h.patches.data(), patches);
   EXPECT_EQ(h.triangle_vertices_W.data(), vertices);
@@ -146,7 +146,7 @@ TEST(SnapshotHydroelastic, PointContactSceneHasNoPatches) {
   World world(*scene);
   for (int i = 0; i < 50; ++i) ASSERT_TRUE(world.Step());
   Snapshot s;
-  FillSnapshot(world, scene, 1, 50, &s);
+  FillSnapshot(world, 1, 50, &s);
   EXPECT_FALSE(s.contacts.empty());
   EXPECT_TRUE(s.hydroelastic.empty());
   EXPECT_EQ(s.hydroelastic.num_faces(), 0);

@@ -1,4 +1,4 @@
-#include "engine/world/snapshot.h"
+#include "app/snapshot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -100,8 +100,9 @@ void FillHydroelastic(const World& world, HydroelasticSnapshot* out) {
 
 }  // namespace
 
-void FillSnapshot(const World& world, const std::shared_ptr<const SceneSpec>& scene,
-                  uint64_t scene_generation, uint64_t step_index, Snapshot* s) {
+void FillSnapshot(const World& world, uint64_t scene_generation, uint64_t step_index,
+                  Snapshot* s) {
+  const std::shared_ptr<const SceneSpec>& scene = world.shared_scene();
   s->scene = scene;
   s->scene_generation = scene_generation;
   s->step_index = step_index;
@@ -119,26 +120,22 @@ void FillSnapshot(const World& world, const std::shared_ptr<const SceneSpec>& sc
   s->geometry_poses.resize(ng);
   s->geometry_body.resize(ng);
   s->geometries.resize(ng);
+  s->geometry_hydroelastic.resize(ng);
   for (int g = 0; g < ng; ++g) {
     s->geometry_poses[g] = world.GeometryPose(g);
     s->geometry_body[g] = world.geometry_body(g);
+    s->geometry_hydroelastic[g] = world.hydroelastic_properties(g);
   }
-  // Point into the shared scene (not the world's copy), in World's order: bodies in scene
-  // order, each body's geometries in order. Snapshots may outlive the world.
-  int g = 0;
-  for (const SceneBody& body : scene->bodies) {
-    for (const GeometrySpec& spec : body.geometries) {
-      if (g < ng) s->geometries[g] = &spec;
-      ++g;
-    }
-  }
+  // Into the shared scene, which snapshots keep alive beyond the world.
+  for (int g = 0; g < ng; ++g) s->geometries[g] = &world.geometry(g);
   s->contacts.assign(world.contacts().begin(), world.contacts().end());
   FillHydroelastic(world, &s->hydroelastic);
   s->stats = world.last_stats();
-  s->approximation = world.scene().approximation;
-  s->dt_s = world.scene().dt_s;
-  s->stiction_tolerance_m_per_s = world.scene().stiction_tolerance_m_per_s;
-  s->overrides = world.scene().overrides;
+  const WorldInputs& inputs = world.inputs();
+  s->approximation = inputs.approximation;
+  s->dt_s = inputs.dt_s;
+  s->stiction_tolerance_m_per_s = inputs.stiction_tolerance_m_per_s;
+  s->overrides = inputs.overrides;
 }
 
 }  // namespace contactlab

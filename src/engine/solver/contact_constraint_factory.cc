@@ -1,0 +1,55 @@
+#include "engine/solver/contact_constraint_factory.h"
+
+namespace contactlab {
+
+void ContactConstraintFactory::Reset(const ContactApproximationSettings& settings,
+                                     int num_contacts) {
+  settings_ = settings;
+  contacts_.resize(num_contacts);  // keeps the capacity: no allocation once warm
+}
+
+bool ContactConstraintFactory::needs_delassus_diagonal() const {
+  return settings_.approximation == ContactApproximation::kSap ||
+         (settings_.approximation == ContactApproximation::kLagged &&
+          settings_.regularized_lagged);
+}
+
+const Constraint* ContactConstraintFactory::Make(int c, const ContactProperties& pair,
+                                                 const ContactConfiguration& config, double dt_s,
+                                                 const DelassusDiagonal& w) {
+  // Hunt & Crossley normal law of Lagged and Similar (§2.2).
+  HuntCrossleyNormal normal;
+  normal.dt_s = dt_s;
+  normal.stiffness_N_per_m = pair.stiffness_N_per_m;
+  normal.dissipation_s_per_m = pair.hunt_crossley_s_per_m;
+  normal.penetration_m = -config.signed_distance_m;
+  normal.elastic_force_N = config.elastic_force_N;
+
+  switch (settings_.approximation) {
+    case ContactApproximation::kSap: {
+      SapContact::Parameters p;
+      p.stiffness_N_per_m = pair.stiffness_N_per_m;
+      p.relaxation_time_s = pair.relaxation_time_s;
+      p.friction = pair.friction;
+      p.sigma = settings_.sap_sigma;
+      return &contacts_[c].emplace<SapContact>(p, dt_s, config.signed_distance_m, w);
+    }
+    case ContactApproximation::kLagged: {
+      LaggedContact::Parameters p;
+      p.friction = pair.friction;
+      p.stiction_tolerance_m_per_s = settings_.stiction_tolerance_m_per_s;
+      p.regularization_sigma = settings_.regularized_lagged ? settings_.sap_sigma : 0.0;
+      return &contacts_[c].emplace<LaggedContact>(normal, p,
+                                                  config.previous_normal_velocity_m_per_s, w);
+    }
+    case ContactApproximation::kSimilar: {
+      SimilarContact::Parameters p;
+      p.friction = pair.friction;
+      p.stiction_tolerance_m_per_s = settings_.stiction_tolerance_m_per_s;
+      return &contacts_[c].emplace<SimilarContact>(normal, p);
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,52 @@
+// The one place where the contact approximation is chosen (docs/contact-model.md §2): the
+// world describes each contact of a step once — the pair's physics and where it is — and the
+// factory makes the SAP, Lagged or Similar constraint for it, in storage that it owns and
+// reuses from step to step (no allocation once warm).
+#pragma once
+
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "engine/solver/contact_constraints.h"
+#include "engine/solver/contact_parameters.h"
+#include "engine/solver/delassus_estimate.h"
+
+namespace contactlab {
+
+// Scene-wide settings of the contact constraints.
+struct ContactApproximationSettings {
+  ContactApproximation approximation = ContactApproximation::kLagged;
+  double stiction_tolerance_m_per_s = 1e-4;  // v_s > 0 (Lagged, Similar)
+  double sap_sigma = 1e-3;                   // σ ∈ (0, 1] (SAP; regularized Lagged)
+  bool regularized_lagged = false;           // Lagged with ε = max(v_s, σ·w_t·μ·γ_n0)
+};
+
+// One contact of a step, in its contact frame (z along the normal, separating for v_n > 0).
+struct ContactConfiguration {
+  double signed_distance_m = 0;  // φ0 at the start of the step
+  // Hydroelastic face sets (§5): the elastic force f0 = Σ A_f·p0_f, which stays finite where the
+  // face stiffness k = Σ A_f·g_f → 0 (φ0 = −f0/k). Point contacts: f0 = k·(−φ0).
+  std::optional<double> elastic_force_N;
+  double previous_normal_velocity_m_per_s = 0;  // v_n at the previous state (Lagged's γ_n0)
+};
+
+class ContactConstraintFactory {
+ public:
+  // Makes room for the contacts of one step; the constraints of the previous step are dropped.
+  // Addresses returned by Make stay valid until the next Reset.
+  void Reset(const ContactApproximationSettings& settings, int num_contacts);
+  // Whether Make needs the contact's Delassus diagonal (SAP and regularized Lagged scale with
+  // it); otherwise the caller may skip its estimate and pass {}.
+  bool needs_delassus_diagonal() const;
+  // Contact c (0 ≤ c < num_contacts) with the pair's physical properties (§6, the stiffness that
+  // of the point pair or the hydroelastic face set).
+  const Constraint* Make(int c, const ContactProperties& pair, const ContactConfiguration& config,
+                         double dt_s, const DelassusDiagonal& w);
+
+ private:
+  ContactApproximationSettings settings_;
+  std::vector<std::variant<std::monostate, SapContact, LaggedContact, SimilarContact>> contacts_;
+};
+
+}  // namespace contactlab

@@ -1,0 +1,24 @@
+#include "engine/solver/contact_parameters.h"
+
+namespace contactlab {
+
+const char* ContactApproximationName(ContactApproximation a) {
+  switch (a) {
+    case ContactApproximation::kSap:
+      return "sap";
+    case ContactApproximation::kLagged:
+      return "lagged";
+    case ContactApproximation::kSimilar:
+      return "similar";
+  }
+  return "?";
+}
+
+std::optional<ContactApproximation> ParseContactApproximation(const std::string& s) {
+  if (s == "sap") return ContactApproximation::kSap;
+  if (s == "lagged") return ContactApproximation::kLagged;
+  if (s == "similar") return ContactApproximation::kSimilar;
+  return std::nullopt;
+}
+
+}  // namespace contactlab

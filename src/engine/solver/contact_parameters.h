@@ -1,0 +1,25 @@
+// The contact approximations of the convex problem and the physical parameters of a contact
+// pair (docs/contact-model.md §2, §6). Plain data shared by the scene description and the
+// constraint factory.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace contactlab {
+
+// SAP (§2.1), Lagged (§2.3) or Similar (§2.4).
+enum class ContactApproximation { kSap, kLagged, kSimilar };
+const char* ContactApproximationName(ContactApproximation a);  // "sap", "lagged", "similar"
+// Parses "sap" | "lagged" | "similar"; std::nullopt otherwise.
+std::optional<ContactApproximation> ParseContactApproximation(const std::string& s);
+
+// A geometry's contact properties, and a pair's after combination (§6). Defaults follow §2.1.
+struct ContactProperties {
+  double stiffness_N_per_m = 1e6;     // k ∈ (0, ∞]; ∞: rigid
+  double hunt_crossley_s_per_m = 50;  // d ∈ [0, ∞): Hunt & Crossley dissipation (Lagged, Similar)
+  double relaxation_time_s = 0.1;     // τ_d ∈ [0, ∞): SAP's dissipation time scale
+  double friction = 0.5;              // μ ∈ [0, ∞)
+};
+
+}  // namespace contactlab

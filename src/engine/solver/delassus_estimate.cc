@@ -1,0 +1,22 @@
+#include "engine/solver/delassus_estimate.h"
+
+#include <algorithm>
+
+namespace contactlab {
+
+DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint) {
+  const ConvexProblem::ConstraintEntry& e = problem.entry(constraint);
+  Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
+  for (int q = 0; q < e.num_cliques; ++q) {
+    const auto J = problem.jacobian(constraint, q);
+    const auto A = problem.tree_A(e.tree[q]);
+    W.noalias() += J * A.diagonal().cwiseInverse().asDiagonal() * J.transpose();
+  }
+  const double w_rms = W.norm() / 3.0;
+  DelassusDiagonal w;
+  w.w_t = std::max({0.5 * (W(0, 0) + W(1, 1)), w_rms, 1e-12});
+  w.w_n = std::max(W(2, 2), w_rms);
+  return w;
+}
+
+}  // namespace contactlab

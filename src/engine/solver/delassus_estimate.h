@@ -1,0 +1,21 @@
+// The diagonal of a contact constraint's Delassus operator W = J A⁻¹ Jᵀ, estimated cheaply
+// (docs/contact-model.md §2.1): what SAP's regularization and the regularized Lagged
+// stiction width scale with.
+#pragma once
+
+#include "engine/solver/convex_problem.h"
+
+namespace contactlab {
+
+// Inverse masses seen by a contact in its frame [1/kg].
+struct DelassusDiagonal {
+  double w_t = 0;  // tangential: the mean of the two tangential diagonal entries
+  double w_n = 0;  // normal
+};
+
+// W ≈ Σ_t J_t diag(A_t)⁻¹ J_tᵀ over the constraint's cliques, its Jacobian already in `problem`.
+// Both entries are at least ‖W‖_F/3, and w_t > 0 even for a contact on a joint axis (whose
+// tangential entry can be zero), so that SAP's R_t = σ·w_t stays positive.
+DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint);
+
+}  // namespace contactlab

@@ -1,0 +1,68 @@
+#include "engine/world/contact_properties.h"
+
+#include <cmath>
+
+namespace contactlab {
+namespace {
+
+// Springs in series; a rigid (infinite) side leaves the other's value (§6).
+double CombineStiffness(double ka, double kb) {
+  if (std::isinf(ka)) return kb;
+  if (std::isinf(kb)) return ka;
+  return ka * kb / (ka + kb);
+}
+
+// Each side's dissipation weighted by the other side's stiffness (the softer side dominates).
+double CombineDissipation(double ka, double da, double kb, double db) {
+  if (std::isinf(ka) && std::isinf(kb)) return 0.5 * (da + db);
+  if (std::isinf(ka)) return db;
+  if (std::isinf(kb)) return da;
+  return (kb * da + ka * db) / (ka + kb);
+}
+
+double CombineFriction(double mu_a, double mu_b) {
+  if (mu_a + mu_b <= 0) return 0;
+  return 2 * mu_a * mu_b / (mu_a + mu_b);
+}
+
+void ApplyDissipationAndFrictionOverrides(const ContactOverrides& o, ContactProperties* c) {
+  if (o.hunt_crossley_s_per_m) c->hunt_crossley_s_per_m = *o.hunt_crossley_s_per_m;
+  if (o.relaxation_time_s) c->relaxation_time_s = *o.relaxation_time_s;
+  if (o.friction) c->friction = *o.friction;
+}
+
+}  // namespace
+
+ContactProperties CombinePointContactProperties(const ContactProperties& a,
+                                                const ContactProperties& b,
+                                                const ContactOverrides& overrides) {
+  ContactProperties c;
+  c.stiffness_N_per_m = CombineStiffness(a.stiffness_N_per_m, b.stiffness_N_per_m);
+  c.hunt_crossley_s_per_m = CombineDissipation(a.stiffness_N_per_m, a.hunt_crossley_s_per_m,
+                                               b.stiffness_N_per_m, b.hunt_crossley_s_per_m);
+  c.relaxation_time_s = CombineDissipation(a.stiffness_N_per_m, a.relaxation_time_s,
+                                           b.stiffness_N_per_m, b.relaxation_time_s);
+  c.friction = CombineFriction(a.friction, b.friction);
+  if (overrides.stiffness_N_per_m) c.stiffness_N_per_m = *overrides.stiffness_N_per_m;
+  ApplyDissipationAndFrictionOverrides(overrides, &c);
+  if (std::isinf(c.stiffness_N_per_m)) c.stiffness_N_per_m = 1e12;  // two rigid geometries
+  return c;
+}
+
+ContactProperties CombineHydroelasticContactProperties(const ContactProperties& a,
+                                                       double modulus_a_Pa,
+                                                       const ContactProperties& b,
+                                                       double modulus_b_Pa,
+                                                       const ContactOverrides& overrides) {
+  const double ea = modulus_a_Pa, eb = modulus_b_Pa;
+  ContactProperties c;
+  c.stiffness_N_per_m = 0;
+  c.hunt_crossley_s_per_m =
+      CombineDissipation(ea, a.hunt_crossley_s_per_m, eb, b.hunt_crossley_s_per_m);
+  c.relaxation_time_s = CombineDissipation(ea, a.relaxation_time_s, eb, b.relaxation_time_s);
+  c.friction = CombineFriction(a.friction, b.friction);
+  ApplyDissipationAndFrictionOverrides(overrides, &c);
+  return c;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,94 @@
+#include "engine/world/geometry_query.h"
+
+#include <chrono>
+
+namespace contactlab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MillisecondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+bool UsesHydroelastic(const HydroelasticRepresentation& a, const HydroelasticRepresentation& b,
+                      bool* a_is_compliant) {
+  const bool a_any = a.compliant || a.rigid, b_any = b.compliant || b.rigid;
+  if (a_is_compliant) *a_is_compliant = a.compliant != nullptr;
+  return (a.compliant && b_any) || (b.compliant && a_any);
+}
+
+void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, double t,
+                        const std::vector<HydroelasticRepresentation>& hydroelastic,
+                        GeometryQueryResult* result) {
+  const int ng = model.num_geometries();
+  const double margin = model.scene().contact_margin_m;
+  result->geometry_poses.resize(ng);
+  aabbs_.resize(ng);
+  for (int g = 0; g < ng; ++g) {
+    const GeometryInstance& geometry = model.geometry(g);
+    result->geometry_poses[g] = model.BodyPose(geometry.scene_body, data, t) * geometry.spec->X_BG;
+    aabbs_[g] = ComputeAabb(geometry.spec->shape, result->geometry_poses[g], margin);
+  }
+  broad_phase_.FindPairs(
+      aabbs_, [&model](int i, int j) { return model.CanCollide(i, j); }, &candidate_pairs_);
+  result->candidates.clear();
+  result->patches.clear();
+  result->hydroelastic_ms = 0;
+  result->num_hydroelastic_faces = 0;
+  for (const auto& [i, j] : candidate_pairs_) {
+    bool i_is_compliant = false;
+    if (UsesHydroelastic(hydroelastic[i], hydroelastic[j], &i_is_compliant)) {
+      const auto t0 = Clock::now();
+      if (i_is_compliant) {
+        AddHydroelasticPair(model, hydroelastic[i], hydroelastic[j], i, j, result);
+      } else {
+        AddHydroelasticPair(model, hydroelastic[j], hydroelastic[i], j, i, result);
+      }
+      result->hydroelastic_ms += MillisecondsSince(t0);
+      continue;
+    }
+    pair_points_.clear();
+    ComputeContactPoints(model.geometry(i).spec->shape, result->geometry_poses[i],
+                         model.geometry(j).spec->shape, result->geometry_poses[j], margin,
+                         &pair_points_);
+    for (const ContactPoint& p : pair_points_) result->candidates.push_back({i, j, p});
+  }
+}
+
+void GeometryQuery::AddHydroelasticPair(const WorldModel& model,
+                                        const HydroelasticRepresentation& a_rep,
+                                        const HydroelasticRepresentation& b_rep, int a, int b,
+                                        GeometryQueryResult* result) {
+  const size_t p = result->patches.size();
+  if (p == surface_pool_.size()) {
+    surface_pool_.push_back(std::make_unique<hydroelastic::ContactSurface>());
+  }
+  hydroelastic::ContactSurface* surface = surface_pool_[p].get();
+  const Eigen::Isometry3d& X_WA = result->geometry_poses[a];
+  const Eigen::Isometry3d& X_WB = result->geometry_poses[b];
+  if (b_rep.compliant) {
+    hydroelastic::ComputeContactSurface(*a_rep.compliant, X_WA, *b_rep.compliant, X_WB,
+                                        &surface_scratch_, surface);
+  } else {
+    hydroelastic::ComputeContactSurface(*a_rep.compliant, X_WA, *b_rep.rigid, X_WB,
+                                        &surface_scratch_, surface);
+  }
+  if (surface->empty()) return;  // the surface stays in the pool for the next pair
+  HydroelasticPatch patch;
+  patch.geometry_a = a;
+  patch.geometry_b = b;
+  patch.body_a = model.geometry(a).scene_body;
+  patch.body_b = model.geometry(b).scene_body;
+  patch.surface = surface;
+  patch.first_contact = static_cast<int>(result->candidates.size());
+  AppendFaceContacts(*surface, a, b, static_cast<int>(p), &tiny_polygon_pools_,
+                     &result->candidates);
+  patch.num_contacts = static_cast<int>(result->candidates.size()) - patch.first_contact;
+  result->num_hydroelastic_faces += patch.num_contacts;
+  result->patches.push_back(patch);
+}
+
+}  // namespace contactlab

@@ -1,0 +1,60 @@
+// Stage "geometry query" of a step: geometry poses, bounding boxes, the broad phase (sweep and
+// prune), and the narrow phase of every candidate pair — point contacts, or the hydroelastic
+// contact surface when the pair uses pressure-field contact (docs/contact-model.md §5), whose
+// faces become candidates too (hydroelastic_faces.h).
+#pragma once
+
+#include <Eigen/Geometry>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "engine/geometry/broad_phase.h"
+#include "engine/geometry/collision.h"
+#include "engine/hydroelastic/contact_surface.h"
+#include "engine/hydroelastic/hydroelastic_representation.h"
+#include "engine/world/contact_candidates.h"
+#include "engine/world/hydroelastic_faces.h"
+#include "engine/world/world_model.h"
+
+namespace contactlab {
+
+// The pair's hydroelastic representations are used (true) or point contact (false): one side
+// compliant, the other compliant or rigid (ContactModel in hydroelastic_properties.h).
+// *a_is_compliant tells whether a is the compliant side (A of the contact surface).
+bool UsesHydroelastic(const HydroelasticRepresentation& a, const HydroelasticRepresentation& b,
+                      bool* a_is_compliant = nullptr);
+
+struct GeometryQueryResult {
+  std::vector<Eigen::Isometry3d> geometry_poses;  // X_WG per geometry at the step's start
+  std::vector<ContactCandidate> candidates;
+  // One per hydroelastic pair in contact; surfaces owned by the GeometryQuery.
+  std::vector<HydroelasticPatch> patches;
+  double hydroelastic_ms = 0;  // contact surfaces and their faces (part of the query)
+  int num_hydroelastic_faces = 0;  // face candidates (merged small polygons count once)
+};
+
+class GeometryQuery {
+ public:
+  // Finds the contacts of the model's geometries at the bodies' current poses (dynamic bodies
+  // from `data`, kinematic ones at time t), with the given hydroelastic representations.
+  void Run(const WorldModel& model, const MultibodyData& data, double t,
+           const std::vector<HydroelasticRepresentation>& hydroelastic,
+           GeometryQueryResult* result);
+
+ private:
+  void AddHydroelasticPair(const WorldModel& model, const HydroelasticRepresentation& a_rep,
+                           const HydroelasticRepresentation& b_rep, int a, int b,
+                           GeometryQueryResult* result);
+
+  std::vector<Aabb> aabbs_;
+  std::vector<std::pair<int, int>> candidate_pairs_;
+  BroadPhase broad_phase_;
+  std::vector<ContactPoint> pair_points_;
+  hydroelastic::ContactSurfaceScratch surface_scratch_;
+  // Surfaces reused across steps (stable addresses: patches point into them).
+  std::vector<std::unique_ptr<hydroelastic::ContactSurface>> surface_pool_;
+  TinyPolygonPools tiny_polygon_pools_;
+};
+
+}  // namespace contactlab

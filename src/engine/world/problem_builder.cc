@@ -1,0 +1,216 @@
+#include "engine/world/problem_builder.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "engine/solver/delassus_estimate.h"
+#include "engine/world/contact_properties.h"
+
+namespace contactlab {
+namespace {
+
+// Contact frame with z = n̂ (columns t̂1, t̂2, n̂).
+Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& n) {
+  const Eigen::Vector3d helper =
+      std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  const Eigen::Vector3d t1 = n.cross(helper).normalized();
+  Eigen::Matrix3d R;
+  R.col(0) = t1;
+  R.col(1) = n.cross(t1);
+  R.col(2) = n;
+  return R;
+}
+
+ContactApproximationSettings ApproximationSettings(const WorldModel& model,
+                                                   const WorldInputs& inputs) {
+  ContactApproximationSettings s;
+  s.approximation = inputs.approximation;
+  s.stiction_tolerance_m_per_s = inputs.stiction_tolerance_m_per_s;
+  s.sap_sigma = model.scene().sap_sigma;
+  s.regularized_lagged = model.scene().regularized_lagged;
+  return s;
+}
+
+}  // namespace
+
+ProblemBuilder::ProblemBuilder(const WorldModel& model) {
+  const Multibody& mb = model.multibody();
+  std::vector<int> tree_nv(mb.num_trees());
+  int max_nv = 1;
+  for (int t = 0; t < mb.num_trees(); ++t) {
+    tree_nv[t] = mb.tree_num_velocities(t);
+    max_nv = std::max(max_nv, tree_nv[t]);
+  }
+  problem_.Reset(tree_nv);
+  tree_mass_.resize(mb.num_trees());
+  tree_llt_.resize(mb.num_trees());
+  for (int t = 0; t < mb.num_trees(); ++t) {
+    tree_mass_[t].resize(tree_nv[t], tree_nv[t]);
+    tree_llt_[t] = Eigen::LLT<Eigen::MatrixXd>(tree_nv[t]);
+  }
+  jacobian_scratch_.resize(3, max_nv);
+}
+
+void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
+                           const StepStart& start,
+                           const std::vector<ContactCandidate>& candidates) {
+  problem_.ClearConstraints();
+  AddFreeMotion(model, inputs, start);
+  const int nc = static_cast<int>(candidates.size());
+  // The factory's constraints must not move once the problem points at them: sized first.
+  contact_factory_.Reset(ApproximationSettings(model, inputs), nc);
+  contact_constraint_index_.resize(nc);
+  contact_frames_.resize(nc);
+  for (int c = 0; c < nc; ++c) AddContact(model, inputs, start, candidates[c], c);
+  AddJointConstraints(model, inputs, start);
+}
+
+void ProblemBuilder::AddFreeMotion(const WorldModel& model, const WorldInputs& inputs,
+                                   const StepStart& start) {
+  const Multibody& mb = model.multibody();
+  const double dt = inputs.dt_s;
+  mb.CalcBiasForces(start.data, model.scene().gravity_W, &bias_forces_);
+  mb.CalcJointSpringForces(start.q, &generalized_forces_);
+  generalized_forces_ -= bias_forces_;
+  generalized_forces_.array() -= mb.joint_damping().array() * start.v.array();
+  Eigen::VectorXd& v_star = problem_.mutable_free_motion_velocity();
+  for (int t = 0; t < mb.num_trees(); ++t) {
+    const int s = mb.tree_velocity_start(t), n = mb.tree_num_velocities(t);
+    mb.CalcTreeMassMatrix(start.data, t, &tree_mass_[t]);
+    auto A = problem_.mutable_tree_A(t);
+    A = tree_mass_[t];
+    A.diagonal() += dt * mb.joint_damping().segment(s, n) +
+                    dt * dt * mb.joint_stiffness().segment(s, n);
+    tree_llt_[t].compute(A);
+    v_star.segment(s, n) =
+        start.v.segment(s, n) + dt * tree_llt_[t].solve(generalized_forces_.segment(s, n));
+  }
+}
+
+ContactProperties ProblemBuilder::PairProperties(const WorldModel& model,
+                                                 const WorldInputs& inputs,
+                                                 const ContactCandidate& candidate) const {
+  const ContactProperties& a = model.geometry(candidate.geometry_a).spec->contact;
+  const ContactProperties& b = model.geometry(candidate.geometry_b).spec->contact;
+  if (candidate.patch < 0) return CombinePointContactProperties(a, b, inputs.overrides);
+  // A face set (§5): its own stiffness k_f = Σ A_f g_f; dissipation weighted by E_h.
+  auto modulus = [&inputs](int g) {
+    const HydroelasticRepresentation& r = inputs.hydroelastic[g];
+    return r.compliant ? r.modulus_Pa : std::numeric_limits<double>::infinity();
+  };
+  ContactProperties pair = CombineHydroelasticContactProperties(
+      a, modulus(candidate.geometry_a), b, modulus(candidate.geometry_b), inputs.overrides);
+  pair.stiffness_N_per_m = candidate.face_stiffness_N_per_m;
+  return pair;
+}
+
+void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inputs,
+                                const StepStart& start, const ContactCandidate& candidate,
+                                int c) {
+  const Multibody& mb = model.multibody();
+  const int body_a = model.geometry(candidate.geometry_a).scene_body;
+  const int body_b = model.geometry(candidate.geometry_b).scene_body;
+  const int tree_a = model.movable(body_a) ? mb.body_tree(model.multibody_index(body_a)) : -1;
+  const int tree_b = model.movable(body_b) ? mb.body_tree(model.multibody_index(body_b)) : -1;
+  const int t0 = tree_a >= 0 ? tree_a : tree_b;
+  const int t1 = (tree_a >= 0 && tree_b >= 0 && tree_b != tree_a) ? tree_b : -1;
+
+  const Eigen::Vector3d p_W = candidate.point.Midpoint();
+  const Eigen::Matrix3d R_WC = ContactFrame(candidate.point.normal_W);
+  contact_frames_[c] = R_WC;
+  const int k = problem_.AddConstraintRows(3, t0, t1);
+  contact_constraint_index_[c] = k;
+  // v_c = R_WCᵀ (v_B(p) − v_A(p)) + b: B moving along +n̂ relative to A separates; the bias b
+  // is the kinematic bodies' prescribed velocity.
+  AddPointJacobian(model, start.data, body_b, p_W, R_WC, +1.0, k);
+  AddPointJacobian(model, start.data, body_a, p_W, R_WC, -1.0, k);
+  const double dt = inputs.dt_s;
+  const Eigen::Vector3d kinematic_velocity = model.KinematicStepVelocity(body_b, start.t, dt) -
+                                             model.KinematicStepVelocity(body_a, start.t, dt);
+  problem_.mutable_bias(k) = R_WC.transpose() * kinematic_velocity;
+
+  // Contact velocity at the previous state v0 (Lagged's γ_n0, §2.3).
+  Eigen::Vector3d vc0 = problem_.mutable_bias(k);
+  const ConvexProblem::ConstraintEntry& e = problem_.entry(k);
+  for (int q = 0; q < e.num_cliques; ++q) {
+    const int s = problem_.tree_start(e.tree[q]), n = problem_.tree_nv(e.tree[q]);
+    vc0 += problem_.jacobian(k, q) * start.v.segment(s, n);
+  }
+
+  ContactConfiguration config;
+  config.signed_distance_m = candidate.point.signed_distance_m;
+  if (candidate.patch >= 0) config.elastic_force_N = candidate.face_elastic_force_N;
+  config.previous_normal_velocity_m_per_s = vc0.z();
+  const DelassusDiagonal w = contact_factory_.needs_delassus_diagonal()
+                                 ? EstimateDelassusDiagonal(problem_, k)
+                                 : DelassusDiagonal{};
+  problem_.SetConstraint(k, contact_factory_.Make(c, PairProperties(model, inputs, candidate),
+                                                  config, dt, w));
+}
+
+void ProblemBuilder::AddPointJacobian(const WorldModel& model, const MultibodyData& data,
+                                      int scene_body, const Eigen::Vector3d& p_W,
+                                      const Eigen::Matrix3d& R_WC, double sign, int k) {
+  if (!model.movable(scene_body)) return;
+  const Multibody& mb = model.multibody();
+  const int b = model.multibody_index(scene_body);
+  const int tree = mb.body_tree(b);
+  const int nt = mb.tree_num_velocities(tree);
+  if (nt == 0) return;
+  auto Jp = jacobian_scratch_.leftCols(nt);
+  mb.CalcPointJacobian(data, b, p_W, Jp);
+  const ConvexProblem::ConstraintEntry& e = problem_.entry(k);
+  const int clique = (e.tree[0] == tree) ? 0 : 1;
+  problem_.mutable_jacobian(k, clique).noalias() += sign * R_WC.transpose() * Jp;
+}
+
+void ProblemBuilder::AddJointConstraints(const WorldModel& model, const WorldInputs& inputs,
+                                         const StepStart& start) {
+  const Multibody& mb = model.multibody();
+  const std::vector<SceneBody>& bodies = model.scene().bodies;
+  const double dt = inputs.dt_s;
+  int num_pd = 0, num_limits = 0;
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    if (inputs.pd[i]) ++num_pd;
+    if (bodies[i].limits) num_limits += 2;
+  }
+  // Reserved first: the problem points into these vectors.
+  pd_constraints_.clear();
+  limit_constraints_.clear();
+  pd_constraints_.reserve(num_pd);
+  limit_constraints_.reserve(num_limits);
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    const int b = model.multibody_index(static_cast<int>(i));
+    if (b < 0 || mb.joint_num_velocities(b) != 1) continue;
+    const int tree = mb.body_tree(b);
+    const int local = mb.velocity_start(b) - mb.tree_velocity_start(tree);
+    const double q0 = start.q[mb.position_start(b)];
+    const double inverse_mass = 1.0 / problem_.tree_A(tree)(local, local);
+    if (const std::optional<JointPdSpec>& pd = inputs.pd[i]) {
+      PdControllerConstraint::Parameters p;
+      p.dt_s = dt;
+      p.kp = pd->kp;
+      p.kd = pd->kd;
+      p.q0 = q0;
+      p.q_desired = pd->q_desired;
+      p.v_desired = pd->v_desired;
+      p.feedforward = pd->feedforward;
+      p.effort_limit = pd->effort_limit;
+      pd_constraints_.emplace_back(PdControllerConstraint::CapGains(p, inverse_mass));
+      const int k = problem_.AddConstraint(&pd_constraints_.back(), tree, -1);
+      problem_.mutable_jacobian(k, 0)(0, local) = 1.0;
+    }
+    if (const std::optional<std::pair<double, double>>& limits = bodies[i].limits) {
+      const double distances[2] = {q0 - limits->first, limits->second - q0};
+      const double signs[2] = {1.0, -1.0};
+      for (int side = 0; side < 2; ++side) {
+        limit_constraints_.emplace_back(
+            JointLimitConstraint::MakeParameters(dt, distances[side], inverse_mass));
+        const int k = problem_.AddConstraint(&limit_constraints_.back(), tree, -1);
+        problem_.mutable_jacobian(k, 0)(0, local) = signs[side];
+      }
+    }
+  }
+}
+
+}  // namespace contactlab

@@ -1,0 +1,68 @@
+// Stage "problem builder" of a step (docs/contact-model.md §1–§3): the convex problem
+//   v = argmin ½ (v − v*)ᵀ A (v − v*) + Σ_i ℓ_i(J_i v + b_i)
+// from the state at the step's start: the free motion v* and A per tree, one contact
+// constraint per candidate (its Jacobian in the contact frame, its pair's properties, its
+// Delassus diagonal estimate when the approximation needs one, the constraint from the
+// factory), then PD controllers and joint limits. Storage is reused: no allocation once warm.
+#pragma once
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "engine/solver/contact_constraint_factory.h"
+#include "engine/solver/convex_problem.h"
+#include "engine/solver/joint_constraints.h"
+#include "engine/world/contact_candidates.h"
+#include "engine/world/world_inputs.h"
+#include "engine/world/world_model.h"
+
+namespace contactlab {
+
+// The state a step starts from.
+struct StepStart {
+  const Eigen::VectorXd& q;
+  const Eigen::VectorXd& v;
+  const MultibodyData& data;  // kinematics at (q, v)
+  double t = 0;
+};
+
+class ProblemBuilder {
+ public:
+  explicit ProblemBuilder(const WorldModel& model);
+
+  void Build(const WorldModel& model, const WorldInputs& inputs, const StepStart& start,
+             const std::vector<ContactCandidate>& candidates);
+
+  const ConvexProblem& problem() const { return problem_; }
+  // Candidate c's constraint in problem() and its contact frame R_WC (columns t̂1, t̂2, n̂).
+  int contact_constraint(int c) const { return contact_constraint_index_[c]; }
+  const Eigen::Matrix3d& contact_frame(int c) const { return contact_frames_[c]; }
+
+ private:
+  // §1: A (v* − v0) = δt k(q0, v0), A = M + δt D + δt² K, per tree.
+  void AddFreeMotion(const WorldModel& model, const WorldInputs& inputs, const StepStart& start);
+  void AddContact(const WorldModel& model, const WorldInputs& inputs, const StepStart& start,
+                  const ContactCandidate& candidate, int c);
+  ContactProperties PairProperties(const WorldModel& model, const WorldInputs& inputs,
+                                   const ContactCandidate& candidate) const;
+  // Adds sign · R_WCᵀ J_p (the velocity of the point p_W fixed to the body) to constraint k.
+  void AddPointJacobian(const WorldModel& model, const MultibodyData& data, int scene_body,
+                        const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R_WC, double sign,
+                        int k);
+  // §3: PD controllers with effort limits and joint limits on 1-dof joints.
+  void AddJointConstraints(const WorldModel& model, const WorldInputs& inputs,
+                           const StepStart& start);
+
+  ConvexProblem problem_;
+  std::vector<Eigen::MatrixXd> tree_mass_;  // M_t
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> tree_llt_;
+  Eigen::VectorXd bias_forces_, generalized_forces_;
+  Eigen::MatrixXd jacobian_scratch_;  // 3 × max tree nv
+  ContactConstraintFactory contact_factory_;
+  std::vector<PdControllerConstraint> pd_constraints_;
+  std::vector<JointLimitConstraint> limit_constraints_;
+  std::vector<int> contact_constraint_index_;
+  std::vector<Eigen::Matrix3d> contact_frames_;
+};
+
+}  // namespace contactlab

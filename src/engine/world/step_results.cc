@@ -1,0 +1,77 @@
+#include "engine/world/step_results.h"
+
+namespace contactlab {
+namespace {
+
+ContactResult::State ContactState(double normal_impulse, const Eigen::Vector3d& v_c,
+                                  double stiction_tolerance_m_per_s) {
+  if (normal_impulse <= 0) return ContactResult::State::kMargin;
+  if (v_c.head<2>().norm() <= 2 * stiction_tolerance_m_per_s) return ContactResult::State::kStick;
+  return ContactResult::State::kSlip;
+}
+
+void SetHydroelasticFields(const ContactCandidate& candidate, ContactResult* r) {
+  const bool face = candidate.patch >= 0;
+  r->hydroelastic_patch = face ? candidate.patch : -1;
+  r->hydroelastic_face = face ? candidate.face : -1;
+  r->hydroelastic_num_faces = face ? candidate.num_faces : 0;
+  r->face_area_m2 = face ? candidate.face_area_m2 : 0;
+  r->pressure_Pa = face ? candidate.face_pressure_Pa : 0;
+}
+
+}  // namespace
+
+void StepResults::Clear() {
+  contacts.clear();
+  for (auto& f : net_normal_force) f.setZero();
+  for (auto& f : net_friction_force) f.setZero();
+}
+
+void CollectStepResults(const WorldModel& model, const std::vector<ContactCandidate>& candidates,
+                        const ProblemBuilder& builder, const ConvexSolver& solver, double dt_s,
+                        double stiction_tolerance_m_per_s, std::vector<HydroelasticPatch>* patches,
+                        StepResults* results) {
+  const Eigen::VectorXd& gamma = solver.impulses();
+  const Eigen::VectorXd& vc = solver.constraint_velocities();
+  const int nc = static_cast<int>(candidates.size());
+  results->contacts.resize(nc);
+  results->net_normal_force.resize(model.num_bodies());
+  results->net_friction_force.resize(model.num_bodies());
+  for (auto& f : results->net_normal_force) f.setZero();
+  for (auto& f : results->net_friction_force) f.setZero();
+  for (HydroelasticPatch& patch : *patches) {
+    patch.normal_force_W.setZero();
+    patch.friction_force_W.setZero();
+  }
+  for (int c = 0; c < nc; ++c) {
+    const ContactCandidate& candidate = candidates[c];
+    const ConvexProblem::ConstraintEntry& e = builder.problem().entry(builder.contact_constraint(c));
+    const Eigen::Vector3d g = gamma.segment<3>(e.row_start);
+    const Eigen::Vector3d v_c = vc.segment<3>(e.row_start);
+    const Eigen::Matrix3d& R = builder.contact_frame(c);
+    ContactResult& r = results->contacts[c];
+    r.geometry_a = candidate.geometry_a;
+    r.geometry_b = candidate.geometry_b;
+    r.body_a = model.geometry(candidate.geometry_a).scene_body;
+    r.body_b = model.geometry(candidate.geometry_b).scene_body;
+    r.position_W = candidate.point.Midpoint();
+    r.normal_W = candidate.point.normal_W;
+    r.signed_distance_m = candidate.point.signed_distance_m;
+    r.normal_force_W = R.col(2) * (g.z() / dt_s);
+    r.friction_force_W = R.leftCols<2>() * (g.head<2>() / dt_s);
+    r.slip_velocity_W = R.leftCols<2>() * v_c.head<2>();
+    r.normal_velocity = v_c.z();
+    r.state = ContactState(g.z(), v_c, stiction_tolerance_m_per_s);
+    SetHydroelasticFields(candidate, &r);
+    if (candidate.patch >= 0) {
+      (*patches)[candidate.patch].normal_force_W += r.normal_force_W;
+      (*patches)[candidate.patch].friction_force_W += r.friction_force_W;
+    }
+    results->net_normal_force[r.body_b] += r.normal_force_W;
+    results->net_friction_force[r.body_b] += r.friction_force_W;
+    results->net_normal_force[r.body_a] -= r.normal_force_W;
+    results->net_friction_force[r.body_a] -= r.friction_force_W;
+  }
+}
+
+}  // namespace contactlab

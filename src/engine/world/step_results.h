@@ -1,0 +1,61 @@
+// Stage "results" of a step: what the solver's impulses mean for the user — per contact its
+// force, slip and state, per body the net contact force, per hydroelastic patch the sum of its
+// faces' forces.
+#pragma once
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "engine/solver/convex_solver.h"
+#include "engine/world/contact_candidates.h"
+#include "engine/world/problem_builder.h"
+#include "engine/world/world_model.h"
+
+namespace contactlab {
+
+// One contact point of the last step, with the force the solver applied. A hydroelastic
+// contact surface contributes one ContactResult per face set (docs/contact-model.md §5).
+struct ContactResult {
+  int geometry_a = -1, geometry_b = -1;
+  int body_a = -1, body_b = -1;  // scene body indices
+  Eigen::Vector3d position_W;    // where the force acts
+  Eigen::Vector3d normal_W;      // from A into B
+  double signed_distance_m = 0;  // at the start of the step
+  // Force on B (minus on A) averaged over the step [N], split into normal and friction.
+  Eigen::Vector3d normal_force_W = Eigen::Vector3d::Zero();
+  Eigen::Vector3d friction_force_W = Eigen::Vector3d::Zero();
+  Eigen::Vector3d slip_velocity_W = Eigen::Vector3d::Zero();  // v_t of B relative to A at end
+  double normal_velocity = 0;                                 // v_n at end of step
+  enum class State { kStick, kSlip, kMargin } state = State::kMargin;
+  // Hydroelastic faces only (§5): index into World::hydroelastic_patches() and of the face in
+  // that patch's surface (both −1 for a point contact), the face area A_f [m²] and the
+  // pressure p0_f at its centroid [Pa] at the start of the step. For a face,
+  // signed_distance_m is φ0_f = −p0_f/g_f. Small polygons are merged (kFanPolygonSize): the
+  // contact then stands for faces [hydroelastic_face, hydroelastic_face +
+  // hydroelastic_num_faces) (one polygon's fan), or, with hydroelastic_num_faces = 0, for all
+  // of the patch's tiny polygons with this normal (hydroelastic_face: the first of them); area
+  // and pressure are then the set's total area and mean pressure, and position_W its centre of
+  // pressure.
+  int hydroelastic_patch = -1;
+  int hydroelastic_face = -1;
+  int hydroelastic_num_faces = 0;
+  double face_area_m2 = 0;
+  double pressure_Pa = 0;
+};
+
+struct StepResults {
+  std::vector<ContactResult> contacts;
+  // Per scene body: the net contact force over the last step, normal and friction parts [N].
+  std::vector<Eigen::Vector3d> net_normal_force, net_friction_force;
+  void Clear();  // no contacts, zero forces (Reset)
+};
+
+// Fills `results` (and the patches' force sums) from the solved step: γ/δt is the mean force,
+// v_c the contact velocity at the step's end; a contact sticks when its slip is within twice
+// the stiction tolerance v_s.
+void CollectStepResults(const WorldModel& model, const std::vector<ContactCandidate>& candidates,
+                        const ProblemBuilder& builder, const ConvexSolver& solver, double dt_s,
+                        double stiction_tolerance_m_per_s, std::vector<HydroelasticPatch>* patches,
+                        StepResults* results);
+
+}  // namespace contactlab

@@ -1,0 +1,42 @@
+// What changes while a World runs, next to its state (q, v, t), while the model stays const
+// (MuJoCo's mjData next to mjModel): the live contact settings, the hydroelastic
+// representations, and the actuation (PD targets and effort limits).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "engine/hydroelastic/hydroelastic_representation.h"
+#include "engine/world/world_model.h"
+
+namespace contactlab {
+
+struct WorldInputs {
+  // Settings a user changes live (sliders, the command line); World::Reset keeps them, as
+  // MuJoCo's simulate keeps its option changes over a reset.
+  // Per-pair contact overrides that replace the combined value of every pair (§6).
+  ContactOverrides overrides;
+  double dt_s = 1e-3;
+  ContactApproximation approximation = ContactApproximation::kLagged;
+  double stiction_tolerance_m_per_s = 1e-4;  // v_s
+  // Per geometry (WorldModel order): its hydroelastic representation, replaceable between
+  // steps (World::SetHydroelasticGeometry); model kPoint and no meshes for point contact.
+  std::vector<HydroelasticRepresentation> hydroelastic;
+
+  // Actuation, which World::Reset restores from the model (like MuJoCo's mj_resetData).
+  // Per scene body: its PD controller's targets, gains and effort limit, if it has one.
+  std::vector<std::optional<JointPdSpec>> pd;
+};
+
+// The inputs a model starts with: the scene's own settings and PD targets, and the
+// hydroelastic representations built from its geometry specs (meshing: off the step).
+WorldInputs MakeInitialInputs(const WorldModel& model);
+
+// Validates `o` and applies it (ApplyOverrides of scene_spec.h, to the live settings): throws
+// std::invalid_argument naming the option on a bad value, and then changes nothing.
+void ApplyOverrides(const ContactOverrides& o, WorldInputs* inputs);
+
+// The actuation of the model's initial state.
+void ResetActuation(const WorldModel& model, WorldInputs* inputs);
+
+}  // namespace contactlab
