@@ -70,137 +70,158 @@ Eigen::Vector3d ConvexCore::Support(const Eigen::Vector3d& dir_W) const {
   return R_WG * s + p_WG;
 }
 
+Eigen::Vector3d ConvexCore::ToWorld(const Eigen::Vector3d& p_G) const { return R_WG * p_G + p_WG; }
+
 SupportFeature ConvexCore::Feature(const Eigen::Vector3d& dir_W, double sin_tolerance) const {
-  SupportFeature f;
   const Eigen::Vector3d d = R_WG.transpose() * dir_W;  // unit
   const double cos_tolerance = std::sqrt(std::max(0.0, 1.0 - sin_tolerance * sin_tolerance));
-  auto to_world = [&](const Eigen::Vector3d& p_G) { return Eigen::Vector3d(R_WG * p_G + p_WG); };
   switch (type) {
-    case ShapeType::kBox: {
-      int axis = 0;
-      d.cwiseAbs().maxCoeff(&axis);
-      if (std::abs(d[axis]) >= cos_tolerance) {
-        const double s = SignNonNegative(d[axis]);
-        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-        // (u, v) corners counterclockwise about +e_axis; reversed for the −e_axis face.
-        const double cu[4] = {1, -1, -1, 1}, cv[4] = {1, 1, -1, -1};
-        for (int i = 0; i < 4; ++i) {
-          const int k = s > 0 ? i : 3 - i;
-          Eigen::Vector3d p;
-          p[axis] = s * half_extents[axis];
-          p[u] = cu[k] * half_extents[u];
-          p[v] = cv[k] * half_extents[v];
-          f.vertices_W[i] = to_world(p);
-        }
-        f.count = 4;
-        f.face_normal_W = s * R_WG.col(axis);
-        return f;
-      }
-      // An edge along the axis to which d is (nearly) perpendicular.
-      int edge_axis = 0;
-      d.cwiseAbs().minCoeff(&edge_axis);
-      Eigen::Vector3d p(SignNonNegative(d.x()) * half_extents.x(),
-                        SignNonNegative(d.y()) * half_extents.y(),
-                        SignNonNegative(d.z()) * half_extents.z());
-      if (std::abs(d[edge_axis]) <= sin_tolerance) {
-        p[edge_axis] = -half_extents[edge_axis];
-        f.vertices_W[0] = to_world(p);
-        p[edge_axis] = half_extents[edge_axis];
-        f.vertices_W[1] = to_world(p);
-        f.count = 2;
-        return f;
-      }
-      f.vertices_W[0] = to_world(p);
-      f.count = 1;
-      return f;
-    }
-    case ShapeType::kCylinder: {
-      const double radial = std::hypot(d.x(), d.y());
-      if (std::abs(d.z()) >= cos_tolerance) {
-        const double s = SignNonNegative(d.z());
-        for (int i = 0; i < kCylinderCapVertices; ++i) {
-          const int k = s > 0 ? i : kCylinderCapVertices - 1 - i;
-          const double angle = 2.0 * std::numbers::pi * k / kCylinderCapVertices;
-          f.vertices_W[i] = to_world(
-              Eigen::Vector3d(radius * std::cos(angle), radius * std::sin(angle), s * half_length));
-        }
-        f.count = kCylinderCapVertices;
-        f.face_normal_W = s * R_WG.col(2);
-        return f;
-      }
-      const Eigen::Vector3d rim(radius * d.x() / radial, radius * d.y() / radial, 0.0);
-      if (std::abs(d.z()) <= sin_tolerance) {
-        f.vertices_W[0] = to_world(rim - Eigen::Vector3d(0, 0, half_length));
-        f.vertices_W[1] = to_world(rim + Eigen::Vector3d(0, 0, half_length));
-        f.count = 2;
-        return f;
-      }
-      f.vertices_W[0] = to_world(rim + Eigen::Vector3d(0, 0, SignNonNegative(d.z()) * half_length));
-      f.count = 1;
-      return f;
-    }
-    case ShapeType::kCapsule: {
-      if (std::abs(d.z()) <= sin_tolerance) {
-        f.vertices_W[0] = to_world(Eigen::Vector3d(0, 0, -half_length));
-        f.vertices_W[1] = to_world(Eigen::Vector3d(0, 0, half_length));
-        f.count = 2;
-        return f;
-      }
-      f.vertices_W[0] = to_world(Eigen::Vector3d(0, 0, SignNonNegative(d.z()) * half_length));
-      f.count = 1;
-      return f;
-    }
-    case ShapeType::kConvexMesh: {
-      const ConvexPolyhedron& h = *polyhedron;
-      // The face whose normal is closest to d.
-      int best_face = 0;
-      double best_cos = -2.0;
-      for (int i = 0; i < h.num_faces(); ++i) {
-        const double c = h.faces[i].normal_G.dot(d);
-        if (c > best_cos) {
-          best_cos = c;
-          best_face = i;
-        }
-      }
-      if (best_cos >= cos_tolerance) {
-        const ConvexPolyhedron::Face& face = h.faces[best_face];
-        // A face with more corners than a feature holds (a many-sided cap) is represented by an
-        // inscribed polygon of evenly spread corners: still convex and counterclockwise.
-        const int count = std::min(face.count, SupportFeature::kMaxVertices);
-        for (int i = 0; i < count; ++i) {
-          const int k = static_cast<int>((static_cast<long>(i) * face.count) / count);
-          f.vertices_W[i] = to_world(h.vertices_G[h.face_vertices[face.first + k]]);
-        }
-        f.count = count;
-        f.face_normal_W = R_WG * face.normal_G;
-        return f;
-      }
-      // An edge from the support vertex nearly perpendicular to d.
-      const int v = h.SupportVertex(d);
-      const Eigen::Vector3d& pv = h.vertices_G[v];
-      int best_edge = -1;
-      double best_height = -std::numeric_limits<double>::infinity();
-      for (int k = h.neighbor_offsets[v]; k < h.neighbor_offsets[v + 1]; ++k) {
-        const Eigen::Vector3d e = h.vertices_G[h.neighbors[k]] - pv;
-        const double height = d.dot(e);
-        if (std::abs(height) <= sin_tolerance * e.norm() && height > best_height) {
-          best_height = height;
-          best_edge = h.neighbors[k];
-        }
-      }
-      f.vertices_W[0] = to_world(pv);
-      f.count = 1;
-      if (best_edge >= 0) {
-        f.vertices_W[1] = to_world(h.vertices_G[best_edge]);
-        f.count = 2;
-      }
-      return f;
-    }
-    default:
+    case ShapeType::kBox:
+      return BoxFeature(d, sin_tolerance, cos_tolerance);
+    case ShapeType::kCylinder:
+      return CylinderFeature(d, sin_tolerance, cos_tolerance);
+    case ShapeType::kCapsule:
+      return CapsuleFeature(d, sin_tolerance);
+    case ShapeType::kConvexMesh:
+      return MeshFeature(d, sin_tolerance, cos_tolerance);
+    default: {
+      SupportFeature f;
       f.vertices_W[0] = p_WG;
       f.count = 1;
       return f;
+    }
   }
+}
+
+SupportFeature ConvexCore::BoxFeature(const Eigen::Vector3d& d, double sin_tolerance,
+                                      double cos_tolerance) const {
+  SupportFeature f;
+  int axis = 0;
+  d.cwiseAbs().maxCoeff(&axis);
+  if (std::abs(d[axis]) >= cos_tolerance) {
+    const double s = SignNonNegative(d[axis]);
+    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    // (u, v) corners counterclockwise about +e_axis; reversed for the −e_axis face.
+    const double cu[4] = {1, -1, -1, 1}, cv[4] = {1, 1, -1, -1};
+    for (int i = 0; i < 4; ++i) {
+      const int k = s > 0 ? i : 3 - i;
+      Eigen::Vector3d p;
+      p[axis] = s * half_extents[axis];
+      p[u] = cu[k] * half_extents[u];
+      p[v] = cv[k] * half_extents[v];
+      f.vertices_W[i] = ToWorld(p);
+    }
+    f.count = 4;
+    f.face_normal_W = s * R_WG.col(axis);
+    return f;
+  }
+  // An edge along the axis to which d is (nearly) perpendicular.
+  int edge_axis = 0;
+  d.cwiseAbs().minCoeff(&edge_axis);
+  Eigen::Vector3d p(SignNonNegative(d.x()) * half_extents.x(),
+                    SignNonNegative(d.y()) * half_extents.y(),
+                    SignNonNegative(d.z()) * half_extents.z());
+  if (std::abs(d[edge_axis]) <= sin_tolerance) {
+    p[edge_axis] = -half_extents[edge_axis];
+    f.vertices_W[0] = ToWorld(p);
+    p[edge_axis] = half_extents[edge_axis];
+    f.vertices_W[1] = ToWorld(p);
+    f.count = 2;
+    return f;
+  }
+  f.vertices_W[0] = ToWorld(p);
+  f.count = 1;
+  return f;
+}
+
+SupportFeature ConvexCore::CylinderFeature(const Eigen::Vector3d& d, double sin_tolerance,
+                                           double cos_tolerance) const {
+  SupportFeature f;
+  const double radial = std::hypot(d.x(), d.y());
+  if (std::abs(d.z()) >= cos_tolerance) {
+    const double s = SignNonNegative(d.z());
+    for (int i = 0; i < kCylinderCapVertices; ++i) {
+      const int k = s > 0 ? i : kCylinderCapVertices - 1 - i;
+      const double angle = 2.0 * std::numbers::pi * k / kCylinderCapVertices;
+      f.vertices_W[i] = ToWorld(
+          Eigen::Vector3d(radius * std::cos(angle), radius * std::sin(angle), s * half_length));
+    }
+    f.count = kCylinderCapVertices;
+    f.face_normal_W = s * R_WG.col(2);
+    return f;
+  }
+  const Eigen::Vector3d rim(radius * d.x() / radial, radius * d.y() / radial, 0.0);
+  if (std::abs(d.z()) <= sin_tolerance) {
+    f.vertices_W[0] = ToWorld(rim - Eigen::Vector3d(0, 0, half_length));
+    f.vertices_W[1] = ToWorld(rim + Eigen::Vector3d(0, 0, half_length));
+    f.count = 2;
+    return f;
+  }
+  f.vertices_W[0] = ToWorld(rim + Eigen::Vector3d(0, 0, SignNonNegative(d.z()) * half_length));
+  f.count = 1;
+  return f;
+}
+
+SupportFeature ConvexCore::CapsuleFeature(const Eigen::Vector3d& d, double sin_tolerance) const {
+  SupportFeature f;
+  if (std::abs(d.z()) <= sin_tolerance) {
+    f.vertices_W[0] = ToWorld(Eigen::Vector3d(0, 0, -half_length));
+    f.vertices_W[1] = ToWorld(Eigen::Vector3d(0, 0, half_length));
+    f.count = 2;
+    return f;
+  }
+  f.vertices_W[0] = ToWorld(Eigen::Vector3d(0, 0, SignNonNegative(d.z()) * half_length));
+  f.count = 1;
+  return f;
+}
+
+SupportFeature ConvexCore::MeshFeature(const Eigen::Vector3d& d, double sin_tolerance,
+                                       double cos_tolerance) const {
+  SupportFeature f;
+  const ConvexPolyhedron& h = *polyhedron;
+  // The face whose normal is closest to d.
+  int best_face = 0;
+  double best_cos = -2.0;
+  for (int i = 0; i < h.num_faces(); ++i) {
+    const double c = h.faces[i].normal_G.dot(d);
+    if (c > best_cos) {
+      best_cos = c;
+      best_face = i;
+    }
+  }
+  if (best_cos >= cos_tolerance) {
+    const ConvexPolyhedron::Face& face = h.faces[best_face];
+    // A face with more corners than a feature holds (a many-sided cap) is represented by an
+    // inscribed polygon of evenly spread corners: still convex and counterclockwise.
+    const int count = std::min(face.count, SupportFeature::kMaxVertices);
+    for (int i = 0; i < count; ++i) {
+      const int k = static_cast<int>((static_cast<long>(i) * face.count) / count);
+      f.vertices_W[i] = ToWorld(h.vertices_G[h.face_vertices[face.first + k]]);
+    }
+    f.count = count;
+    f.face_normal_W = R_WG * face.normal_G;
+    return f;
+  }
+  // An edge from the support vertex nearly perpendicular to d.
+  const int v = h.SupportVertex(d);
+  const Eigen::Vector3d& pv = h.vertices_G[v];
+  int best_edge = -1;
+  double best_height = -std::numeric_limits<double>::infinity();
+  for (int k = h.neighbor_offsets[v]; k < h.neighbor_offsets[v + 1]; ++k) {
+    const Eigen::Vector3d e = h.vertices_G[h.neighbors[k]] - pv;
+    const double height = d.dot(e);
+    if (std::abs(height) <= sin_tolerance * e.norm() && height > best_height) {
+      best_height = height;
+      best_edge = h.neighbors[k];
+    }
+  }
+  f.vertices_W[0] = ToWorld(pv);
+  f.count = 1;
+  if (best_edge >= 0) {
+    f.vertices_W[1] = ToWorld(h.vertices_G[best_edge]);
+    f.count = 2;
+  }
+  return f;
 }
 
 }  // namespace contactlab::internal

@@ -37,6 +37,16 @@ struct ConvexCore {
   // outside it): GJK's first direction and EPA's last-resort separation axis.
   const Eigen::Vector3d& center_W() const { return center; }
 
+  // Feature per shape type, d = dir_W in the shape frame (unit).
+  SupportFeature BoxFeature(const Eigen::Vector3d& d, double sin_tolerance,
+                            double cos_tolerance) const;
+  SupportFeature CylinderFeature(const Eigen::Vector3d& d, double sin_tolerance,
+                                 double cos_tolerance) const;
+  SupportFeature CapsuleFeature(const Eigen::Vector3d& d, double sin_tolerance) const;
+  SupportFeature MeshFeature(const Eigen::Vector3d& d, double sin_tolerance,
+                             double cos_tolerance) const;
+  Eigen::Vector3d ToWorld(const Eigen::Vector3d& p_G) const;
+
   ShapeType type;
   Eigen::Matrix3d R_WG;
   Eigen::Vector3d p_WG;

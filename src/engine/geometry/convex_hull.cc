@@ -51,7 +51,8 @@ struct HullFace {
 };
 
 // Quickhull over p. Returns the triangles (indices into p) of the hull; the vertices used are
-// the hull's vertices.
+// the hull's vertices. One algorithm (initial simplex, then conflict lists, horizon and new
+// cone per point), kept in one function so that its invariants read in one place.
 std::vector<std::array<int, 3>> Quickhull(const std::vector<Eigen::Vector3d>& p, double eps) {
   const int n = static_cast<int>(p.size());
   std::vector<int> all(n);

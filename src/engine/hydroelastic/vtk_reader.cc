@@ -86,6 +86,8 @@ std::string Upper(std::string s) {
 
 }  // namespace
 
+// One parser, section by section in file order (header, POINTS, CELLS, CELL_TYPES), each
+// check next to the field it reads.
 VtkVolumeMesh ParseVtkVolumeMesh(const std::string& text, const std::string& name) {
   // Header: the version line, a free title line, ASCII, DATASET UNSTRUCTURED_GRID.
   std::istringstream in(text);

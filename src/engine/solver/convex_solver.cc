@@ -232,6 +232,8 @@ double ConvexSolver::LineSearch(const ConvexProblem& problem, double ell0, doubl
   return alpha;
 }
 
+// Newton's method with exact line search (docs/contact-model.md §4): one algorithm, kept whole
+// — input checks, then the loop of evaluate, stop test, factor, solve, line search.
 ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::VectorXd* v) {
   ConvexSolverStats stats;
   stats.num_constraints = problem.num_constraints();

@@ -96,6 +96,8 @@ int64_t SupernodalCholesky::factor_nonzeros() const {
   return static_cast<int64_t>(c_->L->nzmax);
 }
 
+// One algorithm in numbered steps (tree ordering, permuted pattern, CHOLMOD analysis, value
+// map), kept whole: each step fills the arrays the next one reads.
 bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
   FreeFactorization();
   const int num_trees = H.num_trees();
