@@ -67,7 +67,7 @@ SceneSpec BoxOnPlane() {
 }
 
 const HydroelasticProperties& BoxProperties(const Snapshot& s) {
-  return s.geometries[kBoxGeometry]->hydroelastic;
+  return s.geometry_hydroelastic[kBoxGeometry];  // in force: the scene's own stays as loaded
 }
 
 TEST(HydroelasticRuntime, FinerMeshArrivesWhileTheSimKeepsStepping) {

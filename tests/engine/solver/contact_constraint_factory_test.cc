@@ -1,0 +1,83 @@
+// The contact constraint factory (docs/contact-model.md §2): the one place that chooses the
+// approximation makes SAP, Lagged and Similar constraints whose step data equal the formulas of
+// §2.1–§2.4 worked by hand, and asks for the Delassus estimate only where it is used.
+#include "engine/solver/contact_constraint_factory.h"
+
+#include <gtest/gtest.h>
+
+#include <numbers>
+
+namespace contactlab {
+namespace {
+
+constexpr double kDt = 1e-3;
+const ContactProperties kPair{.stiffness_N_per_m = 1e5, .hunt_crossley_s_per_m = 20,
+                              .relaxation_time_s = 0.1, .friction = 0.5};
+
+ContactConfiguration Penetrating() {
+  ContactConfiguration c;
+  c.signed_distance_m = -1e-3;
+  c.previous_normal_velocity_m_per_s = -0.1;
+  return c;
+}
+
+TEST(ContactConstraintFactory, SapTakesItsRegularizationFromTheDelassusEstimate) {
+  ContactConstraintFactory factory;
+  ContactApproximationSettings s;
+  s.approximation = ContactApproximation::kSap;
+  s.sap_sigma = 1e-3;
+  factory.Reset(s, 1);
+  EXPECT_TRUE(factory.needs_delassus_diagonal());
+  const auto* sap = dynamic_cast<const SapContact*>(
+      factory.Make(0, kPair, Penetrating(), kDt, {.w_t = 2.0, .w_n = 3.0}));
+  ASSERT_NE(sap, nullptr);
+  // R_n = max(β²w_n/(4π²), 1/(δt k (δt + τ))) = max(0.0760, 0.0990); R_t = σ w_t.
+  EXPECT_NEAR(sap->data().R_n, 1.0 / (kDt * 1e5 * 0.101), 1e-15);
+  EXPECT_NEAR(sap->data().R_t, 2e-3, 1e-18);
+  EXPECT_NEAR(sap->data().vhat_n, 1e-3 / 0.101, 1e-15);
+  EXPECT_EQ(sap->data().friction, 0.5);
+}
+
+TEST(ContactConstraintFactory, LaggedLagsTheNormalImpulse) {
+  ContactConstraintFactory factory;
+  ContactApproximationSettings s;
+  s.approximation = ContactApproximation::kLagged;
+  s.stiction_tolerance_m_per_s = 1e-4;
+  factory.Reset(s, 2);
+  EXPECT_FALSE(factory.needs_delassus_diagonal());
+  const auto* lagged =
+      dynamic_cast<const LaggedContact*>(factory.Make(1, kPair, Penetrating(), kDt, {}));
+  ASSERT_NE(lagged, nullptr);
+  // γ_n0 = δt·k·x0·(1 − d·v_n0) = 1e-3·1e5·1e-3·(1 + 2) = 3e-4 N·s; ε = v_s.
+  EXPECT_NEAR(lagged->data().lagged_normal_impulse, 3e-4, 1e-18);
+  EXPECT_EQ(lagged->data().epsilon_m_per_s, 1e-4);
+
+  // Regularized Lagged: ε = max(v_s, σ w_t μ γ_n0) = max(1e-4, 1e-3·1e3·0.5·3e-4) = 1.5e-4.
+  s.regularized_lagged = true;
+  factory.Reset(s, 1);
+  EXPECT_TRUE(factory.needs_delassus_diagonal());
+  lagged = dynamic_cast<const LaggedContact*>(
+      factory.Make(0, kPair, Penetrating(), kDt, {.w_t = 1e3, .w_n = 1e3}));
+  ASSERT_NE(lagged, nullptr);
+  EXPECT_NEAR(lagged->data().epsilon_m_per_s, 1.5e-4, 1e-18);
+}
+
+TEST(ContactConstraintFactory, SimilarAndHydroelasticElasticForce) {
+  ContactConstraintFactory factory;
+  ContactApproximationSettings s;
+  s.approximation = ContactApproximation::kSimilar;
+  s.stiction_tolerance_m_per_s = 2e-4;
+  factory.Reset(s, 1);
+  ContactConfiguration face = Penetrating();
+  face.elastic_force_N = 7.0;  // a face set's f0 = Σ A p0, which replaces k·x0
+  const auto* similar =
+      dynamic_cast<const SimilarContact*>(factory.Make(0, kPair, face, kDt, {}));
+  ASSERT_NE(similar, nullptr);
+  EXPECT_EQ(similar->data().epsilon_m_per_s, 2e-4);
+  EXPECT_EQ(similar->data().friction, 0.5);
+  EXPECT_EQ(similar->data().normal.ElasticForce(), 7.0);
+  EXPECT_EQ(similar->data().normal.dissipation_s_per_m, 20);
+}
+
+}  // namespace
+}  // namespace contactlab
