@@ -696,7 +696,7 @@ void ExpectDegenerateWellFormed(const typename Contact::Parameters& p, int i, co
   EXPECT_GE(ConstraintCost(c, v), 0.0);
 }
 
-// Midpoint convexity along 3000 random segments (tangential velocities of scale `vt_scale`).
+// Convexity along 3000 random segments (tangential velocities of scale `vt_scale`).
 template <typename Contact, typename RandomParameters>
 void ExpectConvexAlongRandomSegments(const RandomParameters& random_parameters, double vt_scale,
                                      const char* what, std::mt19937& rng) {
