@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "app/sim_runtime.h"
+#include "test_support/hydro_box_scene.h"
 
 namespace contactlab {
 namespace {
@@ -32,38 +33,13 @@ bool WaitFor(const std::function<bool()>& done, double timeout_s) {
 }
 
 constexpr int kBoxGeometry = 1;  // World order: the ground's plane, then the box
-constexpr double kCoarse_m = 0.01;
+constexpr double kCoarse_m = testing::kHydroBoxResolution_m;
 
-// A compliant box (10 × 10 × 5 cm, 1 kg, E_h = 1e5 Pa, 1 cm mesh) resting on a rigid plane
-// through one pressure-field patch over its bottom face.
+// hydro_box without its balls: the compliant box (10 × 10 × 5 cm, 1 kg, E_h = 1e5 Pa, 1 cm
+// mesh) resting on the rigid ground through one pressure-field patch over its bottom face,
+// started at about its rest depth.
 SceneSpec BoxOnPlane() {
-  SceneSpec s;
-  s.name = "hydro_live";
-  s.dt_s = 1e-3;
-  SceneBody ground;
-  ground.kind = SceneBody::Kind::kStatic;
-  ground.body.name = "ground";
-  GeometrySpec plane;
-  plane.name = "plane";
-  plane.shape = Shape::HalfSpace();
-  plane.contact.stiffness_N_per_m = INFINITY;
-  ground.geometries.push_back(plane);
-  s.bodies.push_back(ground);
-  SceneBody box;
-  box.body.name = "box";
-  GeometrySpec g;
-  g.name = "box";
-  g.shape = Shape::Box(Eigen::Vector3d(0.05, 0.05, 0.025));
-  g.hydroelastic.model = ContactModel::kHydroelasticCompliant;
-  g.hydroelastic.modulus_Pa = 1e5;
-  g.hydroelastic.resolution_m = kCoarse_m;
-  box.geometries.push_back(g);
-  box.body.inertia.mass_kg = 1.0;
-  box.body.inertia.inertia_about_com_B = SolidInertia(g.shape, 1.0);
-  box.initial_pose.translation() = Eigen::Vector3d(0, 0, 0.025 - 2.5e-4);  // ≈ its rest depth
-  box.initial_velocity = Eigen::VectorXd::Zero(6);
-  s.bodies.push_back(box);
-  return s;
+  return testing::HydroBoxScene({.balls = false, .box_z_m = 0.025 - 2.5e-4});
 }
 
 const HydroelasticProperties& BoxProperties(const Snapshot& s) {

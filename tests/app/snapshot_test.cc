@@ -142,7 +142,8 @@ TEST_F(SnapshotHydroelasticTest, WarmRefillReusesStorage) {
 }
 
 TEST(SnapshotHydroelastic, PointContactSceneHasNoPatches) {
-  const auto scene = std::make_shared<const SceneSpec>(testing::HydroBoxScene(false));
+  const auto scene =
+      std::make_shared<const SceneSpec>(testing::HydroBoxScene({.box_hydroelastic = false}));
   World world(*scene);
   for (int i = 0; i < 50; ++i) ASSERT_TRUE(world.Step());
   Snapshot s;

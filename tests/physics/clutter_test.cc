@@ -70,7 +70,7 @@ TEST_P(ClutterModels, EveryStepConvergesAtTheStiffnessOfSteel) {
 INSTANTIATE_TEST_SUITE_P(AllModels, ClutterModels,
                          ::testing::Values(ContactApproximation::kSap,
                                            ContactApproximation::kSimilar),
-                         [](const auto& info) { return ContactApproximationName(info.param); });
+                         testing::ApproximationTestName);
 
 }  // namespace
 }  // namespace contactlab

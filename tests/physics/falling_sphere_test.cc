@@ -42,11 +42,8 @@ TEST_P(FallingSphere, FinalRollingSpeedIsFiveSeventhsOfU0) {
   EXPECT_NEAR(r.final_speed, 5.0 / 7.0 * kU0, 0.01 * 5.0 / 7.0 * kU0);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModels, FallingSphere,
-                         ::testing::Values(ContactApproximation::kSap,
-                                           ContactApproximation::kLagged,
-                                           ContactApproximation::kSimilar),
-                         [](const auto& info) { return ContactApproximationName(info.param); });
+INSTANTIATE_TEST_SUITE_P(AllModels, FallingSphere, ::testing::ValuesIn(testing::kAllApproximations),
+                         testing::ApproximationTestName);
 
 TEST(FallingSphereLagged, SlideToRollTimeIncludesTheFrictionalImpact) {
   SceneSpec scene = testing::LoadBuiltinScene("falling_sphere");

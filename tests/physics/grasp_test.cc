@@ -131,9 +131,7 @@ TEST_P(GraspMoveTest, PegDoesNotSlipWhileArmMovesAt20cmPerSecond) {
 INSTANTIATE_TEST_SUITE_P(Models, GraspMoveTest,
                          ::testing::Values(ContactApproximation::kLagged,
                                            ContactApproximation::kSap),
-                         [](const ::testing::TestParamInfo<ContactApproximation>& info) {
-                           return std::string(ContactApproximationName(info.param));
-                         });
+                         testing::ApproximationTestName);
 
 }  // namespace
 }  // namespace contactlab

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "physics_test_util.h"
+#include "test_support/hydro_box_scene.h"
 
 namespace contactlab {
 namespace {
@@ -114,6 +115,46 @@ TEST(HydroelasticScene, BoxSceneMixesHydroelasticAndPointContact) {
   double max_p = 0;
   for (const ContactResult& c : w.contacts()) max_p = std::max(max_p, c.pressure_Pa);
   EXPECT_NEAR(max_p, 1e5 * delta / 0.025, 1e-6 * max_p);
+}
+
+TEST(HydroelasticScene, CodeBuiltHydroBoxIsTheYamlScene) {
+  // test_support/hydro_box_scene.h stands in for assets/scenes/hydro_box.yaml in the tests that
+  // do not load YAML: the two must not drift apart.
+  const SceneSpec yaml = testing::LoadBuiltinScene("hydro_box");
+  const SceneSpec code = testing::HydroBoxScene();
+  EXPECT_EQ(code.name, yaml.name);
+  EXPECT_EQ(code.dt_s, yaml.dt_s);
+  EXPECT_EQ(code.approximation, yaml.approximation);
+  ASSERT_EQ(code.bodies.size(), yaml.bodies.size());
+  for (size_t b = 0; b < yaml.bodies.size(); ++b) {
+    const SceneBody &y = yaml.bodies[b], &c = code.bodies[b];
+    SCOPED_TRACE(y.body.name);
+    EXPECT_EQ(c.body.name, y.body.name);
+    EXPECT_EQ(c.kind, y.kind);
+    EXPECT_TRUE(c.initial_pose.isApprox(y.initial_pose, 1e-12));
+    if (y.kind != SceneBody::Kind::kDynamic) continue;
+    EXPECT_EQ(c.body.inertia.mass_kg, y.body.inertia.mass_kg);
+    EXPECT_TRUE(
+        c.body.inertia.inertia_about_com_B.isApprox(y.body.inertia.inertia_about_com_B, 1e-12));
+    EXPECT_EQ(c.initial_velocity, y.initial_velocity);
+    ASSERT_EQ(c.geometries.size(), y.geometries.size());
+    for (size_t g = 0; g < y.geometries.size(); ++g) {
+      const GeometrySpec &gy = y.geometries[g], &gc = c.geometries[g];
+      EXPECT_EQ(gc.shape.type, gy.shape.type);
+      EXPECT_EQ(gc.shape.radius_m, gy.shape.radius_m);
+      EXPECT_EQ(gc.shape.half_extents_m, gy.shape.half_extents_m);
+      EXPECT_TRUE(gc.X_BG.isApprox(gy.X_BG));
+      EXPECT_EQ(gc.contact.stiffness_N_per_m, gy.contact.stiffness_N_per_m);
+      EXPECT_EQ(gc.contact.hunt_crossley_s_per_m, gy.contact.hunt_crossley_s_per_m);
+      EXPECT_EQ(gc.contact.relaxation_time_s, gy.contact.relaxation_time_s);
+      EXPECT_EQ(gc.contact.friction, gy.contact.friction);
+      EXPECT_EQ(gc.hydroelastic.model, gy.hydroelastic.model);
+      if (gy.hydroelastic.model == ContactModel::kHydroelasticCompliant) {
+        EXPECT_EQ(gc.hydroelastic.modulus_Pa, gy.hydroelastic.modulus_Pa);
+        EXPECT_EQ(gc.hydroelastic.resolution_m, gy.hydroelastic.resolution_m);
+      }
+    }
+  }
 }
 
 TEST(HydroelasticScene, SpinSceneSlipsAboveTwoThirdsMuFr) {

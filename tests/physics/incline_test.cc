@@ -44,11 +44,8 @@ TEST_P(Incline, CreepIsBelowTheStictionBound) {
   EXPECT_LT(std::tan(theta), mu);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModels, Incline,
-                         ::testing::Values(ContactApproximation::kSap,
-                                           ContactApproximation::kLagged,
-                                           ContactApproximation::kSimilar),
-                         [](const auto& info) { return ContactApproximationName(info.param); });
+INSTANTIATE_TEST_SUITE_P(AllModels, Incline, ::testing::ValuesIn(testing::kAllApproximations),
+                         testing::ApproximationTestName);
 
 TEST(InclineSteep, BoxSlidesWhenTanThetaExceedsMu) {
   // Control for the test above: with μ = 0.2 < tan 20° the box must accelerate down the slope

@@ -2,16 +2,11 @@
 #pragma once
 
 #include <functional>
-#include <ostream>
 #include <string>
 
 #include "app/scene_loader.h"
 #include "engine/world/world.h"
-
-namespace contactlab {
-// Readable test names: "GetParam() = lagged".
-inline void PrintTo(ContactApproximation a, std::ostream* os) { *os << ContactApproximationName(a); }
-}  // namespace contactlab
+#include "test_support/approximations.h"  // prints a ContactApproximation by its name
 
 namespace contactlab::testing {
 

@@ -1,7 +1,9 @@
 // The built-in hydro_box scene (assets/scenes/hydro_box.yaml) built in code, for tests that do
 // not load YAML: a compliant box (10 × 10 × 5 cm, 1 kg, E_h = 1e5 Pa, 1 cm mesh) resting on a
 // rigid ground through one pressure-field patch over its whole bottom face, a point-contact
-// ball beside it and one (0.3 kg) on top of it.
+// ball beside it and one (0.3 kg) on top of it. Options give the variants tests use: the box
+// alone on the ground, the box with point contact only, the ground listed last, another
+// approximation or starting height.
 #pragma once
 
 #include <cmath>
@@ -11,16 +13,31 @@
 namespace contactlab::testing {
 
 inline constexpr double kHydroBoxMass_kg = 1.0;
+inline constexpr double kHydroBoxModulus_Pa = 1e5;
+inline constexpr double kHydroBoxResolution_m = 0.01;
+inline const Eigen::Vector3d kHydroBoxHalfSize_m(0.05, 0.05, 0.025);
 inline constexpr double kHydroBoxTopBallMass_kg = 0.3;
 inline constexpr double kHydroBoxBottomArea_m2 = 0.1 * 0.1;
 
-// box_hydroelastic = false: the same scene with point contact only (no patch).
-inline SceneSpec HydroBoxScene(bool box_hydroelastic = true) {
+struct HydroBoxOptions {
+  ContactApproximation approximation = ContactApproximation::kLagged;
+  // false: the same scene with point contact only (no patch).
+  bool box_hydroelastic = true;
+  // false: only the ground and the box (bodies 0 and 1, or 1 and 0 with ground_last).
+  bool balls = true;
+  // Lists the ground after the other bodies.
+  bool ground_last = false;
+  // Height of the box's centre; 0.026 m is the YAML's (1 mm above the ground). The balls keep
+  // their YAML places.
+  double box_z_m = 0.026;
+};
+
+inline SceneSpec HydroBoxScene(const HydroBoxOptions& options = {}) {
   SceneSpec s;
   s.name = "hydro_box";
   s.dt_s = 1e-3;
-  s.approximation = ContactApproximation::kLagged;
-  ContactProperties contact;
+  s.approximation = options.approximation;
+  ContactProperties contact;  // the YAML's default_contact
   contact.stiffness_N_per_m = 1e6;
   contact.hunt_crossley_s_per_m = 50;
   contact.relaxation_time_s = 0.1;
@@ -35,7 +52,7 @@ inline SceneSpec HydroBoxScene(bool box_hydroelastic = true) {
   plane.contact = contact;
   plane.contact.stiffness_N_per_m = INFINITY;
   ground.geometries.push_back(plane);
-  s.bodies.push_back(ground);
+  if (!options.ground_last) s.bodies.push_back(ground);
 
   auto add = [&](const char* name, const GeometrySpec& g, double mass_kg, double z_m, double x_m) {
     SceneBody b;
@@ -49,21 +66,24 @@ inline SceneSpec HydroBoxScene(bool box_hydroelastic = true) {
   };
   GeometrySpec box;
   box.name = "box";
-  box.shape = Shape::Box(Eigen::Vector3d(0.05, 0.05, 0.025));
+  box.shape = Shape::Box(kHydroBoxHalfSize_m);
   box.contact = contact;
-  if (box_hydroelastic) {
+  if (options.box_hydroelastic) {
     box.hydroelastic.model = ContactModel::kHydroelasticCompliant;
-    box.hydroelastic.modulus_Pa = 1e5;
-    box.hydroelastic.resolution_m = 0.01;
+    box.hydroelastic.modulus_Pa = kHydroBoxModulus_Pa;
+    box.hydroelastic.resolution_m = kHydroBoxResolution_m;
   }
-  add("box", box, kHydroBoxMass_kg, 0.026, 0);
-  GeometrySpec ball;
-  ball.name = "ball";
-  ball.shape = Shape::Sphere(0.02);
-  ball.contact = contact;
-  add("ball", ball, 0.2, 0.02, 0.3);
-  ball.name = "top";
-  add("top", ball, kHydroBoxTopBallMass_kg, 0.071, 0);
+  add("box", box, kHydroBoxMass_kg, options.box_z_m, 0);
+  if (options.balls) {
+    GeometrySpec ball;
+    ball.name = "ball";
+    ball.shape = Shape::Sphere(0.02);
+    ball.contact = contact;
+    add("ball", ball, 0.2, 0.02, 0.3);
+    ball.name = "top";
+    add("top", ball, kHydroBoxTopBallMass_kg, 0.071, 0);
+  }
+  if (options.ground_last) s.bodies.push_back(ground);
   return s;
 }
 

@@ -9,7 +9,7 @@
 #include <limits>
 #include <random>
 
-#include "allocation_counter.h"
+#include "test_support/allocation_counter.h"
 
 namespace contactlab {
 namespace {

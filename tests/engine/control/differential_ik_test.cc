@@ -12,8 +12,8 @@
 #include <random>
 #include <string>
 
-#include "allocation_counter.h"
 #include "engine/control/panda_arm.h"
+#include "test_support/allocation_counter.h"
 
 namespace contactlab {
 namespace {

@@ -3,24 +3,9 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include "engine/hydroelastic/contact_surface.h"
 #include "hydroelastic_test_utils.h"
-
-// Counts every heap allocation in this test binary (only read by the test below).
-namespace {
-std::atomic<long long> g_allocations{0};
-}  // namespace
-void* operator new(std::size_t size) {
-  ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "test_support/allocation_counter.h"
 
 namespace contactlab::hydroelastic {
 namespace {
@@ -31,6 +16,9 @@ using V = Eigen::Vector3d;
 
 // Timings live in bench/hydroelastic_bench.cc; here only the absence of allocation.
 TEST(Performance, RepeatedQueryDoesNotAllocate) {
+  if (!contactlab::testing::kAllocationCountingAvailable) {
+    GTEST_SKIP() << "no allocation counting";
+  }
   const V h(0.1, 0.1, 0.05);
   const auto ground = RigidGeometry::HalfSpace();
   const auto table = MakeRigidGeometry(Shape::Box(V(0.5, 0.5, 0.05)), 0.05);
@@ -44,9 +32,11 @@ TEST(Performance, RepeatedQueryDoesNotAllocate) {
       const auto X_WB = which == 0 ? Pose(V::Zero()) : Pose(V(0, 0, -0.05));
       ComputeContactSurface(box, X_WA, rigid, X_WB, &scratch, &s);  // warm up: grow buffers
       const size_t faces = s.faces.size();
-      const long long before = g_allocations.load();
-      for (int i = 0; i < 3; ++i) ComputeContactSurface(box, X_WA, rigid, X_WB, &scratch, &s);
-      EXPECT_EQ(g_allocations.load() - before, 0);
+      {
+        contactlab::testing::ScopedAllocationCount counter;
+        for (int i = 0; i < 3; ++i) ComputeContactSurface(box, X_WA, rigid, X_WB, &scratch, &s);
+        EXPECT_EQ(counter.count(), 0);
+      }
       EXPECT_EQ(s.faces.size(), faces);
     }
   }
@@ -57,9 +47,9 @@ TEST(Performance, RepeatedQueryDoesNotAllocate) {
   ContactSurface s;
   const auto X_WA = Pose(V(0, 0, h.z() + 0.08 - 0.01)), X_WB = Pose(V::Zero());
   ComputeContactSurface(a, X_WA, b, X_WB, &scratch, &s);
-  const long long before = g_allocations.load();
+  contactlab::testing::ScopedAllocationCount counter;
   for (int i = 0; i < 20; ++i) ComputeContactSurface(a, X_WA, b, X_WB, &scratch, &s);
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(counter.count(), 0);
 }
 
 }  // namespace

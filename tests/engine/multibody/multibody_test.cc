@@ -5,48 +5,12 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cmath>
-#include <cstdlib>
-#include <new>
 #include <random>
 #include <stdexcept>
 #include <string>
 
-// ---------------------------------------------------------------------------------------------
-// Heap-allocation counter: the hot-path functions must not allocate after MultibodyData is
-// constructed. Counting is off except inside the measured region.
-namespace {
-std::atomic<bool> g_count_allocations{false};
-std::atomic<long> g_num_allocations{0};
-
-void* CountedAlloc(std::size_t size) {
-  if (g_count_allocations.load(std::memory_order_relaxed)) g_num_allocations.fetch_add(1);
-  void* p = std::malloc(size == 0 ? 1 : size);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* CountedAlignedAlloc(std::size_t size, std::align_val_t align) {
-  if (g_count_allocations.load(std::memory_order_relaxed)) g_num_allocations.fetch_add(1);
-  const std::size_t a = static_cast<std::size_t>(align);
-  void* p = std::aligned_alloc(a, ((size + a - 1) / a) * a);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-}  // namespace
-
-void* operator new(std::size_t size) { return CountedAlloc(size); }
-void* operator new[](std::size_t size) { return CountedAlloc(size); }
-void* operator new(std::size_t size, std::align_val_t a) { return CountedAlignedAlloc(size, a); }
-void* operator new[](std::size_t size, std::align_val_t a) { return CountedAlignedAlloc(size, a); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+#include "test_support/allocation_counter.h"
 
 namespace contactlab {
 namespace {
@@ -967,6 +931,7 @@ TEST(MultibodyValidation, StateSizesAndFinalizeAreChecked) {
 // The per-step functions must not allocate once MultibodyData exists.
 
 TEST(MultibodyPerformance, HotPathDoesNotAllocate) {
+  if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
   Random rng(14);
   const Multibody mb = MakeMixedForest(&rng);
   MultibodyData d(mb);
@@ -980,8 +945,7 @@ TEST(MultibodyPerformance, HotPathDoesNotAllocate) {
   MatrixXd Jp(3, mb.tree_num_velocities(0)), Jf(6, mb.tree_num_velocities(0));
   const Vector3d g(0, 0, -9.81), p(0.1, 0.2, 0.3);
 
-  g_num_allocations = 0;
-  g_count_allocations = true;
+  testing::ScopedAllocationCount counter;
   mb.UpdateKinematics(q, v, &d);
   for (int t = 0; t < mb.num_trees(); ++t) mb.CalcTreeMassMatrix(d, t, &M[t]);
   mb.CalcBiasForces(d, g, &c);
@@ -990,8 +954,7 @@ TEST(MultibodyPerformance, HotPathDoesNotAllocate) {
   mb.CalcJointSpringForces(q, &tau);
   mb.IntegratePositions(q, v, 1e-3, &q_next);
   const double energy = mb.CalcKineticEnergy(d) + mb.CalcPotentialEnergy(d, g);
-  g_count_allocations = false;
-  EXPECT_EQ(g_num_allocations.load(), 0);
+  EXPECT_EQ(counter.count(), 0);
   EXPECT_TRUE(std::isfinite(energy));
 }
 

@@ -5,13 +5,14 @@
 
 #include <gtest/gtest.h>
 
-#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "test_support/constraint_checks.h"
 
 namespace contactlab {
 namespace {
@@ -20,146 +21,22 @@ using Eigen::MatrixXd;
 using Eigen::Vector3d;
 using Eigen::VectorXd;
 
+using testing::ConstraintCost;
+using testing::ConstraintImpulse;
+using testing::ConstraintSample;
+using testing::EvaluateConstraint;
+using testing::IsConvexAlongSegment;
+using testing::IsKinkConsistent;
+using testing::IsWellFormed;
+using testing::LogUniform;
+using testing::MatchesFiniteDifferences;
+using testing::MaxAbs;
+using testing::Normal;
+using testing::Uniform;
+using testing::Where;
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kPi = std::numbers::pi;
-
-struct Sample {
-  double ell;
-  VectorXd gamma;
-  MatrixXd G;
-};
-
-// Evaluates with NaN-prefilled outputs, so an entry Evaluate forgets to write shows up as NaN.
-Sample Eval(const Constraint& c, const VectorXd& v) {
-  const int n = c.num_rows();
-  Sample s{0, VectorXd::Constant(n, kNaN), MatrixXd::Constant(n, n, kNaN)};
-  s.ell = c.Evaluate(v, s.gamma, &s.G);
-  return s;
-}
-
-double CostOnly(const Constraint& c, const VectorXd& v) {
-  VectorXd g(c.num_rows());
-  return c.Cost(v, g);
-}
-
-VectorXd ImpulseOnly(const Constraint& c, const VectorXd& v) {
-  VectorXd g(c.num_rows());
-  c.Cost(v, g);
-  return g;
-}
-
-double MaxAbs(const MatrixXd& m) { return m.size() ? m.cwiseAbs().maxCoeff() : 0.0; }
-
-// Finite, consistent between Evaluate and Cost, G symmetric PSD.
-void ExpectWellFormed(const Constraint& c, const VectorXd& v, const std::string& where) {
-  const Sample s = Eval(c, v);
-  ASSERT_TRUE(std::isfinite(s.ell)) << where;
-  ASSERT_TRUE(s.gamma.allFinite()) << where << " gamma=" << s.gamma.transpose();
-  ASSERT_TRUE(s.G.allFinite()) << where << "\nG=\n" << s.G;
-  VectorXd g2(c.num_rows());
-  const double ell2 = c.Cost(v, g2);
-  EXPECT_EQ(ell2, s.ell) << where;
-  EXPECT_EQ((g2 - s.gamma).cwiseAbs().maxCoeff(), 0.0) << where;
-  const double scale = MaxAbs(s.G);
-  EXPECT_LE(MaxAbs(s.G - s.G.transpose()), 1e-14 * scale) << where;
-  if (scale > 0) {
-    Eigen::SelfAdjointEigenSolver<MatrixXd> eig(s.G);
-    EXPECT_GE(eig.eigenvalues().minCoeff(), -1e-12 * scale) << where << "\nG=\n" << s.G;
-  }
-}
-
-// Central differences: −∇ℓ (to compare with γ) and −∂γ/∂v_c (to compare with G).
-void CentralDifferences(const Constraint& c, const VectorXd& v, const VectorXd& h,
-                        VectorXd* neg_grad, MatrixXd* neg_jac) {
-  const int n = c.num_rows();
-  neg_grad->resize(n);
-  neg_jac->resize(n, n);
-  for (int j = 0; j < n; ++j) {
-    VectorXd vp = v, vm = v;
-    vp(j) += h(j);
-    vm(j) -= h(j);
-    (*neg_grad)(j) = -(CostOnly(c, vp) - CostOnly(c, vm)) / (2 * h(j));
-    neg_jac->col(j) = -(ImpulseOnly(c, vp) - ImpulseOnly(c, vm)) / (2 * h(j));
-  }
-}
-
-// A point where the stencil v ± h stays inside one smooth region.
-void ExpectMatchesFiniteDifferences(const Constraint& c, const VectorXd& v, const VectorXd& h,
-                                    double tol, const std::string& where) {
-  ExpectWellFormed(c, v, where);
-  const Sample s = Eval(c, v);
-  VectorXd neg_grad;
-  MatrixXd neg_jac;
-  CentralDifferences(c, v, h, &neg_grad, &neg_jac);
-  EXPECT_LE(MaxAbs(neg_grad - s.gamma), tol * MaxAbs(s.gamma) + 1e-300)
-      << where << "\n gamma=" << s.gamma.transpose() << "\n fd   =" << neg_grad.transpose();
-  EXPECT_LE(MaxAbs(neg_jac - s.G), tol * MaxAbs(s.G) + 1e-300) << where << "\nG=\n"
-                                                               << s.G << "\nfd=\n"
-                                                               << neg_jac;
-}
-
-// A point on a kink. ℓ is C¹ so γ still matches central differences of ℓ; G must equal the
-// Hessian of one of the adjacent regions (evaluated at `sides`, points just off the kink), and
-// each column of G must be one of the one-sided difference quotients of γ.
-void ExpectKinkConsistent(const Constraint& c, const VectorXd& v, const VectorXd& h,
-                          const std::vector<VectorXd>& sides, double tol,
-                          const std::string& where) {
-  ExpectWellFormed(c, v, where);
-  const Sample s = Eval(c, v);
-  VectorXd neg_grad;
-  MatrixXd neg_jac;
-  CentralDifferences(c, v, h, &neg_grad, &neg_jac);
-  double g_scale = MaxAbs(s.G);
-  std::vector<MatrixXd> side_G;
-  for (const VectorXd& side : sides) {
-    const Sample t = Eval(c, side);
-    side_G.push_back(t.G);
-    g_scale = std::max(g_scale, MaxAbs(t.G));
-  }
-  // γ is continuous across the kink: Lipschitz with constant ‖G‖ ≤ n·max|G_ij|.
-  for (const VectorXd& side : sides) {
-    const VectorXd t_gamma = ImpulseOnly(c, side);
-    EXPECT_LE(MaxAbs(t_gamma - s.gamma),
-              2 * c.num_rows() * g_scale * MaxAbs(side - v) + 1e-12 * MaxAbs(s.gamma))
-        << where;
-  }
-  // Central differences across a kink of ℓ'' are off by O(ΔG·h).
-  EXPECT_LE(MaxAbs(neg_grad - s.gamma), tol * MaxAbs(s.gamma) + g_scale * h.maxCoeff())
-      << where << "\n gamma=" << s.gamma.transpose() << "\n fd   =" << neg_grad.transpose();
-  double best = std::numeric_limits<double>::infinity();
-  for (const MatrixXd& Gs : side_G) best = std::min(best, MaxAbs(Gs - s.G));
-  EXPECT_LE(best, tol * g_scale) << where << "\nG=\n" << s.G;
-  const VectorXd g0 = ImpulseOnly(c, v);
-  for (int j = 0; j < c.num_rows(); ++j) {
-    VectorXd vp = v, vm = v;
-    vp(j) += h(j);
-    vm(j) -= h(j);
-    const VectorXd fwd = -(ImpulseOnly(c, vp) - g0) / h(j);
-    const VectorXd bwd = -(g0 - ImpulseOnly(c, vm)) / h(j);
-    const double err = std::min(MaxAbs(s.G.col(j) - fwd), MaxAbs(s.G.col(j) - bwd));
-    EXPECT_LE(err, tol * g_scale + 1e-300)
-        << where << " column " << j << "\nG=\n"
-        << s.G << "\nfwd=" << fwd.transpose() << "\nbwd=" << bwd.transpose();
-  }
-}
-
-void ExpectMidpointConvex(const Constraint& c, const VectorXd& a, const VectorXd& b,
-                          const std::string& where) {
-  const double la = CostOnly(c, a), lb = CostOnly(c, b), lm = CostOnly(c, 0.5 * (a + b));
-  EXPECT_LE(lm, 0.5 * (la + lb) + 1e-12 * (std::abs(la) + std::abs(lb)) + 1e-300) << where;
-}
-
-std::string Where(const char* what, int i) { return std::string(what) + " #" + std::to_string(i); }
-
-double LogUniform(std::mt19937& rng, double lo_exp, double hi_exp) {
-  return std::pow(10.0, std::uniform_real_distribution<double>(lo_exp, hi_exp)(rng));
-}
-double Uniform(std::mt19937& rng, double lo, double hi) {
-  return std::uniform_real_distribution<double>(lo, hi)(rng);
-}
-double Normal(std::mt19937& rng, double sigma) {
-  return std::normal_distribution<double>(0, sigma)(rng);
-}
 
 // ============================================================================================
 // SAP (§2.1). Points are built in y = −R⁻¹(v_c − v̂) space, where the regions are cones.
@@ -209,8 +86,8 @@ TEST(SapContactTest, StictionRegionMatchesClosedFormAndFiniteDifferences) {
     const double yr = Uniform(rng, 0.0, 0.99) * c.p.friction * yn;
     const VectorXd v = c.VelocityFromY(yr, Uniform(rng, 0, 2 * kPi), yn);
     const std::string where = Where("stick", i);
-    ExpectMatchesFiniteDifferences(sap, v, c.Step(v), 1e-5, where);
-    const Sample s = Eval(sap, v);
+    EXPECT_TRUE(MatchesFiniteDifferences(sap, v, c.Step(v), {.relative = 1e-5})) << where;
+    const ConstraintSample s = EvaluateConstraint(sap, v);
     // γ = −R⁻¹(v_c − v̂), G = R⁻¹, ℓ = ½ γᵀRγ.
     const Vector3d R(c.p.R_t, c.p.R_t, c.p.R_n);
     const Vector3d vhat(0, 0, c.p.vhat_n);
@@ -232,8 +109,8 @@ TEST(SapContactTest, SlidingRegionMatchesProjectionAndFiniteDifferences) {
     const double angle = Uniform(rng, 0, 2 * kPi);
     const VectorXd v = c.VelocityFromY(yr, angle, yn);
     const std::string where = Where("slide", i);
-    ExpectMatchesFiniteDifferences(sap, v, c.Step(v), 1e-5, where);
-    const Sample s = Eval(sap, v);
+    EXPECT_TRUE(MatchesFiniteDifferences(sap, v, c.Step(v), {.relative = 1e-5})) << where;
+    const ConstraintSample s = EvaluateConstraint(sap, v);
     // On the cone surface, friction opposes the slip direction of v_t.
     const double gn = s.gamma(2);
     EXPECT_GT(gn, 0) << where;
@@ -255,8 +132,8 @@ TEST(SapContactTest, SeparationRegionIsZero) {
     const double yr = Uniform(rng, 0.0, 0.99) * (-yn) / c.mu_hat();
     const VectorXd v = c.VelocityFromY(yr, Uniform(rng, 0, 2 * kPi), yn);
     const std::string where = Where("separation", i);
-    ExpectMatchesFiniteDifferences(sap, v, c.Step(v), 1e-5, where);
-    const Sample s = Eval(sap, v);
+    EXPECT_TRUE(MatchesFiniteDifferences(sap, v, c.Step(v), {.relative = 1e-5})) << where;
+    const ConstraintSample s = EvaluateConstraint(sap, v);
     EXPECT_EQ(s.ell, 0.0) << where;
     EXPECT_EQ(MaxAbs(s.gamma), 0.0) << where;
     EXPECT_EQ(MaxAbs(s.G), 0.0) << where;
@@ -275,32 +152,32 @@ TEST(SapContactTest, RegionBoundariesAreConsistentFromBothSides) {
       const double yn = Uniform(rng, 0.1, 1.0);
       const double yr = mu * yn;
       const VectorXd v = c.VelocityFromY(yr, angle, yn);
-      ExpectKinkConsistent(
+      EXPECT_TRUE(IsKinkConsistent(
           sap, v, c.Step(v),
           {c.VelocityFromY(yr * (1 - off), angle, yn), c.VelocityFromY(yr * (1 + off), angle, yn)},
-          1e-4, Where("stick/slide", i));
+          {.relative = 1e-4}))
+          << Where("stick/slide", i);
     }
     {  // slide / separation: y_n = −μ̂ y_r
       const double yr = Uniform(rng, 0.1, 1.0);
       const double yn = -c.mu_hat() * yr;
       const VectorXd v = c.VelocityFromY(yr, angle, yn);
-      ExpectKinkConsistent(
+      EXPECT_TRUE(IsKinkConsistent(
           sap, v, c.Step(v),
           {c.VelocityFromY(yr * (1 - off), angle, yn), c.VelocityFromY(yr * (1 + off), angle, yn)},
-          1e-4, Where("slide/separation", i));
+          {.relative = 1e-4}))
+          << Where("slide/separation", i);
     }
     {  // apex y = 0 (v_c = v̂): all three regions meet; γ = 0 and ℓ = 0 there.
       const VectorXd v = c.VelocityFromY(0, angle, 0);
-      ExpectWellFormed(sap, v, Where("apex", i));
-      const Sample s = Eval(sap, v);
+      EXPECT_TRUE(IsWellFormed(sap, v)) << Where("apex", i);
+      const ConstraintSample s = EvaluateConstraint(sap, v);
       EXPECT_EQ(s.ell, 0.0);
       EXPECT_EQ(MaxAbs(s.gamma), 0.0);
-      VectorXd neg_grad;
-      MatrixXd neg_jac;
-      CentralDifferences(sap, v, c.Step(v), &neg_grad, &neg_jac);
       // ℓ ≈ ½ yᵀRy ⇒ its central difference is O(h/R) at the apex.
       const VectorXd h = c.Step(v);
-      EXPECT_LE(MaxAbs(neg_grad), 3 * MaxAbs(h) / std::min(c.p.R_t, c.p.R_n)) << i;
+      const testing::CentralDifferences fd(sap, v, h);
+      EXPECT_LE(MaxAbs(fd.neg_gradient), 3 * MaxAbs(h) / std::min(c.p.R_t, c.p.R_n)) << i;
     }
   }
 }
@@ -314,8 +191,8 @@ TEST(SapContactTest, ExactlyZeroTangentialVelocity) {
     const double yn = Uniform(rng, -1, 1);
     const VectorXd v = Vector3d(0, 0, c.p.vhat_n - c.p.R_n * yn);
     const std::string where = Where("v_t = 0", i);
-    ExpectWellFormed(sap, v, where);
-    const Sample s = Eval(sap, v);
+    EXPECT_TRUE(IsWellFormed(sap, v)) << where;
+    const ConstraintSample s = EvaluateConstraint(sap, v);
     EXPECT_EQ(s.gamma(0), 0.0);
     EXPECT_EQ(s.gamma(1), 0.0);
     if (yn > 0) {
@@ -324,7 +201,7 @@ TEST(SapContactTest, ExactlyZeroTangentialVelocity) {
                   1e-12 * yn + 1e-15 * (std::abs(c.p.vhat_n) + std::abs(v(2))) / c.p.R_n)
           << where;
       EXPECT_DOUBLE_EQ(s.G(0, 0), 1 / c.p.R_t) << where;
-      ExpectMatchesFiniteDifferences(sap, v, c.Step(v), 1e-5, where);
+      EXPECT_TRUE(MatchesFiniteDifferences(sap, v, c.Step(v), {.relative = 1e-5})) << where;
     } else {
       EXPECT_EQ(s.gamma(2), 0.0) << where;
     }
@@ -339,8 +216,8 @@ TEST(SapContactTest, FrictionlessIsOneSidedNormal) {
     for (double vn : {-0.2, 0.0, 0.05, 0.2}) {
       const VectorXd v = Vector3d(vt, -vt, vn);
       const std::string where = "vt=" + std::to_string(vt) + " vn=" + std::to_string(vn);
-      ExpectWellFormed(sap, v, where);
-      const Sample s = Eval(sap, v);
+      EXPECT_TRUE(IsWellFormed(sap, v)) << where;
+      const ConstraintSample s = EvaluateConstraint(sap, v);
       const double expected_gn = std::max(0.0, -(vn - p.vhat_n) / p.R_n);
       EXPECT_NEAR(s.gamma(2), expected_gn, 1e-12) << where;
       EXPECT_EQ(s.gamma(0), 0.0) << where;
@@ -374,8 +251,8 @@ TEST(SapContactTest, ZeroStiffnessIsInactiveWithoutNaN) {
   const SapContact sap(p);
   for (const VectorXd& v : {VectorXd(Vector3d(0, 0, 0)), VectorXd(Vector3d(0.1, 0, -1)),
                             VectorXd(Vector3d(0, 0, -1e3))}) {
-    ExpectWellFormed(sap, v, "k = 0");
-    const Sample s = Eval(sap, v);
+    EXPECT_TRUE(IsWellFormed(sap, v)) << "k = 0";
+    const ConstraintSample s = EvaluateConstraint(sap, v);
     EXPECT_EQ(s.ell, 0.0);
     EXPECT_EQ(MaxAbs(s.gamma), 0.0);
     EXPECT_EQ(MaxAbs(s.G), 0.0);
@@ -390,9 +267,9 @@ TEST(SapContactTest, ConvexAlongRandomSegments) {
     const double scale = std::max(c.p.R_t, c.p.R_n);
     const VectorXd a = Vector3d(Normal(rng, scale), Normal(rng, scale), Normal(rng, scale));
     const VectorXd b = Vector3d(Normal(rng, scale), Normal(rng, scale), Normal(rng, scale));
-    ExpectMidpointConvex(sap, a, b, Where("SAP convexity", i));
-    ExpectWellFormed(sap, a, Where("SAP random", i));
-    EXPECT_GE(CostOnly(sap, a), 0.0);
+    EXPECT_TRUE(IsConvexAlongSegment(sap, a, b)) << Where("SAP convexity", i);
+    EXPECT_TRUE(IsWellFormed(sap, a)) << Where("SAP random", i);
+    EXPECT_GE(ConstraintCost(sap, a), 0.0);
   }
 }
 
@@ -427,6 +304,25 @@ HuntCrossleyNormal RandomNormal(std::mt19937& rng) {
   hc.penetration_m = Normal(rng, 1e-3);
   return hc;
 }
+
+// The normal law as a one-row Constraint of v_n (ℓ_n, n, −n' from Potential, Impulse and
+// ImpulseDerivativeNeg), so the shared checks apply to it; Evaluate must agree with them.
+class HuntCrossleyConstraint final : public Constraint {
+ public:
+  explicit HuntCrossleyConstraint(const HuntCrossleyNormal& hc) : hc_(hc) {}
+  int num_rows() const override { return 1; }
+  double Evaluate(const Eigen::Ref<const VectorXd>& vc, Eigen::Ref<VectorXd> gamma,
+                  MatrixXd* G) const override {
+    gamma(0) = hc_.Impulse(vc(0));
+    if (G != nullptr) (*G)(0, 0) = hc_.ImpulseDerivativeNeg(vc(0));
+    return hc_.Potential(vc(0));
+  }
+
+ private:
+  HuntCrossleyNormal hc_;
+};
+
+VectorXd Scalar(double x) { return VectorXd::Constant(1, x); }
 
 double NormalStep(double vn, double vhat) {
   return 1e-7 * (std::abs(vn) + (std::isfinite(vhat) ? std::abs(vhat) : 0) + 1e-6);
@@ -475,16 +371,19 @@ TEST(HuntCrossleyNormalTest, RandomPointsMatchReferenceAndDerivatives) {
     const std::string where = Where("HC", i);
     const double n = hc.Impulse(vn), dn = hc.ImpulseDerivativeNeg(vn), ell = hc.Potential(vn);
     ASSERT_TRUE(std::isfinite(n) && std::isfinite(dn) && std::isfinite(ell)) << where;
+    double n2 = kNaN, dn2 = kNaN;
+    EXPECT_EQ(hc.Evaluate(vn, &n2, &dn2), ell) << where;
+    EXPECT_EQ(n2, n) << where;
+    EXPECT_EQ(dn2, dn) << where;
     const double n_ref = ReferenceImpulse(hc, vn);
     EXPECT_NEAR(n, n_ref, 1e-9 * n_ref) << where;
     const double ell_ref = ReferencePotential(hc, vn, vhat);
     EXPECT_NEAR(ell, ell_ref, 1e-10 * ell_ref) << where;
     EXPECT_GE(ell, 0.0) << where;
-    EXPECT_GE(dn, 0.0) << where;
-    const double fd_n = -(hc.Potential(vn + h) - hc.Potential(vn - h)) / (2 * h);
-    EXPECT_NEAR(fd_n, n, 1e-6 * n + 1e-300) << where;
-    const double fd_dn = -(hc.Impulse(vn + h) - hc.Impulse(vn - h)) / (2 * h);
-    EXPECT_NEAR(fd_dn, dn, 1e-6 * dn + 1e-300) << where;
+    // n = −ℓ_n', −n' = ℓ_n'' ≥ 0.
+    EXPECT_TRUE(MatchesFiniteDifferences(HuntCrossleyConstraint(hc), Scalar(vn), Scalar(h),
+                                         {.relative = 1e-6}))
+        << where;
     if (vn < vhat) {
       ++active;
       EXPECT_GT(n, 0.0) << where;
@@ -525,9 +424,12 @@ TEST(HuntCrossleyNormalTest, OpeningVelocityKinks) {
     EXPECT_NEAR(bwd, slope, 1e-5 * slope + dt * dt * k * d * h) << where;
     EXPECT_NEAR(hc.ImpulseDerivativeNeg(vhat - 1e-9 * std::abs(vhat) - 1e-300), slope, 1e-6 * slope)
         << where;
-    // ℓ is C¹: the central difference of ℓ at the kink still gives n(v̂) = 0 (to O(h)).
-    const double fd_n = -(hc.Potential(vhat + h) - hc.Potential(vhat - h)) / (2 * h);
-    EXPECT_LE(std::abs(fd_n), slope * h) << where;
+    // ℓ is C¹ (the central difference of ℓ still gives n(v̂) = 0 to O(h)), −n'(v̂) is one of
+    // the one-sided slopes and the Hessian of one side.
+    const double off = 1e-3 * h;
+    EXPECT_TRUE(IsKinkConsistent(HuntCrossleyConstraint(hc), Scalar(vhat), Scalar(h),
+                                 {Scalar(vhat - off), Scalar(vhat + off)}, {.relative = 1e-5}))
+        << where;
   }
   EXPECT_GT(elastic, 100);
   EXPECT_GT(dissipative, 100);
@@ -538,8 +440,7 @@ TEST(HuntCrossleyNormalTest, PotentialIsConvex) {
   for (int i = 0; i < 3000; ++i) {
     const HuntCrossleyNormal hc = RandomNormal(rng);
     const double a = Normal(rng, 0.5), b = Normal(rng, 0.5);
-    const double la = hc.Potential(a), lb = hc.Potential(b), lm = hc.Potential(0.5 * (a + b));
-    EXPECT_LE(lm, 0.5 * (la + lb) * (1 + 1e-12)) << i;
+    EXPECT_TRUE(IsConvexAlongSegment(HuntCrossleyConstraint(hc), Scalar(a), Scalar(b))) << i;
   }
 }
 
@@ -644,8 +545,8 @@ TEST(LaggedContactTest, RandomPointsMatchFiniteDifferences) {
     if (std::abs(v(2) - vhat) < 100 * h(2)) continue;
     (v(2) < vhat ? active : open)++;
     const std::string where = Where("Lagged", i);
-    ExpectMatchesFiniteDifferences(c, v, h, 1e-5, where);
-    const Sample s = Eval(c, v);
+    EXPECT_TRUE(MatchesFiniteDifferences(c, v, h, {.relative = 1e-5})) << where;
+    const ConstraintSample s = EvaluateConstraint(c, v);
     EXPECT_GE(s.ell, 0.0) << where;
     // Normal is exactly Hunt & Crossley, independent of v_t (consistent).
     EXPECT_EQ(s.gamma(2), p.normal.Impulse(v(2))) << where;
@@ -671,13 +572,14 @@ TEST(LaggedContactTest, NormalKink) {
     const VectorXd v = Vector3d(speed, -0.5 * speed, vhat);
     const VectorXd h = ContactStep(v, p.epsilon_m_per_s, vhat);
     const double off = 1e-3 * h(2);
-    ExpectKinkConsistent(c, v, h,
-                         {Vector3d(v(0), v(1), vhat - off), Vector3d(v(0), v(1), vhat + off)}, 1e-4,
-                         Where("Lagged v_n = v̂", i));
+    EXPECT_TRUE(IsKinkConsistent(
+        c, v, h, {Vector3d(v(0), v(1), vhat - off), Vector3d(v(0), v(1), vhat + off)},
+        {.relative = 1e-4}))
+        << Where("Lagged v_n = v̂", i);
     // The normal contributes nothing at v̂: ℓ = μγ_n0‖v_t‖_s only.
     const double friction_cost = p.friction * p.lagged_normal_impulse *
                                  SoftNormReference(speed * std::hypot(1.0, 0.5), p.epsilon_m_per_s);
-    EXPECT_NEAR(CostOnly(c, v), friction_cost, 1e-6 * friction_cost + 1e-300);
+    EXPECT_NEAR(ConstraintCost(c, v), friction_cost, 1e-6 * friction_cost + 1e-300);
   }
 }
 
@@ -693,7 +595,7 @@ TEST(LaggedContactTest, FrictionSaturatesAtLaggedCoulombBound) {
   const double bound = 0.5 * 6;
   for (double speed : {0.1, 1.0, 10.0}) {  // ‖v_t‖ ≥ 1e3·ε
     const VectorXd v = Vector3d(0.6 * speed, -0.8 * speed, 0.0);
-    const Sample s = Eval(c, v);
+    const ConstraintSample s = EvaluateConstraint(c, v);
     const double eps_ratio = 1e-4 / speed;
     EXPECT_NEAR(s.gamma.head<2>().norm(), bound, bound * eps_ratio * eps_ratio) << speed;
     EXPECT_NEAR(s.gamma(0) / bound, -0.6, 1e-6);
@@ -702,7 +604,7 @@ TEST(LaggedContactTest, FrictionSaturatesAtLaggedCoulombBound) {
     EXPECT_NEAR(s.gamma(2), 1.0, 1e-12);
   }
   // Below ε it is viscous: γ_t ≈ −μγ_n0 v_t/ε, Hessian μγ_n0/ε·I at v_t = 0.
-  const Sample s0 = Eval(c, Vector3d(0, 0, 0));
+  const ConstraintSample s0 = EvaluateConstraint(c, Vector3d(0, 0, 0));
   EXPECT_EQ(s0.gamma(0), 0.0);
   EXPECT_EQ(s0.gamma(1), 0.0);
   EXPECT_NEAR(s0.G(0, 0), bound / 1e-4, 1e-9);
@@ -720,6 +622,44 @@ TEST(LaggedContactTest, RegularizedEpsilon) {
   EXPECT_DOUBLE_EQ(LaggedContact::RegularizedEpsilon(1e-4, 1e-3, 10.0, 0.5, 0.2), 1e-3);
   EXPECT_DOUBLE_EQ(LaggedContact::RegularizedEpsilon(1e-4, 1e-3, 10.0, 0.5, 1e-3), 1e-4);
   EXPECT_DOUBLE_EQ(LaggedContact::RegularizedEpsilon(1e-4, 1e-3, 10.0, 0.0, 1e3), 1e-4);
+}
+
+TEST(LaggedContactTest, RegularizedMatchesFiniteDifferencesAndCapsTheStictionStiffness) {
+  // Regularized Lagged (§2.3): the constraint the world builds with ε = max(v_s, σ·w_t·μ·γ_n0)
+  // and γ_n0 from a previous normal velocity. Same checks as the plain model, and the point of
+  // the regularization: the friction Hessian at v_t = 0, μγ_n0/ε, never exceeds 1/(σ·w_t).
+  std::mt19937 rng(35);
+  int regularized = 0;
+  for (int i = 0; i < 2000; ++i) {
+    auto p = RandomLagged(rng);
+    p.lagged_normal_impulse = LaggedContact::LaggedNormalImpulse(p.normal, Normal(rng, 0.05));
+    const double v_s = LogUniform(rng, -5, -3), sigma = 1e-3, w_t = LogUniform(rng, -1, 3);
+    p.epsilon_m_per_s =
+        LaggedContact::RegularizedEpsilon(v_s, sigma, w_t, p.friction, p.lagged_normal_impulse);
+    if (p.epsilon_m_per_s > v_s) ++regularized;
+    const LaggedContact c(p);
+    const double vhat = p.normal.OpeningVelocity();
+    const std::string where = Where("regularized Lagged", i);
+    // Stiction stiffness at v_t = 0 in the active region.
+    const ConstraintSample s0 = EvaluateConstraint(c, Vector3d(0, 0, vhat - 0.01));
+    const double cap = p.friction * p.lagged_normal_impulse / p.epsilon_m_per_s;
+    EXPECT_NEAR(s0.G(0, 0), cap, 1e-12 * cap) << where;
+    EXPECT_LE(s0.G(0, 0), (1 + 1e-12) / (sigma * w_t)) << where;
+    // Random tangential speeds around ε, at most 0.3 m/s (as in the plain model's test: beyond
+    // that the friction cost μγ_n0‖v_t‖ swamps the normal part's central differences).
+    const double speed = std::min(0.3, p.epsilon_m_per_s * LogUniform(rng, -2, 2));
+    const double angle = Uniform(rng, 0, 2 * kPi);
+    const VectorXd v =
+        Vector3d(speed * std::cos(angle), speed * std::sin(angle), vhat + Normal(rng, 0.05));
+    const VectorXd h = ContactStep(v, p.epsilon_m_per_s, vhat);
+    if (std::abs(v(2) - vhat) < 100 * h(2)) continue;
+    EXPECT_TRUE(MatchesFiniteDifferences(c, v, h, {.relative = 1e-5})) << where;
+    const double e = p.epsilon_m_per_s;
+    const VectorXd a = Vector3d(Normal(rng, e), Normal(rng, e), Normal(rng, 0.1));
+    const VectorXd b = Vector3d(Normal(rng, e), Normal(rng, e), Normal(rng, 0.1));
+    EXPECT_TRUE(IsConvexAlongSegment(c, a, b)) << where;
+  }
+  EXPECT_GT(regularized, 400);
 }
 
 // Degenerates parameter `which` (0–4) of those the lagged and similar models share: ε (0 and
@@ -752,11 +692,11 @@ void ExpectDegenerateWellFormed(const typename Contact::Data& p, int i, const ch
   const Contact c(p);
   const double vt = (i % 2) ? 0.0 : Normal(rng, 1e-3);
   const VectorXd v = Vector3d(vt, 0.0, Normal(rng, 0.1));
-  ExpectWellFormed(c, v, Where(what, i));
-  EXPECT_GE(CostOnly(c, v), 0.0);
+  EXPECT_TRUE(IsWellFormed(c, v)) << Where(what, i);
+  EXPECT_GE(ConstraintCost(c, v), 0.0);
 }
 
-// Midpoint convexity along 3000 random segments (tangential velocities of scale `vt_scale`).
+// Convexity along 3000 random segments (tangential velocities of scale `vt_scale`).
 template <typename Contact, typename RandomParameters>
 void ExpectConvexAlongRandomSegments(const RandomParameters& random_parameters, double vt_scale,
                                      const char* what, std::mt19937& rng) {
@@ -764,7 +704,7 @@ void ExpectConvexAlongRandomSegments(const RandomParameters& random_parameters, 
     const Contact c(random_parameters(rng));
     const VectorXd a = Vector3d(Normal(rng, vt_scale), Normal(rng, vt_scale), Normal(rng, 0.1));
     const VectorXd b = Vector3d(Normal(rng, vt_scale), Normal(rng, vt_scale), Normal(rng, 0.1));
-    ExpectMidpointConvex(c, a, b, Where(what, i));
+    EXPECT_TRUE(IsConvexAlongSegment(c, a, b)) << Where(what, i);
   }
 }
 
@@ -814,8 +754,8 @@ TEST(SimilarContactTest, RandomPointsMatchFiniteDifferences) {
     if (std::abs(z - vhat) < 100 * (h(2) + mu * h(0))) continue;
     (z < vhat ? active : open)++;
     const std::string where = Where("Similar", i);
-    ExpectMatchesFiniteDifferences(c, v, h, 1e-5, where);
-    const Sample s = Eval(c, v);
+    EXPECT_TRUE(MatchesFiniteDifferences(c, v, h, {.relative = 1e-5})) << where;
+    const ConstraintSample s = EvaluateConstraint(c, v);
     EXPECT_GE(s.ell, 0.0) << where;
     // γ_n = n(z); friction μ·n(z)·ŝ opposing v_t.
     const double n_ref = ReferenceImpulse(p.normal, z);
@@ -846,10 +786,10 @@ TEST(SimilarContactTest, ZeroForceSetIsExactlyTheShiftedCone) {
     const double boundary = vhat + p.friction * SoftNormReference(speed, p.epsilon_m_per_s);
     const double tiny = 1e-9 * (std::abs(boundary) + std::abs(vhat) + 1e-6);
     const std::string where = Where("Similar zero set", i);
-    const Sample above = Eval(c, Vector3d(speed, 0, boundary + tiny));
+    const ConstraintSample above = EvaluateConstraint(c, Vector3d(speed, 0, boundary + tiny));
     EXPECT_EQ(MaxAbs(above.gamma), 0.0) << where;
     EXPECT_EQ(above.ell, 0.0) << where;
-    const Sample below = Eval(c, Vector3d(speed, 0, boundary - tiny));
+    const ConstraintSample below = EvaluateConstraint(c, Vector3d(speed, 0, boundary - tiny));
     EXPECT_GT(below.gamma(2), 0.0) << where;
     EXPECT_GT(below.ell, 0.0) << where;
   }
@@ -868,18 +808,21 @@ TEST(SimilarContactTest, OpeningKinkAndZeroTangentialVelocity) {
     const double off = 1e-3 * h(2);
     // Which side of z = v̂ the point falls on is decided by round-off; on the active side the
     // one-sided differences carry an O(h·∂G) error that reaches a few 1e-4 of G here.
-    ExpectKinkConsistent(c, v, h, {Vector3d(0.0, speed, vn - off), Vector3d(0.0, speed, vn + off)},
-                         1e-3, Where("Similar z = v̂", i));
+    EXPECT_TRUE(IsKinkConsistent(c, v, h,
+                                 {Vector3d(0.0, speed, vn - off), Vector3d(0.0, speed, vn + off)},
+                                 {.relative = 1e-3}))
+        << Where("Similar z = v̂", i);
     // v_t = 0 exactly in the active region: no friction, tangential Hessian μ n/ε.
     const VectorXd w = Vector3d(0, 0, vhat - 0.01);
-    ExpectWellFormed(c, w, Where("Similar v_t = 0", i));
-    const Sample s = Eval(c, w);
+    EXPECT_TRUE(IsWellFormed(c, w)) << Where("Similar v_t = 0", i);
+    const ConstraintSample s = EvaluateConstraint(c, w);
     EXPECT_EQ(s.gamma(0), 0.0);
     EXPECT_EQ(s.gamma(1), 0.0);
     const double n = p.normal.Impulse(vhat - 0.01);
     EXPECT_NEAR(s.G(0, 0), p.friction * n / p.epsilon_m_per_s, 1e-12 * (1 + s.G(0, 0)));
-    ExpectMatchesFiniteDifferences(c, w, ContactStep(w, p.epsilon_m_per_s, vhat), 1e-5,
-                                   Where("Similar v_t = 0 FD", i));
+    EXPECT_TRUE(
+        MatchesFiniteDifferences(c, w, ContactStep(w, p.epsilon_m_per_s, vhat), {.relative = 1e-5}))
+        << Where("Similar v_t = 0 FD", i);
   }
 }
 

@@ -1,53 +1,16 @@
 // Checks that a warmed-up ConvexSolver does not touch the heap (contact-math.md §4: one solve per
-// time step, in the real-time loop). malloc/calloc/realloc are interposed in this test binary
-// and forward to glibc; they only count while a test enables counting. Skipped under
-// sanitizers, which interpose malloc themselves.
+// time step, in the real-time loop), counted at the malloc level by
+// test_support/allocation_counter.h. Skipped under sanitizers, which own malloc.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
-#include <atomic>
-#include <cstddef>
+#include <algorithm>
 #include <random>
 #include <vector>
 
 #include "engine/solver/convex_problem.h"
 #include "engine/solver/convex_solver.h"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define CONTACTLAB_COUNT_MALLOC 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define CONTACTLAB_COUNT_MALLOC 0
-#endif
-#endif
-#ifndef CONTACTLAB_COUNT_MALLOC
-#define CONTACTLAB_COUNT_MALLOC 1
-#endif
-
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-#if CONTACTLAB_COUNT_MALLOC
-extern "C" {
-void* __libc_malloc(size_t);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-void* malloc(size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  return __libc_malloc(n);
-}
-void* calloc(size_t n, size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  return __libc_calloc(n, size);
-}
-void* realloc(void* p, size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  return __libc_realloc(p, n);
-}
-}
-#endif
+#include "test_support/allocation_counter.h"
 
 namespace contactlab {
 namespace {
@@ -116,7 +79,7 @@ struct ChainData {
 };
 
 TEST(ConvexSolverAllocationTest, WarmSolveDoesNotAllocate) {
-  if (!CONTACTLAB_COUNT_MALLOC) GTEST_SKIP() << "malloc is interposed by a sanitizer";
+  if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
   const ChainData data(20);  // n_v = 120
   for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
     ConvexProblem problem;
@@ -132,22 +95,25 @@ TEST(ConvexSolverAllocationTest, WarmSolveDoesNotAllocate) {
 
     // The next step: rebuild the problem in place (same sizes and pattern) and solve it again
     // from the same cold start, so that Newton iterates.
-    g_allocations = 0;
-    g_counting = true;
-    data.Build(&problem);
-    v = v0;
-    const ConvexSolverStats stats = solver.Solve(problem, &v);
-    g_counting = false;
+    long allocations = 0;
+    ConvexSolverStats stats;
+    {
+      testing::ScopedAllocationCount counter;
+      data.Build(&problem);
+      v = v0;
+      stats = solver.Solve(problem, &v);
+      allocations = counter.count();
+    }
     EXPECT_TRUE(stats.converged);
     EXPECT_GE(stats.iterations, 2);
     if (type == LinearSolverType::kDense) {
-      EXPECT_EQ(g_allocations.load(), 0) << stats.iterations << " iterations";
+      EXPECT_EQ(allocations, 0) << stats.iterations << " iterations";
     } else {
       // Our code allocates nothing; CHOLMOD (SuiteSparse 5.12) allocates and frees a workspace
       // in every numeric factorization (cholmod_super_numeric: its supernode update matrix C),
       // at most 2 allocations per factorization (measured: exactly 2 for this chain, which
       // kAuto factors simplicially).
-      EXPECT_LE(g_allocations.load(), 2 * stats.iterations) << stats.iterations << " iterations";
+      EXPECT_LE(allocations, 2 * stats.iterations) << stats.iterations << " iterations";
     }
   }
 }

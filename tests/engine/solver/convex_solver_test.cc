@@ -1,119 +1,39 @@
-// Tests of the convex problem, the block-sparse Hessian, the supernodal Cholesky and the Newton
-// solver (contact-math.md §2, §4) on test-local constraints with known answers: a quadratic
-// (the solution solves a linear system), a smooth non-quadratic softplus barrier (line search
-// and Newton), and a one-sided quadratic with kinks in its Hessian.
+// Tests of the convex problem and the Newton solver (contact-math.md §2, §4) on the test-local
+// constraints of solver_test_problem.h, which have known answers: a quadratic (the solution
+// solves a linear system), a smooth non-quadratic softplus barrier (line search and Newton),
+// and a one-sided quadratic with kinks in its Hessian. The linear solvers (block-sparse
+// Hessian, supernodal Cholesky) are tested in supernodal_cholesky_test.cc.
 #include "engine/solver/convex_solver.h"
 
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <limits>
-#include <memory>
 #include <random>
 #include <vector>
 
-#include "engine/solver/block_sparse_hessian.h"
 #include "engine/solver/convex_problem.h"
-#include "engine/solver/supernodal_cholesky.h"
+#include "solver_test_problem.h"
+#include "test_support/constraint_checks.h"
 
 namespace contactlab {
 namespace {
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
+using testing::Kind;
+using testing::OneSidedConstraint;
+using testing::Params;
+using testing::QuadraticConstraint;
+using testing::RandomSpd;
+using testing::RandomVector;
+using testing::RelativeError;
+using testing::SoftplusConstraint;
+using testing::TestProblem;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// ℓ = ½ (v_c − c)ᵀ K (v_c − c): γ = −K (v_c − c), G = K.
-class QuadraticConstraint final : public Constraint {
- public:
-  QuadraticConstraint(MatrixXd K, VectorXd c) : K_(std::move(K)), c_(std::move(c)) {}
-  int num_rows() const override { return static_cast<int>(c_.size()); }
-  double Evaluate(const Eigen::Ref<const VectorXd>& vc, Eigen::Ref<VectorXd> gamma,
-                  MatrixXd* G) const override {
-    double ell = 0;
-    for (int i = 0; i < num_rows(); ++i) {
-      double Kx = 0;
-      for (int j = 0; j < num_rows(); ++j) Kx += K_(i, j) * (vc[j] - c_[j]);
-      gamma[i] = -Kx;
-      ell += 0.5 * (vc[i] - c_[i]) * Kx;
-    }
-    if (G != nullptr) *G = K_;
-    return ell;
-  }
-  const MatrixXd& K() const { return K_; }
-  const VectorXd& c() const { return c_; }
-
- private:
-  MatrixXd K_;
-  VectorXd c_;
-};
-
-// Smooth, strictly convex, not quadratic: ℓ = Σ_m (κ/β) softplus(β (c_m − a_mᵀ v_c)), a soft
-// barrier pushing a_mᵀ v_c above c_m. γ = κ Σ σ_m a_m, G = κ β Σ σ_m (1 − σ_m) a_m a_mᵀ with
-// σ_m = logistic(β (c_m − a_mᵀ v_c)). The rows a_m are those of a (full-rank) square matrix.
-class SoftplusConstraint final : public Constraint {
- public:
-  SoftplusConstraint(MatrixXd a, VectorXd c, double kappa, double beta)
-      : a_(std::move(a)), c_(std::move(c)), kappa_(kappa), beta_(beta) {}
-  int num_rows() const override { return static_cast<int>(a_.cols()); }
-  double Evaluate(const Eigen::Ref<const VectorXd>& vc, Eigen::Ref<VectorXd> gamma,
-                  MatrixXd* G) const override {
-    const int n = num_rows();
-    gamma.setZero();
-    if (G != nullptr) G->setZero();
-    double ell = 0;
-    for (int m = 0; m < a_.rows(); ++m) {
-      double s = c_[m];
-      for (int j = 0; j < n; ++j) s -= a_(m, j) * vc[j];
-      const double z = beta_ * s;
-      // Stable softplus and logistic.
-      const double softplus = z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
-      const double sigma = z > 0 ? 1 / (1 + std::exp(-z)) : std::exp(z) / (1 + std::exp(z));
-      ell += kappa_ / beta_ * softplus;
-      for (int j = 0; j < n; ++j) gamma[j] += kappa_ * sigma * a_(m, j);
-      if (G != nullptr) {
-        const double w = kappa_ * beta_ * sigma * (1 - sigma);
-        for (int i = 0; i < n; ++i) {
-          for (int j = 0; j < n; ++j) (*G)(i, j) += w * a_(m, i) * a_(m, j);
-        }
-      }
-    }
-    return ell;
-  }
-
- private:
-  MatrixXd a_;
-  VectorXd c_;
-  double kappa_, beta_;
-};
-
-// Kinks: ℓ = Σ_k ½ k_k min(v_c,k − c_k, 0)² (a frictionless compliant unilateral constraint
-// per row). γ_k = −k_k min(v_c,k − c_k, 0) ≥ 0, G = diag(k_k [v_c,k < c_k]).
-class OneSidedConstraint final : public Constraint {
- public:
-  OneSidedConstraint(VectorXd k, VectorXd c) : k_(std::move(k)), c_(std::move(c)) {}
-  int num_rows() const override { return static_cast<int>(c_.size()); }
-  double Evaluate(const Eigen::Ref<const VectorXd>& vc, Eigen::Ref<VectorXd> gamma,
-                  MatrixXd* G) const override {
-    double ell = 0;
-    if (G != nullptr) G->setZero();
-    for (int i = 0; i < num_rows(); ++i) {
-      const double x = std::min(vc[i] - c_[i], 0.0);
-      ell += 0.5 * k_[i] * x * x;
-      gamma[i] = -k_[i] * x;
-      if (G != nullptr && vc[i] < c_[i]) (*G)(i, i) = k_[i];
-    }
-    return ell;
-  }
-  bool Active(int i, double vc) const { return vc < c_[i]; }
-  const VectorXd& k() const { return k_; }
-  const VectorXd& c() const { return c_; }
-
- private:
-  VectorXd k_, c_;
-};
 
 // Returns NaN from a chosen point on, to check NaN is never propagated.
 class NaNConstraint final : public Constraint {
@@ -132,114 +52,32 @@ class NaNConstraint final : public Constraint {
   }
 };
 
-enum class Kind { kQuadratic, kSoftplus, kOneSided, kMixed };
+// ---------------------------------------------------------------------------------------------
+// The test constraints themselves: their γ and G are the derivatives of their ℓ, and ℓ is
+// convex (the solver tests below rely on it).
 
-MatrixXd RandomSpd(int n, std::mt19937* rng, double scale) {
-  std::normal_distribution<double> normal;
-  MatrixXd M(n, n);
-  for (int i = 0; i < M.size(); ++i) M.data()[i] = normal(*rng);
-  return scale * (M * M.transpose() + 0.5 * n * MatrixXd::Identity(n, n));
-}
-
-VectorXd RandomVector(int n, std::mt19937* rng, double scale = 1) {
-  std::normal_distribution<double> normal;
-  VectorXd x(n);
-  for (int i = 0; i < n; ++i) x[i] = scale * normal(*rng);
-  return x;
-}
-
-// A random multi-tree problem: free bodies (6 dofs) and 7-dof "arm chains", constraints of 3
-// rows coupling one or two trees. Constraint objects are owned here.
-struct TestProblem {
-  ConvexProblem problem;
-  std::vector<std::unique_ptr<Constraint>> constraints;
-
-  // Random tree sizes; A per tree SPD (for 7-dof chains, a banded-ish dense matrix).
-  void MakeTrees(int num_trees, std::mt19937* rng) {
-    std::vector<int> sizes(num_trees);
-    for (int t = 0; t < num_trees; ++t) sizes[t] = (t % 3 == 2) ? 7 : 6;
-    problem.Reset(sizes);
-    for (int t = 0; t < num_trees; ++t) {
-      problem.mutable_tree_A(t) = RandomSpd(sizes[t], rng, 0.5);
+TEST(SolverTestConstraints, MatchFiniteDifferencesAndAreConvex) {
+  std::mt19937 rng(5);
+  for (int i = 0; i < 200; ++i) {
+    const QuadraticConstraint quadratic(RandomSpd(3, &rng, 2.0), RandomVector(3, &rng));
+    const SoftplusConstraint softplus(MatrixXd::Identity(3, 3) + 0.3 * RandomSpd(3, &rng, 0.2),
+                                      RandomVector(3, &rng), 5.0, 3.0);
+    const OneSidedConstraint one_sided(
+        VectorXd::Constant(3, 20.0) + RandomVector(3, &rng).cwiseAbs(), RandomVector(3, &rng));
+    const VectorXd v = RandomVector(3, &rng), a = RandomVector(3, &rng, 3),
+                   b = RandomVector(3, &rng, 3);
+    const VectorXd h = VectorXd::Constant(3, 1e-6);
+    for (const Constraint* c :
+         {static_cast<const Constraint*>(&quadratic), static_cast<const Constraint*>(&softplus)}) {
+      EXPECT_TRUE(testing::MatchesFiniteDifferences(*c, v, h, {.relative = 1e-6})) << i;
+      EXPECT_TRUE(testing::IsConvexAlongSegment(*c, a, b)) << i;
     }
-    problem.mutable_free_motion_velocity() = RandomVector(problem.num_velocities(), rng);
+    // One-sided: kinks at v_c,k = c_k; stay 100 steps away from them.
+    if (((v - one_sided.c()).cwiseAbs().array() > 100 * h.array()).all()) {
+      EXPECT_TRUE(testing::MatchesFiniteDifferences(one_sided, v, h, {.relative = 1e-6})) << i;
+    }
+    EXPECT_TRUE(testing::IsConvexAlongSegment(one_sided, a, b)) << i;
   }
-
-  void AddConstraint(Kind kind, int tree_a, int tree_b, std::mt19937* rng) {
-    std::uniform_int_distribution<int> pick(0, 2);
-    if (kind == Kind::kMixed) kind = static_cast<Kind>(pick(*rng));
-    std::unique_ptr<Constraint> c;
-    switch (kind) {
-      case Kind::kQuadratic:
-        c = std::make_unique<QuadraticConstraint>(RandomSpd(3, rng, 2.0), RandomVector(3, rng));
-        break;
-      case Kind::kSoftplus:
-        c = std::make_unique<SoftplusConstraint>(
-            MatrixXd::Identity(3, 3) + 0.3 * RandomSpd(3, rng, 0.2), RandomVector(3, rng), 5.0,
-            3.0);
-        break;
-      default:
-        c = std::make_unique<OneSidedConstraint>(
-            VectorXd::Constant(3, 20.0) + RandomVector(3, rng).cwiseAbs(), RandomVector(3, rng));
-        break;
-    }
-    const int index = problem.AddConstraint(c.get(), tree_a, tree_b);
-    for (int k = 0; k < (tree_b >= 0 ? 2 : 1); ++k) {
-      auto J = problem.mutable_jacobian(index, k);
-      J = MatrixXd::NullaryExpr(J.rows(), J.cols(),
-                                [&]() { return std::normal_distribution<double>()(*rng); });
-    }
-    problem.mutable_bias(index) = RandomVector(3, rng, 0.1);
-    constraints.push_back(std::move(c));
-  }
-
-  // Random constraints; a fraction coupling two trees.
-  void MakeConstraints(int num_constraints, Kind kind, std::mt19937* rng) {
-    std::uniform_int_distribution<int> tree(0, problem.num_trees() - 1);
-    std::uniform_real_distribution<double> u(0, 1);
-    for (int i = 0; i < num_constraints; ++i) {
-      const int a = tree(*rng);
-      int b = -1;
-      if (problem.num_trees() > 1 && u(*rng) < 0.6) {
-        do b = tree(*rng);
-        while (b == a);
-      }
-      AddConstraint(kind, a, b, rng);
-    }
-  }
-
-  MatrixXd DenseJ() const {
-    MatrixXd J = MatrixXd::Zero(problem.num_constraint_rows(), problem.num_velocities());
-    for (int i = 0; i < problem.num_constraints(); ++i) {
-      const auto& e = problem.entry(i);
-      for (int k = 0; k < e.num_cliques; ++k) {
-        const int t = e.tree[k];
-        J.block(e.row_start, problem.tree_start(t), e.num_rows, problem.tree_nv(t)) =
-            problem.jacobian(i, k);
-      }
-    }
-    return J;
-  }
-
-  MatrixXd DenseA() const {
-    MatrixXd A = MatrixXd::Zero(problem.num_velocities(), problem.num_velocities());
-    for (int t = 0; t < problem.num_trees(); ++t) {
-      A.block(problem.tree_start(t), problem.tree_start(t), problem.tree_nv(t),
-              problem.tree_nv(t)) = problem.tree_A(t);
-    }
-    return A;
-  }
-};
-
-ConvexSolverParameters Params(LinearSolverType type, double rel_tol = 1e-12) {
-  ConvexSolverParameters p;
-  p.linear_solver = type;
-  p.relative_tolerance = rel_tol;
-  return p;
-}
-
-double RelativeError(const VectorXd& x, const VectorXd& reference) {
-  return (x - reference).norm() / std::max(1.0, reference.norm());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -702,161 +540,6 @@ TEST(ConvexSolverTest, IndefiniteHessianIsReported) {
     EXPECT_TRUE(stats.factorization_failed);
     EXPECT_TRUE(v.allFinite());
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Dense vs supernodal
-
-// H = A + Jᵀ G J for tp's problem, with a random SPD 3 × 3 block G_i per constraint (kept in
-// *G_storage).
-void AssembleWithRandomG(const TestProblem& tp, std::mt19937* rng, std::vector<MatrixXd>* G_storage,
-                         BlockSparseHessian* hessian) {
-  std::vector<MatrixXd*> G;
-  G_storage->clear();
-  G_storage->reserve(tp.problem.num_constraints());
-  for (int i = 0; i < tp.problem.num_constraints(); ++i) {
-    G_storage->push_back(RandomSpd(3, rng, 1.0));
-    G.push_back(&G_storage->back());
-  }
-  hessian->UpdatePattern(tp.problem);
-  hessian->Assemble(tp.problem, G);
-}
-
-TEST(SupernodalCholeskyTest, MatchesDenseLltOnRandomBlockPatterns) {
-  for (int seed = 0; seed < 10; ++seed) {
-    std::mt19937 rng(200 + seed);
-    TestProblem tp;
-    tp.MakeTrees(3 + seed * 3, &rng);
-    tp.MakeConstraints(2 + seed * 4, Kind::kMixed, &rng);
-    std::vector<MatrixXd> G_storage;
-    BlockSparseHessian hessian;
-    AssembleWithRandomG(tp, &rng, &G_storage, &hessian);
-    MatrixXd H;
-    hessian.ToDense(&H);
-    // The block assembly equals A + Jᵀ G J.
-    MatrixXd Gd =
-        MatrixXd::Zero(tp.problem.num_constraint_rows(), tp.problem.num_constraint_rows());
-    for (int i = 0; i < tp.problem.num_constraints(); ++i) {
-      Gd.block(3 * i, 3 * i, 3, 3) = G_storage[i];
-    }
-    const MatrixXd J = tp.DenseJ();
-    const MatrixXd H_expected = tp.DenseA() + J.transpose() * Gd * J;
-    EXPECT_LT((H - H_expected).norm(), 1e-13 * H_expected.norm());
-
-    const VectorXd b = RandomVector(H.rows(), &rng);
-    const VectorXd x_dense = H.llt().solve(b);
-    using Method = SupernodalCholesky::Method;
-    for (Method method : {Method::kSupernodal, Method::kSimplicial, Method::kAuto}) {
-      SupernodalCholesky cholesky(method);
-      ASSERT_EQ(cholesky.Factorize(hessian), SupernodalCholesky::Status::kSuccess);
-      EXPECT_TRUE(cholesky.factorizes_in_place());
-      EXPECT_EQ(cholesky.is_supernodal(),
-                method == Method::kSupernodal ||
-                    (method == Method::kAuto &&
-                     cholesky.flops_per_factor_nonzero() >= SupernodalCholesky::kSupernodalSwitch));
-      VectorXd x;
-      ASSERT_TRUE(cholesky.Solve(b, &x));
-      EXPECT_LT((x - x_dense).norm(), 1e-10 * x_dense.norm())
-          << "seed " << seed << " method " << static_cast<int>(method);
-      EXPECT_EQ(cholesky.num_analyses(), 1);
-    }
-  }
-}
-
-// kAuto: a chain of 6-dof trees (block tridiagonal, flops/nnz(L) ≈ 10) is factored
-// simplicially, a fully coupled set of trees (a dense front) supernodally.
-TEST(SupernodalCholeskyTest, AutoChoosesSimplicialForChainsAndSupernodalForDenseFronts) {
-  std::mt19937 rng(17);
-  for (bool dense_graph : {false, true}) {
-    TestProblem tp;
-    tp.MakeTrees(24, &rng);
-    for (int a = 0; a < 24; ++a) {
-      for (int b = a + 1; b < 24; ++b) {
-        if (dense_graph || b == a + 1) tp.AddConstraint(Kind::kQuadratic, a, b, &rng);
-      }
-    }
-    std::vector<MatrixXd> G_storage;
-    BlockSparseHessian hessian;
-    AssembleWithRandomG(tp, &rng, &G_storage, &hessian);
-    SupernodalCholesky cholesky;
-    ASSERT_EQ(cholesky.Factorize(hessian), SupernodalCholesky::Status::kSuccess);
-    EXPECT_EQ(cholesky.is_supernodal(), dense_graph)
-        << "flops/nnz(L) = " << cholesky.flops_per_factor_nonzero();
-  }
-}
-
-// Two solvers, one per path, on the same sequence of problems: solutions agree; the
-// supernodal path re-analyzes exactly when the set of coupled tree pairs changes.
-TEST(SupernodalCholeskyTest, DenseAndSupernodalSolversAgreeAndReuseAnalysis) {
-  std::mt19937 rng(300);
-  ConvexSolver dense, supernodal;
-  dense.set_parameters(Params(LinearSolverType::kDense));
-  supernodal.set_parameters(Params(LinearSolverType::kSupernodal));
-  TestProblem tp;
-  tp.MakeTrees(12, &rng);
-  const auto compare = [&](const char* what) {
-    VectorXd v_dense = VectorXd::Zero(tp.problem.num_velocities());
-    VectorXd v_super = v_dense;
-    const auto s_dense = dense.Solve(tp.problem, &v_dense);
-    const auto s_super = supernodal.Solve(tp.problem, &v_super);
-    EXPECT_TRUE(s_dense.converged) << what;
-    EXPECT_TRUE(s_super.converged) << what;
-    EXPECT_TRUE(s_super.used_supernodal);
-    EXPECT_FALSE(s_dense.used_supernodal);
-    EXPECT_LT(RelativeError(v_super, v_dense), 1e-10) << what;
-  };
-
-  // Pattern 1: a chain 0–1–…–11 with mixed constraints plus single-tree ones.
-  for (int t = 0; t + 1 < 12; ++t) tp.AddConstraint(Kind::kMixed, t, t + 1, &rng);
-  tp.AddConstraint(Kind::kSoftplus, 3, -1, &rng);
-  compare("pattern 1");
-  EXPECT_EQ(supernodal.num_supernodal_analyses(), 1);
-  EXPECT_EQ(dense.num_supernodal_analyses(), 0);
-
-  // Same pattern, new values and different constraints on the same pairs: no re-analysis.
-  for (int step = 0; step < 3; ++step) {
-    tp.problem.mutable_free_motion_velocity() = RandomVector(tp.problem.num_velocities(), &rng);
-    tp.problem.ClearConstraints();
-    tp.constraints.clear();
-    for (int t = 0; t + 1 < 12; ++t) {
-      tp.AddConstraint(Kind::kMixed, t + 1, t, &rng);  // reversed order of the trees
-      if (t % 4 == 0) tp.AddConstraint(Kind::kQuadratic, t, t + 1, &rng);
-    }
-    compare("pattern 1, new values");
-    EXPECT_EQ(supernodal.num_supernodal_analyses(), 1);
-  }
-
-  // Pattern 2: random clutter graph — re-analysis.
-  tp.problem.ClearConstraints();
-  tp.constraints.clear();
-  tp.MakeConstraints(30, Kind::kMixed, &rng);
-  compare("pattern 2");
-  EXPECT_EQ(supernodal.num_supernodal_analyses(), 2);
-  compare("pattern 2 again");
-  EXPECT_EQ(supernodal.num_supernodal_analyses(), 2);
-
-  // New tree sizes (trees added): re-analysis.
-  tp.MakeTrees(20, &rng);
-  tp.constraints.clear();
-  tp.MakeConstraints(40, Kind::kMixed, &rng);
-  compare("pattern 3");
-  EXPECT_EQ(supernodal.num_supernodal_analyses(), 3);
-}
-
-TEST(SupernodalCholeskyTest, AutoPicksByVelocityCount) {
-  std::mt19937 rng(400);
-  TestProblem tp;
-  tp.MakeTrees(12, &rng);  // n_v = 76
-  tp.MakeConstraints(10, Kind::kQuadratic, &rng);
-  ConvexSolver solver;
-  ConvexSolverParameters p;
-  p.dense_max_velocities = tp.problem.num_velocities();
-  solver.set_parameters(p);
-  VectorXd v;
-  EXPECT_FALSE(solver.Solve(tp.problem, &v).used_supernodal);
-  p.dense_max_velocities = tp.problem.num_velocities() - 1;
-  solver.set_parameters(p);
-  EXPECT_TRUE(solver.Solve(tp.problem, &v).used_supernodal);
 }
 
 }  // namespace

@@ -11,87 +11,55 @@
 #include <random>
 #include <string>
 
+#include "test_support/constraint_checks.h"
+
 namespace contactlab {
 namespace {
 
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using testing::IsConvexAlongSegment;
+using testing::IsKinkConsistent;
+using testing::IsWellFormed;
+using testing::LogUniform;
+using testing::MatchesFiniteDifferences;
+using testing::Normal;
+using testing::Uniform;
+using testing::Where;
+
 constexpr double kPi = std::numbers::pi;
+
+VectorXd V(double v) { return VectorXd::Constant(1, v); }
 
 struct Scalar {
   double ell, gamma, G;
 };
 
-// Evaluates with NaN-prefilled outputs, so an unwritten output shows up as NaN; checks that
-// Cost agrees with Evaluate.
+// Evaluates a one-row constraint, checking it is well formed there (finite, Cost = Evaluate,
+// G ≥ 0).
 Scalar Eval(const Constraint& c, double v) {
   EXPECT_EQ(c.num_rows(), 1);
-  VectorXd vc(1), gamma = VectorXd::Constant(1, kNaN);
-  MatrixXd G = MatrixXd::Constant(1, 1, kNaN);
-  vc << v;
-  const double ell = c.Evaluate(vc, gamma, &G);
-  VectorXd gamma2(1);
-  EXPECT_EQ(c.Cost(vc, gamma2), ell);
-  EXPECT_EQ(gamma2(0), gamma(0));
-  EXPECT_TRUE(std::isfinite(ell) && std::isfinite(gamma(0)) && std::isfinite(G(0, 0)))
-      << "v=" << v << " ell=" << ell << " gamma=" << gamma(0) << " G=" << G(0, 0);
-  EXPECT_GE(G(0, 0), 0.0) << "v=" << v;  // PSD (1×1)
-  return {ell, gamma(0), G(0, 0)};
+  EXPECT_TRUE(IsWellFormed(c, V(v))) << "v=" << v;
+  const testing::ConstraintSample s = testing::EvaluateConstraint(c, V(v));
+  return {s.ell, s.gamma(0), s.G(0, 0)};
 }
 
-double Cost(const Constraint& c, double v) {
-  VectorXd vc(1), gamma(1);
-  vc << v;
-  return c.Cost(vc, gamma);
-}
-
-double Impulse(const Constraint& c, double v) {
-  VectorXd vc(1), gamma(1);
-  vc << v;
-  c.Cost(vc, gamma);
-  return gamma(0);
-}
-
-// Smooth point: central differences of ℓ and γ.
+// Smooth point: central differences of ℓ and γ; γ to tol·(|γ| + gamma_scale).
 void ExpectMatchesFiniteDifferences(const Constraint& c, double v, double h, double tol,
                                     double gamma_scale, const std::string& where) {
-  const Scalar s = Eval(c, v);
-  const double fd_gamma = -(Cost(c, v + h) - Cost(c, v - h)) / (2 * h);
-  const double fd_G = -(Impulse(c, v + h) - Impulse(c, v - h)) / (2 * h);
-  EXPECT_NEAR(fd_gamma, s.gamma, tol * (std::abs(s.gamma) + gamma_scale)) << where;
-  EXPECT_NEAR(fd_G, s.G, tol * s.G + 1e-300) << where;
+  EXPECT_TRUE(MatchesFiniteDifferences(c, V(v), V(h),
+                                       {.relative = tol, .gamma_absolute = tol * gamma_scale}))
+      << where;
 }
 
-// Kink: γ still matches central differences of ℓ (ℓ is C¹); G equals one one-sided slope of γ
-// and the Hessian just off the kink on one side.
+// Kink: the shared checks with sides ∓1e-3·h, and G exactly one side's Hessian.
 void ExpectKinkConsistent(const Constraint& c, double v, double h, double tol,
                           const std::string& where) {
-  const Scalar s = Eval(c, v);
-  const double fd_gamma = -(Cost(c, v + h) - Cost(c, v - h)) / (2 * h);
-  const Scalar left = Eval(c, v - 1e-3 * h), right = Eval(c, v + 1e-3 * h);
-  const double g_scale = std::max({s.G, left.G, right.G});
-  // Central differences across a kink of γ' are off by O(ΔG·h).
-  EXPECT_NEAR(fd_gamma, s.gamma, tol * std::abs(s.gamma) + g_scale * h) << where;
-  const double fwd = -(Impulse(c, v + h) - s.gamma) / h;
-  const double bwd = -(s.gamma - Impulse(c, v - h)) / h;
-  EXPECT_LE(std::min(std::abs(s.G - fwd), std::abs(s.G - bwd)), tol * g_scale) << where;
-  EXPECT_TRUE(s.G == left.G || s.G == right.G) << where;
-  EXPECT_NEAR(left.gamma, s.gamma, g_scale * h) << where;
-  EXPECT_NEAR(right.gamma, s.gamma, g_scale * h) << where;
+  EXPECT_TRUE(IsKinkConsistent(c, V(v), V(h), {V(v - 1e-3 * h), V(v + 1e-3 * h)},
+                               {.relative = tol, .side_hessian_relative = 0.0}))
+      << where;
 }
-
-double Uniform(std::mt19937& rng, double lo, double hi) {
-  return std::uniform_real_distribution<double>(lo, hi)(rng);
-}
-double LogUniform(std::mt19937& rng, double lo_exp, double hi_exp) {
-  return std::pow(10.0, Uniform(rng, lo_exp, hi_exp));
-}
-double Normal(std::mt19937& rng, double sigma) {
-  return std::normal_distribution<double>(0, sigma)(rng);
-}
-std::string Where(const char* what, int i) { return std::string(what) + " #" + std::to_string(i); }
 
 // ============================================================================================
 // PD controller (§3).
@@ -204,8 +172,7 @@ TEST(PdControllerTest, ConvexAlongRandomSegments) {
     const double spread = 3 * p.effort_limit / Kappa(p);
     const double center = VelocityForEffort(p, 0);
     const double a = center + Normal(rng, spread), b = center + Normal(rng, spread);
-    const double la = Cost(pd, a), lb = Cost(pd, b), lm = Cost(pd, 0.5 * (a + b));
-    EXPECT_LE(lm, 0.5 * (la + lb) + 1e-12 * (std::abs(la) + std::abs(lb))) << i;
+    EXPECT_TRUE(IsConvexAlongSegment(pd, V(a), V(b))) << i;
   }
 }
 
@@ -336,7 +303,7 @@ TEST(JointLimitTest, ImpulseByHandAndFiniteDifferences) {
     // Convexity.
     const double a = q.vhat + q.R * Normal(rng, y_scale);
     const double b = q.vhat + q.R * Normal(rng, y_scale);
-    EXPECT_LE(Cost(c, 0.5 * (a + b)), 0.5 * (Cost(c, a) + Cost(c, b)) * (1 + 1e-12)) << where;
+    EXPECT_TRUE(IsConvexAlongSegment(c, V(a), V(b))) << where;
   }
 }
 

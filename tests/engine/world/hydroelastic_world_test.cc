@@ -7,44 +7,20 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
-#include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <new>
+#include <memory>
 #include <numbers>
 #include <string>
 
 #include "engine/world/world.h"
-
-// operator new counting for this test binary (only counted inside a CountNew scope): the
-// hydroelastic part of a warm step must not allocate. (Eigen uses malloc and is not counted.)
-namespace {
-std::atomic<bool> g_count_new{false};
-std::atomic<long> g_num_new{0};
-}  // namespace
-
-// GCC flags the free() of memory from this replaced operator new once it inlines both (it is
-// malloc'ed here, so the pairing is right).
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t size) {
-  if (g_count_new) ++g_num_new;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return ::operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "test_support/allocation_counter.h"
+#include "test_support/approximations.h"
+#include "test_support/hydro_box_scene.h"
 
 namespace contactlab {
 
 namespace {
-
-std::string ModelName(const ::testing::TestParamInfo<ContactApproximation>& info) {
-  return ContactApproximationName(info.param);
-}
 
 constexpr double kG = 9.81;
 
@@ -110,20 +86,19 @@ int RunSteps(World* w, int steps) {
   return nonconverged;
 }
 
-// Box 10 × 10 × 5 cm, 1 kg, E_h = 1e5 Pa: inradius r = 2.5 cm, so the bottom-region pressure
-// gradient is E_h / r = 4e6 Pa/m and the rest penetration δ = m g / (A E_h / r) ≈ 0.25 mm.
-const Eigen::Vector3d kBoxHalf(0.05, 0.05, 0.025);
-constexpr double kBoxMass = 1.0;
-constexpr double kBoxModulus = 1e5;
+// hydro_box's box, 10 × 10 × 5 cm, 1 kg, E_h = 1e5 Pa: inradius r = 2.5 cm, so the
+// bottom-region pressure gradient is E_h / r = 4e6 Pa/m and the rest penetration
+// δ = m g / (A E_h / r) ≈ 0.25 mm.
+const Eigen::Vector3d kBoxHalf = testing::kHydroBoxHalfSize_m;
+constexpr double kBoxMass = testing::kHydroBoxMass_kg;
+constexpr double kBoxModulus = testing::kHydroBoxModulus_Pa;
 
+// hydro_box without its balls: the ground and the box touching it (ground first unless not).
 SceneSpec BoxOnPlane(ContactApproximation model, bool ground_first = true) {
-  SceneSpec s = BaseScene(model);
-  SceneBody box = FreeBody("box", Compliant(Shape::Box(kBoxHalf), kBoxModulus), kBoxMass,
-                           Eigen::Vector3d(0, 0, kBoxHalf.z()));
-  if (ground_first) s.bodies.push_back(Ground());
-  s.bodies.push_back(box);
-  if (!ground_first) s.bodies.push_back(Ground());
-  return s;
+  return testing::HydroBoxScene({.approximation = model,
+                                 .balls = false,
+                                 .ground_last = !ground_first,
+                                 .box_z_m = kBoxHalf.z()});
 }
 
 class HydroelasticModels : public ::testing::TestWithParam<ContactApproximation> {};
@@ -228,11 +203,8 @@ TEST_P(HydroelasticModels, TiltedBoxLandingOnCornerStaysFinite) {
   EXPECT_NEAR(w.NetNormalForce(1).z(), kBoxMass * kG, 0.05 * kBoxMass * kG);
 }
 
-INSTANTIATE_TEST_SUITE_P(All, HydroelasticModels,
-                         ::testing::Values(ContactApproximation::kSap,
-                                           ContactApproximation::kLagged,
-                                           ContactApproximation::kSimilar),
-                         ModelName);
+INSTANTIATE_TEST_SUITE_P(All, HydroelasticModels, ::testing::ValuesIn(testing::kAllApproximations),
+                         testing::ApproximationTestName);
 
 TEST(HydroelasticWorld, RigidSideOrderDoesNotMatter) {
   // Broad phase pairs come as (lower, higher) geometry index; the compliant side is always
@@ -377,11 +349,8 @@ TEST_P(ScrubbingTorque, DiskPatchHoldsBelowAndSlipsAtTwoThirdsMuFr) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, ScrubbingTorque,
-                         ::testing::Values(ContactApproximation::kSap,
-                                           ContactApproximation::kLagged,
-                                           ContactApproximation::kSimilar),
-                         ModelName);
+INSTANTIATE_TEST_SUITE_P(All, ScrubbingTorque, ::testing::ValuesIn(testing::kAllApproximations),
+                         testing::ApproximationTestName);
 
 TEST(HydroelasticWorld, SinglePointContactHasNoScrubbingTorque) {
   // The same rig with a point-contact sphere (one contact point on the axis): a tenth of the
@@ -484,14 +453,8 @@ TEST(HydroelasticWorld, CompliantCompliantSwapIsSymmetric) {
 TEST(HydroelasticWorld, MixedHydroelasticAndPointPairs) {
   // A compliant box (hydroelastic with the ground), a point-contact sphere on the ground and a
   // point-contact sphere resting on the box (compliant vs point: falls back to point contact).
-  SceneSpec s = BaseScene(ContactApproximation::kLagged);
-  s.bodies.push_back(Ground());
-  s.bodies.push_back(FreeBody("box", Compliant(Shape::Box(kBoxHalf), kBoxModulus), kBoxMass,
-                              Eigen::Vector3d(0, 0, kBoxHalf.z())));
-  GeometrySpec ball;
-  ball.shape = Shape::Sphere(0.02);
-  s.bodies.push_back(FreeBody("ball", ball, 0.2, Eigen::Vector3d(0.3, 0, 0.02)));
-  s.bodies.push_back(FreeBody("top", ball, 0.3, Eigen::Vector3d(0, 0, 2 * kBoxHalf.z() + 0.02)));
+  // That is the hydro_box scene.
+  const SceneSpec s = testing::HydroBoxScene();
   World w(s);
   EXPECT_TRUE(UsesHydroelastic(w.hydroelastic_representation(0), w.hydroelastic_representation(1)));
   EXPECT_FALSE(UsesHydroelastic(w.hydroelastic_representation(0), w.hydroelastic_representation(2)));
@@ -535,19 +498,23 @@ TEST(HydroelasticWorld, CompliantSphereOnRigidMeshBox) {
 TEST(HydroelasticWorld, WarmStepsDoNotAllocate) {
   // Contact surfaces, faces and constraints reuse their storage: once warm, a step of a box
   // resting on the plane (same contact set) makes no operator-new allocation at all.
+  if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
   const SceneSpec scene = BoxOnPlane(ContactApproximation::kLagged);
-  g_num_new = 0;
-  g_count_new = true;
-  World w(scene);
-  g_count_new = false;
-  EXPECT_GT(g_num_new.load(), 100) << "the counter counts (meshes are built here)";
-  ASSERT_EQ(RunSteps(&w, 300), 0);
-  g_num_new = 0;
-  g_count_new = true;
-  for (int i = 0; i < 20; ++i) w.Step();
-  g_count_new = false;
-  EXPECT_EQ(g_num_new.load(), 0);
-  EXPECT_GT(w.last_stats().num_hydroelastic_faces, 100);
+  std::unique_ptr<World> w;
+  {
+    testing::ScopedAllocationCount counter;
+    w = std::make_unique<World>(scene);
+    EXPECT_GT(counter.new_count(), 100) << "the counter counts (meshes are built here)";
+  }
+  ASSERT_EQ(RunSteps(w.get(), 300), 0);
+  {
+    testing::ScopedAllocationCount counter;
+    for (int i = 0; i < 20; ++i) w->Step();
+    // Through operator new only: a warm World::Step still makes Eigen (malloc) allocations,
+    // ≈1300 per step here (counter.count()).
+    EXPECT_EQ(counter.new_count(), 0);
+  }
+  EXPECT_GT(w->last_stats().num_hydroelastic_faces, 100);
 }
 
 TEST(HydroelasticWorld, ContactSurfaceTimingBoxOnPlane) {

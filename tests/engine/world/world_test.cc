@@ -7,12 +7,10 @@
 
 #include <cmath>
 
+#include "test_support/approximations.h"
 #include "test_support/pile_scene.h"
 
 namespace contactlab {
-
-void PrintTo(ContactApproximation a, std::ostream* os) { *os << ContactApproximationName(a); }
-
 namespace {
 
 SceneSpec Pile(int n, ContactApproximation model) { return testing::PileScene(n, 2e-3, model); }
@@ -89,11 +87,8 @@ TEST_P(WorldModels, CostNeverIncreasesAndHessianIsSpd) {
   EXPECT_GT(checked_hessians, 3);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModels, WorldModels,
-                         ::testing::Values(ContactApproximation::kSap,
-                                           ContactApproximation::kLagged,
-                                           ContactApproximation::kSimilar),
-                         [](const auto& info) { return ContactApproximationName(info.param); });
+INSTANTIATE_TEST_SUITE_P(AllModels, WorldModels, ::testing::ValuesIn(testing::kAllApproximations),
+                         testing::ApproximationTestName);
 
 TEST(World, FreeFlightIsExactUnderGravity) {
   SceneSpec s = Pile(1, ContactApproximation::kLagged);
