@@ -38,7 +38,7 @@ struct PlotTimeWindow {
 ImU32 PlotSeriesColor(int i);
 
 // One plot of `series` (indices into data) over the time window, `height` pixels tall and as
-// wide as the content region. `title` is drawn in the top-right corner.
+// wide as the content region. `title` heads the legend in the top-left corner.
 void PlotWidget(const char* id, const char* title, const PlotData& data,
                 std::span<const int> series, const PlotTimeWindow& window, float height,
                 PlotViewState* view);
