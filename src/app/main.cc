@@ -2,117 +2,25 @@
 // --screenshot, renders N frames, saves a PNG and exits); --headless runs the scene and exits.
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
-#include <fstream>
-#include <vector>
 
 #include "app/command_line.h"
 #include "app/headless_runner.h"
-#include "app/json_writer.h"
 #include "app/scene_loader.h"
 #include "app/teleop_controller.h"
 #include "engine/world/world.h"
 #include "input/input_spec.h"
 #if CONTACTLAB_HAS_GUI
 #include "ui/application.h"
+#include "ui/gui_stats.h"
 #endif
 
 namespace {
 
 #if CONTACTLAB_HAS_GUI
-double Percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t i = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1;
-  return v[std::min(i, v.size() - 1)];
-}
-
-double Mean(const std::vector<double>& v) {
-  double sum = 0;
-  for (double x : v) sum += x;
-  return v.empty() ? 0 : sum / static_cast<double>(v.size());
-}
-
-// --gui-stats: frame times of the render thread and the sim thread's achieved real-time factor
-// (from the snapshots' publication times and simulated times) as JSON.
-void WriteGuiStats(const std::string& path, const contactlab::ApplicationOptions& options,
-                   double duration_s, const contactlab::FrameStats& stats,
-                   const contactlab::FrameTrace& t) {
-  using namespace contactlab;
-  // The real-time factor after the first second: over the whole rest, and the smallest over
-  // any 0.5 s window (sliding, between snapshot samples).
-  constexpr double kWarmup_s = 1.0, kWindow_s = 0.5;
-  size_t first = 0;
-  while (first < t.published_s.size() && t.published_s[first] < kWarmup_s) ++first;
-  double mean_rtf = NAN, min_rtf = NAN;
-  const size_t n = t.published_s.size();
-  if (first + 1 < n && t.published_s[n - 1] > t.published_s[first]) {
-    mean_rtf =
-        (t.sim_time_s[n - 1] - t.sim_time_s[first]) / (t.published_s[n - 1] - t.published_s[first]);
-    size_t j = first;
-    for (size_t i = first; i < n; ++i) {
-      j = std::max(j, i);
-      while (j < n && t.published_s[j] - t.published_s[i] < kWindow_s) ++j;
-      if (j >= n) break;
-      const double rate =
-          (t.sim_time_s[j] - t.sim_time_s[i]) / (t.published_s[j] - t.published_s[i]);
-      if (!(rate >= min_rtf)) min_rtf = rate;
-    }
-  }
-  JsonWriter json;
-  json.BeginObject()
-      .String("scene", options.scene.name)
-      .String("model", ContactApproximationName(options.scene.approximation))
-      .Number("dt", options.scene.dt_s)
-      .Integer("bodies", static_cast<long long>(options.scene.bodies.size()))
-      .Number("duration", duration_s)
-      .Integer("width", options.width)
-      .Integer("height", options.height)
-      .Number("max_fps", options.max_fps)
-      .Integer("msaa", options.msaa_samples)
-      .Number("target_realtime_factor", options.realtime_factor);
-  if (const char* lp = std::getenv("LP_NUM_THREADS")) json.String("LP_NUM_THREADS", lp);
-  json.Integer("frames", stats.frames)
-      .Number("fps", stats.wall_s > 0 ? stats.frames / stats.wall_s : 0)
-      .BeginObject("frame_ms")
-      .Number("mean", Mean(t.frame_ms))
-      .Number("median", Percentile(t.frame_ms, 0.5))
-      .Number("p99", Percentile(t.frame_ms, 0.99))
-      .Number("max", Percentile(t.frame_ms, 1.0))
-      .EndObject()
-      .BeginObject("work_ms")
-      .Number("mean", Mean(t.work_ms))
-      .Number("median", Percentile(t.work_ms, 0.5))
-      .Number("p99", Percentile(t.work_ms, 0.99))
-      .EndObject()
-      .BeginObject("work_cpu_ms")
-      .Number("mean", Mean(t.work_cpu_ms))
-      .Number("median", Percentile(t.work_cpu_ms, 0.5))
-      .Number("p99", Percentile(t.work_cpu_ms, 0.99))
-      .EndObject()
-      .Integer("sim_steps", static_cast<long long>(stats.sim_steps))
-      .Number("sim_time", stats.sim_time_s)
-      .BeginObject("realtime_factor")
-      .Number("mean_after_1s", mean_rtf)
-      .Number("min_0.5s_window", min_rtf)
-      .EndObject()
-      .Integer("errors", static_cast<long long>(stats.errors))
-      .EndObject();
-  std::ofstream out(path);
-  out << json.str() << "\n";
-  if (!out) throw std::runtime_error("cannot write " + path);
-  spdlog::info(
-      "{}: {} frames in {:.2f} s, frame {:.2f} ms (median {:.2f}, p99 {:.2f}), our code "
-      "{:.2f} ms/frame; real-time factor {:.3f} (min over 0.5 s {:.3f})",
-      path, stats.frames, stats.wall_s, Mean(t.frame_ms), Percentile(t.frame_ms, 0.5),
-      Percentile(t.frame_ms, 0.99), Mean(t.work_ms), mean_rtf, min_rtf);
-}
-
 // The GUI, --screenshot and --gui-stats. The window size comes from --window-size, else from
 // CONTACTLAB_WINDOW_SIZE=WxH if set (default 1280x720; 960x600 for screenshots).
 int RunGui(const contactlab::CommandLine& cl) {

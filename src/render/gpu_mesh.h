@@ -23,7 +23,6 @@ class GpuMesh {
 
   // Binds the vertex array and draws all triangles with the current program.
   void Draw() const;
-  int num_triangles() const { return index_count_ / 3; }
 
  private:
   void Release();

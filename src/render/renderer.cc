@@ -1,4 +1,7 @@
-// Renderer (renderer.h): shadow pass, lit bodies and ground, then the contact overlays.
+// Renderer (renderer.h). Render is the list of passes, in drawing order: the shadow map, then
+// into the target framebuffer the ground, the opaque bodies, see-through static geometry,
+// hydroelastic patches and the overlays (body frames, teleop gizmo, force arrows, contact
+// points). Each pass is a member function of Renderer::Impl, which owns the GL resources.
 #include "render/renderer.h"
 
 #include <glad/gl.h>
@@ -223,7 +226,7 @@ struct Renderer::Impl {
   std::vector<float> body_frame_length;
   std::vector<const Shape*> shapes_scratch;
   std::vector<char> see_through;                 // per geometry, this frame
-  std::vector<std::pair<float, int>> see_order;  // (distance², geometry), far to near
+  std::vector<std::pair<float, int>> see_order;  // (−distance², geometry): far to near
   std::vector<char> patch_geometry;              // per geometry, this frame: in a patch's pair
   std::vector<char> patch_body;                  // per scene body, this frame: in a patch's pair
   // Visual geometry (SceneBody::visuals), uploaded per scene.
@@ -241,6 +244,53 @@ struct Renderer::Impl {
   Eigen::Vector3f eye = Eigen::Vector3f::Zero();
   float pixel_size_per_metre = 0;
   bool reported_gl_error = false;
+
+  // What the passes of one Render call share: BeginFrame fills it; the passes add what they
+  // decide for the later ones.
+  struct Frame {
+    const Snapshot& snapshot;
+    const RenderLayers& layers;
+    int width = 0, height = 0;
+    int ng = 0;        // geometries drawn (NumGeometries)
+    int nb = 0;        // bodies with both a pose and a colour (body frames)
+    int nb_poses = 0;  // bodies with a pose (visual geometry)
+    Eigen::Vector3f camera_target = Eigen::Vector3f::Zero();  // the followed body's origin if any
+    Eigen::Matrix4f view_projection = Eigen::Matrix4f::Identity();
+    GLint target_framebuffer = 0;  // bound on entry; the main pass draws into it again
+    // Hydroelastic patches are drawn: their bodies mark the stencil (ClassifyGeometries).
+    bool patches = false;
+    int stencil_mark = 0;     // glStencilFunc's reference value in force
+    bool shadows = false;     // the shadow map holds this frame's casters (ShadowPass)
+    float normal_offset = 0;  // shadow lookups start this far out along the normal [m]
+  };
+
+  // The passes of Render, in drawing order.
+  Frame BeginFrame(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
+                   int width, int height);
+  void ClassifyGeometries(Frame* f);
+  void ShadowPass(Frame* f);
+  void BeginMainPass(Frame* f) const;
+  void DrawGround(Frame* f) const;
+  void DrawOpaqueBodies(Frame* f);
+  void DrawSeeThroughStatic(Frame* f);
+  void EndMainPass() const;
+  void DrawPatches(const Frame& f);
+  void DrawOverlays(const Frame& f);
+  void EndFrame();
+
+  // The overlays (DrawOverlays), in drawing order.
+  void DrawBodyFrames(const Frame& f) const;
+  void DrawTeleopGizmo(const Frame& f) const;
+  void DrawContactForces(const Frame& f) const;
+  void DrawPatchArrows(const Frame& f);
+  void DrawContactPoints(const Frame& f) const;
+
+  // Whether geometry g belongs to a body drawn with its visual geometry instead.
+  bool ReplacedByVisuals(const Frame& f, int g) const;
+  // Sets the stencil value the next lit draws write (with patches on; see Frame::patches).
+  void MarkStencil(Frame* f, int mark) const;
+  // Geometry g with the lit program, in its body's colour.
+  void DrawLitGeometry(Frame* f, int g) const;
 };
 
 int Renderer::Impl::NumGeometries(const Snapshot& s) const {
@@ -332,26 +382,48 @@ Renderer::~Renderer() = default;
 
 int Renderer::num_shape_meshes() const { return impl_->shape_meshes.size(); }
 
-void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const RenderLayers& layers,
+void Renderer::Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
                       int width, int height) {
   if (width <= 0 || height <= 0) return;
   Impl& r = *impl_;
   r.SyncScene(snapshot);
-  const int ng = r.NumGeometries(snapshot);
-  const int nb = static_cast<int>(std::min(snapshot.body_poses.size(), r.body_colors.size()));
+  Impl::Frame f = r.BeginFrame(snapshot, camera, layers, width, height);
+  r.ClassifyGeometries(&f);
+  r.ShadowPass(&f);
+  r.BeginMainPass(&f);
+  if (layers.bodies || layers.grid) r.DrawGround(&f);
+  if (layers.bodies) {
+    r.DrawOpaqueBodies(&f);
+    r.DrawSeeThroughStatic(&f);
+  }
+  r.EndMainPass();
+  r.DrawPatches(f);
+  r.DrawOverlays(f);
+  r.EndFrame();
+}
+
+Renderer::Impl::Frame Renderer::Impl::BeginFrame(const Snapshot& snapshot, const Camera& camera_in,
+                                                 const RenderLayers& layers, int width,
+                                                 int height) {
+  Frame f{snapshot, layers};
+  f.width = width;
+  f.height = height;
+  f.ng = NumGeometries(snapshot);
+  f.nb = static_cast<int>(std::min(snapshot.body_poses.size(), body_colors.size()));
+  f.nb_poses = static_cast<int>(snapshot.body_poses.size());
 
   Camera camera = camera_in;
   if (camera.follow_body >= 0 &&
       camera.follow_body < static_cast<int>(snapshot.body_poses.size())) {
     camera.target = snapshot.body_poses[camera.follow_body].translation().cast<float>();
   }
+  f.camera_target = camera.target;
   const float aspect = static_cast<float>(width) / static_cast<float>(height);
-  const Eigen::Matrix4f view_projection = camera.Projection(aspect) * camera.View();
-  r.eye = camera.Eye();
-  r.pixel_size_per_metre = 2.0f * std::tan(0.5f * camera.fov_y_rad) / static_cast<float>(height);
+  f.view_projection = camera.Projection(aspect) * camera.View();
+  eye = camera.Eye();
+  pixel_size_per_metre = 2.0f * std::tan(0.5f * camera.fov_y_rad) / static_cast<float>(height);
 
-  GLint target_framebuffer = 0;
-  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target_framebuffer);
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &f.target_framebuffer);
   // The UI (ImGui) leaves blending, scissor and culling in its own state; set what we rely on.
   glDisable(GL_BLEND);
   glDisable(GL_SCISSOR_TEST);
@@ -362,203 +434,204 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
   glDepthMask(GL_TRUE);
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   glEnable(GL_MULTISAMPLE);  // a no-op on single-sample framebuffers (e.g. llvmpipe fallback)
+  return f;
+}
 
+// Per geometry, what this frame draws differently: static geometry hiding a dynamic body
+// (see_through), and the geometries and bodies of hydroelastic patches (patch_geometry,
+// patch_body).
+void Renderer::Impl::ClassifyGeometries(Frame* f) {
+  const Snapshot& snapshot = f->snapshot;
+  const RenderLayers& layers = f->layers;
   // Static geometry hiding dynamic bodies: drawn see-through, casting no shadow (a ghost).
   if (layers.bodies && layers.see_through_static && layers.see_through_alpha < 1.0f) {
-    SeeThroughGeometries(snapshot, r.eye, &r.see_through);
+    SeeThroughGeometries(snapshot, eye, &see_through);
   } else {
-    r.see_through.clear();
+    see_through.clear();
   }
-  r.see_through.resize(std::max<size_t>(r.see_through.size(), ng), 0);
-  // Geometry of a body drawn with its visual geometry instead.
-  const auto replaced_by_visuals = [&](int g) {
-    const int b = snapshot.geometry_body[g];
-    return layers.visual_geometry && b >= 0 && b < static_cast<int>(r.body_has_visuals.size()) &&
-           r.body_has_visuals[b];
-  };
-  const int nb_poses = static_cast<int>(snapshot.body_poses.size());
-  const auto visual_model = [&](const Impl::Visual& v) {
-    return snapshot.body_poses[v.body] * v.X_BV;
-  };
+  see_through.resize(std::max<size_t>(see_through.size(), f->ng), 0);
   // A hydroelastic patch lies inside the overlap of its two bodies (contact-math.md §5), so
   // those bodies always hide it. They mark the stencil where they are the front surface, and
   // the patch is drawn through them there, while other bodies in front still hide it.
-  const bool patches = layers.contact_patches && !snapshot.hydroelastic.empty();
-  MarkPatchGeometries(snapshot.hydroelastic, patches, ng, &r.patch_geometry);
+  f->patches = layers.contact_patches && !snapshot.hydroelastic.empty();
+  MarkPatchGeometries(snapshot.hydroelastic, f->patches, f->ng, &patch_geometry);
   // Bodies drawn with visual geometry mark the stencil per body (their visuals are not
   // geometries).
-  r.patch_body.assign(r.body_has_visuals.size(), 0);
-  for (int g = 0; g < ng; ++g) {
+  patch_body.assign(body_has_visuals.size(), 0);
+  for (int g = 0; g < f->ng; ++g) {
     const int b = snapshot.geometry_body[g];
-    if (r.patch_geometry[g] && b >= 0 && b < static_cast<int>(r.patch_body.size())) {
-      r.patch_body[b] = 1;
+    if (patch_geometry[g] && b >= 0 && b < static_cast<int>(patch_body.size())) {
+      patch_body[b] = 1;
     }
   }
-  int stencil_mark = 0;  // glStencilFunc's reference value in force
-  const auto mark_stencil = [&](int mark) {
-    if (patches && mark != stencil_mark) glStencilFunc(GL_ALWAYS, mark, 0xFF);
-    stencil_mark = mark;
-  };
+}
 
-  // --- Shadow pass: fit the light frustum around the bounded geometry. ---
-  Eigen::Vector3f lower = Eigen::Vector3f::Constant(INFINITY);
-  Eigen::Vector3f upper = Eigen::Vector3f::Constant(-INFINITY);
-  for (int g = 0; g < ng; ++g) {
-    if (r.geometry_meshes[g] == nullptr) continue;
-    const Eigen::Vector3f p = snapshot.geometry_poses[g].translation().cast<float>();
-    lower = lower.cwiseMin(p - Eigen::Vector3f::Constant(r.geometry_radius[g]));
-    upper = upper.cwiseMax(p + Eigen::Vector3f::Constant(r.geometry_radius[g]));
+// Depth from the light into shadow_map, the light frustum fitted around the bounded geometry.
+// See-through geometry casts no shadow.
+void Renderer::Impl::ShadowPass(Frame* f) {
+  const Snapshot& snapshot = f->snapshot;
+  const RenderLayers& layers = f->layers;
+  Eigen::Vector3f lower_W = Eigen::Vector3f::Constant(INFINITY);
+  Eigen::Vector3f upper_W = Eigen::Vector3f::Constant(-INFINITY);
+  for (int g = 0; g < f->ng; ++g) {
+    if (geometry_meshes[g] == nullptr) continue;
+    const Eigen::Vector3f p_WGo = snapshot.geometry_poses[g].translation().cast<float>();
+    lower_W = lower_W.cwiseMin(p_WGo - Eigen::Vector3f::Constant(geometry_radius[g]));
+    upper_W = upper_W.cwiseMax(p_WGo + Eigen::Vector3f::Constant(geometry_radius[g]));
   }
-  const bool any_bounded = lower.x() <= upper.x() && lower.allFinite() && upper.allFinite();
-  const bool shadows = layers.shadows && layers.bodies && any_bounded;
-  float normal_offset = 0;
-  if (shadows) {
-    const float radius = std::clamp(0.5f * (upper - lower).norm(), 0.25f, 15.0f);
-    r.shadow_map.Fit(-kLightDirection, 0.5f * (lower + upper), radius);
-    const float texel_m = 2.0f * radius / static_cast<float>(r.shadow_map.size());
-    normal_offset = 1.5f * texel_m;
-    r.shadow_map.BeginPass();
-    r.shadow.Use();
-    ShaderProgram::Set(r.shadow_loc.light_view_projection, r.shadow_map.light_view_projection());
-    // Slope-scaled offset pushes the casters' depth back a little against acne.
-    glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(1.5f, 2.0f);
-    for (int g = 0; g < ng; ++g) {
-      if (r.geometry_meshes[g] == nullptr || r.see_through[g] || replaced_by_visuals(g)) continue;
-      ShaderProgram::Set(r.shadow_loc.model, ToMatrix(snapshot.geometry_poses[g]));
-      r.geometry_meshes[g]->Draw();
-    }
-    if (layers.visual_geometry) {
-      for (const Impl::Visual& v : r.visuals) {
-        if (v.body >= nb_poses) continue;
-        ShaderProgram::Set(r.shadow_loc.model, ToMatrix(visual_model(v)));
-        v.mesh->Draw();
-      }
-    }
-    glDisable(GL_POLYGON_OFFSET_FILL);
+  const bool any_bounded = lower_W.x() <= upper_W.x() && lower_W.allFinite() && upper_W.allFinite();
+  f->shadows = layers.shadows && layers.bodies && any_bounded;
+  f->normal_offset = 0;
+  if (!f->shadows) return;
+  const float radius = std::clamp(0.5f * (upper_W - lower_W).norm(), 0.25f, 15.0f);
+  shadow_map.Fit(-kLightDirection, 0.5f * (lower_W + upper_W), radius);
+  const float texel_m = 2.0f * radius / static_cast<float>(shadow_map.size());
+  f->normal_offset = 1.5f * texel_m;
+  shadow_map.BeginPass();
+  shadow.Use();
+  ShaderProgram::Set(shadow_loc.light_view_projection, shadow_map.light_view_projection());
+  // Slope-scaled offset pushes the casters' depth back a little against acne.
+  glEnable(GL_POLYGON_OFFSET_FILL);
+  glPolygonOffset(1.5f, 2.0f);
+  for (int g = 0; g < f->ng; ++g) {
+    if (geometry_meshes[g] == nullptr || see_through[g] || ReplacedByVisuals(*f, g)) continue;
+    ShaderProgram::Set(shadow_loc.model, ToMatrix(snapshot.geometry_poses[g]));
+    geometry_meshes[g]->Draw();
   }
+  if (layers.visual_geometry) {
+    for (const Visual& v : visuals) {
+      if (v.body >= f->nb_poses) continue;
+      ShaderProgram::Set(shadow_loc.model, ToMatrix(snapshot.body_poses[v.body] * v.X_BV));
+      v.mesh->Draw();
+    }
+  }
+  glDisable(GL_POLYGON_OFFSET_FILL);
+}
 
-  // --- Main pass. ---
-  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(target_framebuffer));
-  glViewport(0, 0, width, height);
+// Back to the target framebuffer, cleared, with the stencil set up for the patches and the lit
+// program ready to draw (shadow map on texture unit 0, until EndMainPass).
+void Renderer::Impl::BeginMainPass(Frame* f) const {
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(f->target_framebuffer));
+  glViewport(0, 0, f->width, f->height);
   const Eigen::Vector3f background = ToFloat(kBackground);
   glClearColor(background.x(), background.y(), background.z(), 1.0f);
   glClearDepth(1.0);
   glClearStencil(0);
   glStencilMask(0xFF);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
-  if (patches) {
+  if (f->patches) {
     glEnable(GL_STENCIL_TEST);
     glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);  // the front surface's mark wins
-    glStencilFunc(GL_ALWAYS, stencil_mark, 0xFF);
+    glStencilFunc(GL_ALWAYS, f->stencil_mark, 0xFF);
   }
 
-  r.lit.Use();
-  ShaderProgram::Set(r.lit_loc.view_projection, view_projection);
-  ShaderProgram::Set(r.lit_loc.light_view_projection, r.shadow_map.light_view_projection());
-  ShaderProgram::Set(r.lit_loc.normal_offset, normal_offset);
-  ShaderProgram::Set(r.lit_loc.light_direction, kLightDirection);
-  ShaderProgram::Set(r.lit_loc.eye, r.eye);
-  ShaderProgram::Set(r.lit_loc.shadows, shadows ? 1 : 0);
-  ShaderProgram::Set(r.lit_loc.shadow_texel, 1.0f / static_cast<float>(r.shadow_map.size()));
-  ShaderProgram::Set(r.lit_loc.shadow_bias, 0.5f * normal_offset * r.shadow_map.depth_per_metre());
-  ShaderProgram::Set(r.lit_loc.background, background);
-  ShaderProgram::Set(r.lit_loc.alpha, 1.0f);
-  ShaderProgram::Set(r.lit_loc.fade_start, 0.55f * kGroundHalfSize);
-  ShaderProgram::Set(r.lit_loc.fade_end, 0.95f * kGroundHalfSize);
-  ShaderProgram::Set(r.lit_loc.shadow_map, 0);
+  lit.Use();
+  ShaderProgram::Set(lit_loc.view_projection, f->view_projection);
+  ShaderProgram::Set(lit_loc.light_view_projection, shadow_map.light_view_projection());
+  ShaderProgram::Set(lit_loc.normal_offset, f->normal_offset);
+  ShaderProgram::Set(lit_loc.light_direction, kLightDirection);
+  ShaderProgram::Set(lit_loc.eye, eye);
+  ShaderProgram::Set(lit_loc.shadows, f->shadows ? 1 : 0);
+  ShaderProgram::Set(lit_loc.shadow_texel, 1.0f / static_cast<float>(shadow_map.size()));
+  ShaderProgram::Set(lit_loc.shadow_bias, 0.5f * f->normal_offset * shadow_map.depth_per_metre());
+  ShaderProgram::Set(lit_loc.background, background);
+  ShaderProgram::Set(lit_loc.alpha, 1.0f);
+  ShaderProgram::Set(lit_loc.fade_start, 0.55f * kGroundHalfSize);
+  ShaderProgram::Set(lit_loc.fade_end, 0.95f * kGroundHalfSize);
+  ShaderProgram::Set(lit_loc.shadow_map, 0);
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, r.shadow_map.texture());
+  glBindTexture(GL_TEXTURE_2D, shadow_map.texture());
+}
 
-  if (layers.bodies || layers.grid) {
-    ShaderProgram::Set(r.lit_loc.ground, 1);
-    ShaderProgram::Set(r.lit_loc.grid, layers.grid ? 1 : 0);
-    ShaderProgram::Set(r.lit_loc.color, ToFloat(GroundColor()));
-    for (int g = 0; g < ng; ++g) {
-      if (r.geometry_meshes[g] != nullptr || snapshot.geometries[g] == nullptr) continue;
-      // The plane in the half-space's own pose (tilted ramps too), centred under the camera
-      // target, giving an apparently endless floor.
-      const Eigen::Isometry3f X_WG = snapshot.geometry_poses[g].cast<float>();
-      const GroundQuadPlacement quad = PlaceGroundQuad(snapshot.geometry_poses[g], camera.target);
-      ShaderProgram::Set(r.lit_loc.plane_from_mesh, quad.plane_from_mesh);
-      ShaderProgram::Set(r.lit_loc.plane_center, quad.center);
-      ShaderProgram::Set(r.lit_loc.model, quad.model);
-      ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear()));
-      // Nudge the floor back in depth so bodies lying exactly on it never z-fight with it.
-      glEnable(GL_POLYGON_OFFSET_FILL);
-      glPolygonOffset(1.0f, 1.0f);
-      mark_stencil(r.patch_geometry[g]);
-      r.ground_quad.Draw();
-      glDisable(GL_POLYGON_OFFSET_FILL);
+// Half-spaces as a floor quad with the grid (layers.grid) and the distance fade.
+void Renderer::Impl::DrawGround(Frame* f) const {
+  const Snapshot& snapshot = f->snapshot;
+  ShaderProgram::Set(lit_loc.ground, 1);
+  ShaderProgram::Set(lit_loc.grid, f->layers.grid ? 1 : 0);
+  ShaderProgram::Set(lit_loc.color, ToFloat(GroundColor()));
+  for (int g = 0; g < f->ng; ++g) {
+    if (geometry_meshes[g] != nullptr || snapshot.geometries[g] == nullptr) continue;
+    // The plane in the half-space's own pose (tilted ramps too), centred under the camera
+    // target, giving an apparently endless floor.
+    const Eigen::Isometry3f X_WG = snapshot.geometry_poses[g].cast<float>();
+    const GroundQuadPlacement quad = PlaceGroundQuad(snapshot.geometry_poses[g], f->camera_target);
+    ShaderProgram::Set(lit_loc.plane_from_mesh, quad.plane_from_mesh);
+    ShaderProgram::Set(lit_loc.plane_center, quad.center);
+    ShaderProgram::Set(lit_loc.model, quad.model);
+    ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear()));
+    // Nudge the floor back in depth so bodies lying exactly on it never z-fight with it.
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.0f, 1.0f);
+    MarkStencil(f, patch_geometry[g]);
+    ground_quad.Draw();
+    glDisable(GL_POLYGON_OFFSET_FILL);
+  }
+}
+
+// Visual geometry, then every bounded geometry not replaced by it; see-through geometry is
+// only queued (see_order) for DrawSeeThroughStatic.
+void Renderer::Impl::DrawOpaqueBodies(Frame* f) {
+  const Snapshot& snapshot = f->snapshot;
+  ShaderProgram::Set(lit_loc.ground, 0);
+  ShaderProgram::Set(lit_loc.grid, 0);
+  ShaderProgram::Set(lit_loc.plane_from_mesh, Eigen::Matrix4f::Identity().eval());
+  see_order.clear();
+  if (f->layers.visual_geometry) {
+    for (const Visual& v : visuals) {
+      if (v.body >= f->nb_poses) continue;
+      MarkStencil(f, patch_body[v.body]);
+      const Eigen::Isometry3d X_WV = snapshot.body_poses[v.body] * v.X_BV;
+      ShaderProgram::Set(lit_loc.model, ToMatrix(X_WV));
+      ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WV.linear().cast<float>()));
+      ShaderProgram::Set(lit_loc.color, v.color ? *v.color : body_colors[v.body]);
+      v.mesh->Draw();
     }
   }
-  if (layers.bodies) {
-    ShaderProgram::Set(r.lit_loc.ground, 0);
-    ShaderProgram::Set(r.lit_loc.grid, 0);
-    ShaderProgram::Set(r.lit_loc.plane_from_mesh, Eigen::Matrix4f::Identity().eval());
-    auto draw_body = [&](int g) {
-      const int b = snapshot.geometry_body[g];
-      const Eigen::Vector3f color = (b >= 0 && b < static_cast<int>(r.body_colors.size()))
-                                        ? r.body_colors[b]
-                                        : ToFloat(BodyColor(0, SceneBody::Kind::kStatic));
-      const Eigen::Isometry3d& X_WG = snapshot.geometry_poses[g];
-      ShaderProgram::Set(r.lit_loc.model, ToMatrix(X_WG));
-      ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
-      ShaderProgram::Set(r.lit_loc.color, color);
-      mark_stencil(r.patch_geometry[g]);
-      r.geometry_meshes[g]->Draw();
-    };
-    r.see_order.clear();
-    if (layers.visual_geometry) {
-      for (const Impl::Visual& v : r.visuals) {
-        if (v.body >= nb_poses) continue;
-        mark_stencil(r.patch_body[v.body]);
-        const Eigen::Isometry3d X_WV = visual_model(v);
-        ShaderProgram::Set(r.lit_loc.model, ToMatrix(X_WV));
-        ShaderProgram::Set(r.lit_loc.normal_matrix, Eigen::Matrix3f(X_WV.linear().cast<float>()));
-        ShaderProgram::Set(r.lit_loc.color, v.color ? *v.color : r.body_colors[v.body]);
-        v.mesh->Draw();
-      }
+  for (int g = 0; g < f->ng; ++g) {
+    if (geometry_meshes[g] == nullptr || ReplacedByVisuals(*f, g)) continue;
+    if (see_through[g]) {
+      const Eigen::Vector3f p_WGo = snapshot.geometry_poses[g].translation().cast<float>();
+      see_order.emplace_back(-(p_WGo - eye).squaredNorm(), g);
+      continue;
     }
-    for (int g = 0; g < ng; ++g) {
-      if (r.geometry_meshes[g] == nullptr || replaced_by_visuals(g)) continue;
-      if (r.see_through[g]) {
-        const Eigen::Vector3f p = snapshot.geometry_poses[g].translation().cast<float>();
-        r.see_order.emplace_back(-(p - r.eye).squaredNorm(), g);
-        continue;
-      }
-      draw_body(g);
-    }
-    if (!r.see_order.empty()) {
-      // After everything opaque, far to near. Per geometry, a depth-only pass first so that
-      // only its nearest surface is blended (one layer per wall, whatever the winding).
-      std::sort(r.see_order.begin(), r.see_order.end());
-      glEnable(GL_BLEND);
-      glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
-      ShaderProgram::Set(r.lit_loc.alpha, std::clamp(layers.see_through_alpha, 0.0f, 1.0f));
-      glStencilMask(0x00);  // see-through: the marks of what is behind stay
-      for (const auto& [key, g] : r.see_order) {
-        glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
-        glDepthFunc(GL_LESS);
-        glDepthMask(GL_TRUE);
-        draw_body(g);
-        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-        glDepthFunc(GL_LEQUAL);
-        glDepthMask(GL_FALSE);
-        draw_body(g);
-      }
-      glDepthMask(GL_TRUE);
-      glDepthFunc(GL_LESS);
-      glDisable(GL_BLEND);
-      glStencilMask(0xFF);
-      ShaderProgram::Set(r.lit_loc.alpha, 1.0f);
-    }
+    DrawLitGeometry(f, g);
   }
-  glBindTexture(GL_TEXTURE_2D, 0);
+}
 
-  // --- Hydroelastic patches, coloured by pressure: after the bodies, before the overlays. ---
-  if (patches && r.patch_layer.Upload(snapshot.hydroelastic) > 0) {
-    const PressureRange range = EffectivePressureRange(layers, snapshot.hydroelastic);
+// The queued see-through geometry, blended after everything opaque, far to near. Per geometry,
+// a depth-only pass first so that only its nearest surface is blended (one layer per wall,
+// whatever the winding).
+void Renderer::Impl::DrawSeeThroughStatic(Frame* f) {
+  if (see_order.empty()) return;
+  std::sort(see_order.begin(), see_order.end());
+  glEnable(GL_BLEND);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+  ShaderProgram::Set(lit_loc.alpha, std::clamp(f->layers.see_through_alpha, 0.0f, 1.0f));
+  glStencilMask(0x00);  // see-through: the marks of what is behind stay
+  for (const auto& [key, g] : see_order) {
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    DrawLitGeometry(f, g);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glDepthFunc(GL_LEQUAL);
+    glDepthMask(GL_FALSE);
+    DrawLitGeometry(f, g);
+  }
+  glDepthMask(GL_TRUE);
+  glDepthFunc(GL_LESS);
+  glDisable(GL_BLEND);
+  glStencilMask(0xFF);
+  ShaderProgram::Set(lit_loc.alpha, 1.0f);
+}
+
+void Renderer::Impl::EndMainPass() const { glBindTexture(GL_TEXTURE_2D, 0); }
+
+// Hydroelastic patches, coloured by pressure: after the bodies (whose stencil marks they
+// need), before the overlays.
+void Renderer::Impl::DrawPatches(const Frame& f) {
+  if (f.patches && patch_layer.Upload(f.snapshot.hydroelastic) > 0) {
+    const PressureRange range = EffectivePressureRange(f.layers, f.snapshot.hydroelastic);
     glStencilMask(0x00);
     glDepthMask(GL_FALSE);
     // Where one of a patch's own bodies is in front: through it. (Without a stencil buffer the
@@ -567,7 +640,7 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
-    r.patch_layer.Draw(view_projection, range, kPatchHatchPx, kPatchGapAlpha);
+    patch_layer.Draw(f.view_projection, range, kPatchHatchPx, kPatchGapAlpha);
     glDisable(GL_BLEND);
     // Elsewhere depth-tested, nudged towards the camera so it never z-fights with the surface
     // it lies on (e.g. the floor, itself nudged back).
@@ -576,101 +649,152 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera_in, const R
     glDepthFunc(GL_LEQUAL);
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(-1.0f, -2.0f);
-    r.patch_layer.Draw(view_projection, range, 0.0f, 1.0f);
+    patch_layer.Draw(f.view_projection, range, 0.0f, 1.0f);
     glDisable(GL_POLYGON_OFFSET_FILL);
     glDepthFunc(GL_LESS);
     glDepthMask(GL_TRUE);
     glStencilMask(0xFF);
   }
-  glDisable(GL_STENCIL_TEST);
+  glDisable(GL_STENCIL_TEST);  // the patches were the stencil marks' only reader
+}
 
-  // --- Overlays: over the bodies (fresh depth), but depth-tested among themselves. ---
-  const bool teleop_gizmo = layers.teleop_target && snapshot.teleop.active;
+// Over the bodies (fresh depth), but depth-tested among themselves.
+void Renderer::Impl::DrawOverlays(const Frame& f) {
+  const RenderLayers& layers = f.layers;
+  const bool teleop_gizmo = layers.teleop_target && f.snapshot.teleop.active;
   const bool any_overlay = layers.body_frames || layers.contact_points || layers.normal_forces ||
                            layers.friction_forces || teleop_gizmo || layers.traction_arrows;
-  if (any_overlay) {
-    glClear(GL_DEPTH_BUFFER_BIT);
-    r.overlay.Use();
-    ShaderProgram::Set(r.overlay_loc.view_projection, view_projection);
-    ShaderProgram::Set(r.overlay_loc.eye, r.eye);
-    if (layers.body_frames) {
-      for (int b = 0; b < nb; ++b) {
-        const Eigen::Isometry3f X_WB = snapshot.body_poses[b].cast<float>();
-        const Eigen::Vector3f origin = X_WB.translation();
-        const float length = r.body_frame_length[b];
-        const float shaft = std::max(0.025f * length, kMinShaftRadiusPx * r.PixelSize(origin));
-        for (int axis = 0; axis < 3; ++axis) {
-          r.DrawArrow(origin, X_WB.linear().col(axis) * length, shaft, kAxisColors[axis]);
-        }
-      }
-    }
-    if (teleop_gizmo) {
-      // Where the operator is steering (the integrated command) and where the TCP is: the gap
-      // between them is what the arm has not caught up with (limits, contact).
-      const Eigen::Isometry3f X_WT = snapshot.teleop.target_tcp_W.cast<float>();
-      const Eigen::Vector3f origin = X_WT.translation();
-      constexpr float kAxisLength_m = 0.06f;
-      const float shaft = std::max(0.02f * kAxisLength_m, kMinShaftRadiusPx * r.PixelSize(origin));
-      for (int axis = 0; axis < 3; ++axis) {
-        r.DrawArrow(origin, X_WT.linear().col(axis) * kAxisLength_m, shaft, kAxisColors[axis]);
-      }
-      const Eigen::Vector3f tcp = snapshot.teleop.tcp_W.translation().cast<float>();
-      Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
-      model.topLeftCorner<3, 3>() *= std::max(0.004f, kMinMarkerRadiusPx * r.PixelSize(tcp));
-      model.block<3, 1>(0, 3) = tcp;
-      r.DrawOverlay(r.marker, model, kTeleopTcpColor, 0.0f);
-    }
-    const float scale = layers.force_scale_m_per_N;
-    for (const ContactResult& c : snapshot.contacts) {
-      const Eigen::Vector3f p = c.position_W.cast<float>();
-      if (!p.allFinite() || ShownAsPatch(c, snapshot, layers)) continue;
-      const float pixel = r.PixelSize(p);
-      const float shaft = std::max(0.15f * layers.contact_point_size_m, kMinShaftRadiusPx * pixel);
-      // Arrows shorter than a couple of pixels would only be a blob over the marker.
-      if (layers.normal_forces) {
-        const Eigen::Vector3f v = c.normal_force_W.cast<float>() * scale;
-        if (v.norm() > 2.0f * pixel) r.DrawArrow(p, v, shaft, kNormalForceColor);
-      }
-      if (layers.friction_forces) {
-        const Eigen::Vector3f v = c.friction_force_W.cast<float>() * scale;
-        if (v.norm() > 2.0f * pixel) r.DrawArrow(p, v, shaft, kFrictionForceColor);
-      }
-    }
-    // Patches: net force at the centre of pressure, traction per face.
-    PatchArrows(snapshot, layers, &r.patch_arrows);
-    for (const PatchArrow& a : r.patch_arrows) {
-      const float pixel = r.PixelSize(a.origin_W);
-      if (a.vector_m.norm() <= 2.0f * pixel) continue;
-      const float shaft_m = std::max(
-          a.traction ? 0.05f * layers.contact_point_size_m : 0.15f * layers.contact_point_size_m,
-          kMinShaftRadiusPx * pixel);
-      r.DrawArrow(a.origin_W, a.vector_m, shaft_m, a.color);
-    }
-    if (layers.contact_points) {
-      // Drawn last and flat (u_shading = 0) so the exact state colour lands in the pixels.
-      for (const ContactResult& c : snapshot.contacts) {
-        const Eigen::Vector3f p = c.position_W.cast<float>();
-        if (!p.allFinite() || ShownAsPatch(c, snapshot, layers)) continue;
-        const float radius =
-            std::max(0.5f * layers.contact_point_size_m, kMinMarkerRadiusPx * r.PixelSize(p));
-        Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
-        model.topLeftCorner<3, 3>() *= radius;
-        model.block<3, 1>(0, 3) = p;
-        Rgb8 color = kMarginColor;
-        if (c.state == ContactResult::State::kStick) color = kStickColor;
-        if (c.state == ContactResult::State::kSlip) color = kSlipColor;
-        r.DrawOverlay(r.marker, model, color, 0.0f);
-      }
-    }
-  }
+  if (!any_overlay) return;
+  glClear(GL_DEPTH_BUFFER_BIT);
+  overlay.Use();
+  ShaderProgram::Set(overlay_loc.view_projection, f.view_projection);
+  ShaderProgram::Set(overlay_loc.eye, eye);
+  if (layers.body_frames) DrawBodyFrames(f);
+  if (teleop_gizmo) DrawTeleopGizmo(f);
+  DrawContactForces(f);
+  DrawPatchArrows(f);
+  // Last, so that the exact state colours land in the pixels.
+  if (layers.contact_points) DrawContactPoints(f);
+}
 
+void Renderer::Impl::EndFrame() {
   glBindVertexArray(0);
   glUseProgram(0);
   const GLenum error = glGetError();
-  if (error != GL_NO_ERROR && !r.reported_gl_error) {
-    r.reported_gl_error = true;  // once: a per-frame log line would flood at 60 Hz
+  if (error != GL_NO_ERROR && !reported_gl_error) {
+    reported_gl_error = true;  // once: a per-frame log line would flood at 60 Hz
     spdlog::warn("renderer: OpenGL error 0x{:x} during a frame", static_cast<unsigned>(error));
   }
+}
+
+// Each body's frame B as x, y, z arrows (red, green, blue) from its origin.
+void Renderer::Impl::DrawBodyFrames(const Frame& f) const {
+  for (int b = 0; b < f.nb; ++b) {
+    const Eigen::Isometry3f X_WB = f.snapshot.body_poses[b].cast<float>();
+    const Eigen::Vector3f p_WBo = X_WB.translation();
+    const float length = body_frame_length[b];
+    const float shaft = std::max(0.025f * length, kMinShaftRadiusPx * PixelSize(p_WBo));
+    for (int axis = 0; axis < 3; ++axis) {
+      DrawArrow(p_WBo, X_WB.linear().col(axis) * length, shaft, kAxisColors[axis]);
+    }
+  }
+}
+
+// Where the operator is steering (the integrated command) and where the TCP is: the gap
+// between them is what the arm has not caught up with (limits, contact).
+void Renderer::Impl::DrawTeleopGizmo(const Frame& f) const {
+  const Eigen::Isometry3f X_WT = f.snapshot.teleop.target_tcp_W.cast<float>();
+  const Eigen::Vector3f p_WTo = X_WT.translation();
+  constexpr float kAxisLength_m = 0.06f;
+  const float shaft = std::max(0.02f * kAxisLength_m, kMinShaftRadiusPx * PixelSize(p_WTo));
+  for (int axis = 0; axis < 3; ++axis) {
+    DrawArrow(p_WTo, X_WT.linear().col(axis) * kAxisLength_m, shaft, kAxisColors[axis]);
+  }
+  const Eigen::Vector3f p_WTcp = f.snapshot.teleop.tcp_W.translation().cast<float>();
+  Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
+  model.topLeftCorner<3, 3>() *= std::max(0.004f, kMinMarkerRadiusPx * PixelSize(p_WTcp));
+  model.block<3, 1>(0, 3) = p_WTcp;
+  DrawOverlay(marker, model, kTeleopTcpColor, 0.0f);
+}
+
+// Normal and friction force on geometry B at each point contact (not the faces of a patch the
+// patch layer draws: DrawPatchArrows).
+void Renderer::Impl::DrawContactForces(const Frame& f) const {
+  const RenderLayers& layers = f.layers;
+  const float scale = layers.force_scale_m_per_N;
+  for (const ContactResult& c : f.snapshot.contacts) {
+    const Eigen::Vector3f p_WC = c.position_W.cast<float>();
+    if (!p_WC.allFinite() || ShownAsPatch(c, f.snapshot, layers)) continue;
+    const float pixel = PixelSize(p_WC);
+    const float shaft = std::max(0.15f * layers.contact_point_size_m, kMinShaftRadiusPx * pixel);
+    // Arrows shorter than a couple of pixels would only be a blob over the marker.
+    if (layers.normal_forces) {
+      const Eigen::Vector3f arrow_W = c.normal_force_W.cast<float>() * scale;
+      if (arrow_W.norm() > 2.0f * pixel) DrawArrow(p_WC, arrow_W, shaft, kNormalForceColor);
+    }
+    if (layers.friction_forces) {
+      const Eigen::Vector3f arrow_W = c.friction_force_W.cast<float>() * scale;
+      if (arrow_W.norm() > 2.0f * pixel) DrawArrow(p_WC, arrow_W, shaft, kFrictionForceColor);
+    }
+  }
+}
+
+// Patches: net force at the centre of pressure, traction per face (PatchArrows).
+void Renderer::Impl::DrawPatchArrows(const Frame& f) {
+  const RenderLayers& layers = f.layers;
+  PatchArrows(f.snapshot, layers, &patch_arrows);
+  for (const PatchArrow& a : patch_arrows) {
+    const float pixel = PixelSize(a.origin_W);
+    if (a.vector_m.norm() <= 2.0f * pixel) continue;
+    const float shaft_m = std::max(
+        a.traction ? 0.05f * layers.contact_point_size_m : 0.15f * layers.contact_point_size_m,
+        kMinShaftRadiusPx * pixel);
+    DrawArrow(a.origin_W, a.vector_m, shaft_m, a.color);
+  }
+}
+
+// A marker per point contact in its state's colour, flat (u_shading = 0) so that the exact
+// colour lands in the pixels (the GUI tests look for it).
+void Renderer::Impl::DrawContactPoints(const Frame& f) const {
+  const RenderLayers& layers = f.layers;
+  for (const ContactResult& c : f.snapshot.contacts) {
+    const Eigen::Vector3f p_WC = c.position_W.cast<float>();
+    if (!p_WC.allFinite() || ShownAsPatch(c, f.snapshot, layers)) continue;
+    const float radius =
+        std::max(0.5f * layers.contact_point_size_m, kMinMarkerRadiusPx * PixelSize(p_WC));
+    Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
+    model.topLeftCorner<3, 3>() *= radius;
+    model.block<3, 1>(0, 3) = p_WC;
+    Rgb8 color = kMarginColor;
+    if (c.state == ContactResult::State::kStick) color = kStickColor;
+    if (c.state == ContactResult::State::kSlip) color = kSlipColor;
+    DrawOverlay(marker, model, color, 0.0f);
+  }
+}
+
+bool Renderer::Impl::ReplacedByVisuals(const Frame& f, int g) const {
+  const int b = f.snapshot.geometry_body[g];
+  return f.layers.visual_geometry && b >= 0 && b < static_cast<int>(body_has_visuals.size()) &&
+         body_has_visuals[b];
+}
+
+void Renderer::Impl::MarkStencil(Frame* f, int mark) const {
+  // Only when it changes: most consecutive draws carry the same mark.
+  if (f->patches && mark != f->stencil_mark) glStencilFunc(GL_ALWAYS, mark, 0xFF);
+  f->stencil_mark = mark;
+}
+
+void Renderer::Impl::DrawLitGeometry(Frame* f, int g) const {
+  const int b = f->snapshot.geometry_body[g];
+  const Eigen::Vector3f color = (b >= 0 && b < static_cast<int>(body_colors.size()))
+                                    ? body_colors[b]
+                                    : ToFloat(BodyColor(0, SceneBody::Kind::kStatic));
+  const Eigen::Isometry3d& X_WG = f->snapshot.geometry_poses[g];
+  ShaderProgram::Set(lit_loc.model, ToMatrix(X_WG));
+  ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
+  ShaderProgram::Set(lit_loc.color, color);
+  MarkStencil(f, patch_geometry[g]);
+  geometry_meshes[g]->Draw();
 }
 
 std::vector<uint8_t> Renderer::ReadPixels(int width, int height) const {

@@ -13,8 +13,8 @@
 
 namespace contactlab {
 
-// A shader that does not compile or link, a mesh that does not load: the message names the
-// file and carries the compiler log.
+// A shader that does not compile or link (the message names the file and carries the compiler
+// log), a PNG that cannot be written, an incomplete shadow-map framebuffer.
 class RenderError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -21,7 +21,6 @@ class ShaderProgram {
   // Location of a uniform, −1 when the driver optimized it away (setting −1 is a no-op in GL).
   // Look locations up once, not per frame.
   GLint Location(const char* name) const { return glGetUniformLocation(program_, name); }
-  GLuint id() const { return program_; }
 
   // Setters for the program in use.
   static void Set(GLint location, const Eigen::Matrix4f& m);

@@ -1,5 +1,5 @@
-// A triangle mesh on the CPU: what the primitive tessellators and the mesh loader produce and
-// what GpuMesh uploads. Positions and normals are per vertex (same length); three indices
+// A triangle mesh on the CPU: what the tessellators of primitive_meshes.h produce and what
+// GpuMesh uploads. Positions and normals are per vertex (same length); three indices
 // per triangle, counter-clockwise seen from outside.
 #pragma once
 

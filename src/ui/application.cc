@@ -54,8 +54,10 @@ void GlfwErrorCallback(int code, const char* description) {
   spdlog::debug("GLFW error {}: {}", code, LastGlfwError());
 }
 
-// Roughly 30 s of samples at δt = 1 ms.
-constexpr size_t kPlotCapacity = 30000;
+// Rows the plots keep (PlotData's ring; the plot window scrolls back through them while
+// paused): roughly 30 s of samples at δt = 1 ms. Not SimRuntime::kPlotCapacity, the smaller
+// ring that only carries samples from the sim thread to this one between two frames.
+constexpr size_t kPlotHistorySamples = 30000;
 // Screenshot mode: the simulated time each frame shows, at real-time factor 1.
 constexpr double kScreenshotFramePeriod_s = 1.0 / 60.0;
 
@@ -108,7 +110,7 @@ struct Application::Impl {
   std::string render_error;
 
   UiState ui;
-  PlotData plots{PlotSeriesNames(), kPlotCapacity};
+  PlotData plots{PlotSeriesNames(), kPlotHistorySamples};
   std::vector<PlotSample> samples;
   FrameTimer timer;
   uint64_t scene_generation = UINT64_MAX;

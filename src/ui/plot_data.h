@@ -27,7 +27,6 @@ class PlotData {
   size_t capacity() const { return capacity_; }
   size_t num_series() const { return names_.size(); }
   const std::string& name(size_t series) const { return names_[series]; }
-  const std::vector<std::string>& names() const { return names_; }
   // Rows dropped because the ring was full, since construction or Clear.
   size_t dropped() const { return dropped_; }
 

@@ -1,3 +1,5 @@
+// PlotWidget (plot_widget.h): the y range (auto-fit, zoom) and the layout first, then one
+// function per layer in drawing order: axes, series, frame, legend, hover read-out.
 #include "ui/plot_widget.h"
 
 #include <algorithm>
@@ -27,29 +29,46 @@ constexpr ImU32 kGridColor = IM_COL32(70, 70, 80, 140);
 constexpr ImU32 kBackground = IM_COL32(20, 22, 28, 230);
 constexpr ImU32 kTextColor = IM_COL32(210, 210, 215, 255);
 
-}  // namespace
+// What a plot shows this frame: rows [first, last) of the data over the time window [t0, t1],
+// values [y_lo, y_hi].
+struct PlotView {
+  double t0 = 0, t1 = 0;
+  size_t first = 0, last = 0;
+  double y_lo = 0, y_hi = 1;
+};
 
-void PlotWidget(const char* id, const char* title, const PlotData& data,
-                std::span<const int> series, const PlotTimeWindow& window, float height,
-                PlotViewState* view) {
-  ImGui::PushID(id);
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = std::max(ImGui::GetContentRegionAvail().x, kMinLeftMargin + 60.0f);
-  ImGui::InvisibleButton("plot", ImVec2(width, height));
-  const bool hovered = ImGui::IsItemHovered();
+// Where a plot lies on screen: the widget's top-left corner `origin`, the data rectangle
+// [p0, p1] (pixels, y down) of plot_w × plot_h, and the map from (t, value) into it.
+struct PlotArea {
+  ImVec2 origin, p0, p1;
+  float plot_w = 0, plot_h = 0;
+  PlotView view;
+  float ToX(double t) const {
+    return p0.x + static_cast<float>((t - view.t0) / (view.t1 - view.t0)) * plot_w;
+  }
+  float ToY(double v) const {
+    return p1.y - static_cast<float>((v - view.y_lo) / (view.y_hi - view.y_lo)) * plot_h;
+  }
+};
+
+// The y ticks with their labels: laid out before the plot, since the widest label sets the
+// left margin.
+struct YTicks {
+  Ticks ticks;
+  std::vector<std::string> labels;
+  float label_w = 0;  // the widest label [px]
+};
+
+// Interaction with the y range: double-click turns auto-fit back on, auto-fit follows the
+// visible data, the mouse wheel zooms about the centre (and stops auto-fit).
+void UpdateYRange(const PlotData& data, std::span<const int> series, size_t first, size_t last,
+                  bool hovered, PlotViewState* view) {
   if (hovered && ImGui::IsMouseDoubleClicked(0)) view->auto_fit = true;
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  const float font = ImGui::GetFontSize();
-  const float plot_h = height - kBottomMargin;
-
-  const double t1 = window.End(data), t0 = t1 - window.span_s;
-  const auto [first, last] = data.Range(t0, t1);
   if (view->auto_fit) {
     if (const auto mm = data.MinMax(series, first, last)) {
       std::tie(view->y_min, view->y_max) = NiceRange(mm->first, mm->second, 5);
     }
   }
-  // Mouse wheel over the plot zooms the y axis about its centre (and stops auto-fit).
   if (hovered && ImGui::GetIO().MouseWheel != 0) {
     const double c = 0.5 * (view->y_min + view->y_max);
     const double half =
@@ -58,53 +77,50 @@ void PlotWidget(const char* id, const char* title, const PlotData& data,
     view->y_max = c + half;
     view->auto_fit = false;
   }
-  const double y_lo = view->y_min, y_hi = view->y_max > view->y_min ? view->y_max : y_lo + 1;
+}
 
-  // The y ticks first: the widest label sets the left margin.
-  const Ticks yt =
-      NiceTicks(y_lo, y_hi, std::clamp(static_cast<int>(plot_h / (font * 1.8f)), 2, 8));
-  std::vector<std::string> y_labels;
-  float label_w = 0;
-  for (const double v : yt.values) {
-    y_labels.push_back(FormatTick(v, yt.step));
-    label_w = std::max(label_w, ImGui::CalcTextSize(y_labels.back().c_str()).x);
+YTicks MakeYTicks(double y_lo, double y_hi, float plot_h, float font) {
+  YTicks y;
+  y.ticks = NiceTicks(y_lo, y_hi, std::clamp(static_cast<int>(plot_h / (font * 1.8f)), 2, 8));
+  for (const double v : y.ticks.values) {
+    y.labels.push_back(FormatTick(v, y.ticks.step));
+    y.label_w = std::max(y.label_w, ImGui::CalcTextSize(y.labels.back().c_str()).x);
   }
-  const float left = std::min(std::max(kMinLeftMargin, label_w + 6), width * 0.4f);
-  const ImVec2 p0(origin.x + left, origin.y);
-  const ImVec2 p1(origin.x + width, origin.y + plot_h);
-  const float plot_w = p1.x - p0.x;
-  draw->AddRectFilled(p0, p1, kBackground);
+  return y;
+}
 
-  auto to_x = [&](double t) { return p0.x + static_cast<float>((t - t0) / (t1 - t0)) * plot_w; };
-  auto to_y = [&](double v) {
-    return p1.y - static_cast<float>((v - y_lo) / (y_hi - y_lo)) * plot_h;
-  };
-
-  // Grid and tick labels.
-  for (size_t i = 0; i < yt.values.size(); ++i) {
-    const float y = to_y(yt.values[i]);
-    draw->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), kGridColor);
-    const std::string& label = y_labels[i];
+// Grid lines and tick labels: y to the left of the plot, x (time) below it.
+void DrawAxes(ImDrawList* draw, const PlotArea& a, const YTicks& y, float font) {
+  for (size_t i = 0; i < y.ticks.values.size(); ++i) {
+    const float py = a.ToY(y.ticks.values[i]);
+    draw->AddLine(ImVec2(a.p0.x, py), ImVec2(a.p1.x, py), kGridColor);
+    const std::string& label = y.labels[i];
     const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-    draw->AddText(ImVec2(p0.x - size.x - 4, std::clamp(y - size.y * 0.5f, origin.y, p1.y - size.y)),
-                  kTextColor, label.c_str());
+    draw->AddText(
+        ImVec2(a.p0.x - size.x - 4, std::clamp(py - size.y * 0.5f, a.origin.y, a.p1.y - size.y)),
+        kTextColor, label.c_str());
   }
-  const Ticks xt = NiceTicks(t0, t1, std::clamp(static_cast<int>(plot_w / (font * 4.5f)), 2, 10));
+  const Ticks xt = NiceTicks(a.view.t0, a.view.t1,
+                             std::clamp(static_cast<int>(a.plot_w / (font * 4.5f)), 2, 10));
   for (const double t : xt.values) {
-    const float x = to_x(t);
-    draw->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), kGridColor);
+    const float px = a.ToX(t);
+    draw->AddLine(ImVec2(px, a.p0.y), ImVec2(px, a.p1.y), kGridColor);
     const std::string label = FormatTick(t, xt.step);
     const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-    draw->AddText(ImVec2(std::clamp(x - size.x * 0.5f, p0.x, p1.x - size.x), p1.y + 1), kTextColor,
-                  label.c_str());
+    draw->AddText(ImVec2(std::clamp(px - size.x * 0.5f, a.p0.x, a.p1.x - size.x), a.p1.y + 1),
+                  kTextColor, label.c_str());
   }
+}
 
-  // Series, decimated to two points per pixel column.
-  draw->PushClipRect(p0, p1, true);
+// Each series as a polyline, decimated to two points per pixel column; non-finite values
+// break the line.
+void DrawSeries(ImDrawList* draw, const PlotArea& a, const PlotData& data,
+                std::span<const int> series) {
+  draw->PushClipRect(a.p0, a.p1, true);
   std::vector<ImVec2> points;
   for (size_t k = 0; k < series.size(); ++k) {
-    const auto samples =
-        Decimate(data, series[k], first, last, t0, t1, std::max(1, static_cast<int>(plot_w)));
+    const auto samples = Decimate(data, series[k], a.view.first, a.view.last, a.view.t0, a.view.t1,
+                                  std::max(1, static_cast<int>(a.plot_w)));
     points.clear();
     auto flush = [&] {
       if (points.size() >= 2) {
@@ -118,67 +134,108 @@ void PlotWidget(const char* id, const char* title, const PlotData& data,
         flush();
         continue;
       }
-      points.emplace_back(to_x(t), to_y(v));
+      points.emplace_back(a.ToX(t), a.ToY(v));
     }
     flush();
   }
   draw->PopClipRect();
-  draw->AddRect(p0, p1, kFrameColor);
+}
 
-  // Legend: the title, then each series with its newest value, over a translucent box.
-  {
-    std::vector<std::string> lines;
-    float legend_w = ImGui::CalcTextSize(title).x;
-    for (size_t k = 0; k < series.size(); ++k) {
-      char text[160];
-      if (last > first) {
-        std::snprintf(text, sizeof text, "%s  %.4g", data.name(series[k]).c_str(),
-                      data.value(series[k], last - 1));
-      } else {
-        std::snprintf(text, sizeof text, "%s", data.name(series[k]).c_str());
-      }
-      lines.emplace_back(text);
-      legend_w = std::max(legend_w, ImGui::CalcTextSize(text).x + 12);
+// The title, then each series with its newest value, over a translucent box in the top-left
+// corner.
+void DrawLegend(ImDrawList* draw, const PlotArea& a, const char* title, const PlotData& data,
+                std::span<const int> series, float font) {
+  std::vector<std::string> lines;
+  float legend_w = ImGui::CalcTextSize(title).x;
+  for (size_t k = 0; k < series.size(); ++k) {
+    char text[160];
+    if (a.view.last > a.view.first) {
+      std::snprintf(text, sizeof text, "%s  %.4g", data.name(series[k]).c_str(),
+                    data.value(series[k], a.view.last - 1));
+    } else {
+      std::snprintf(text, sizeof text, "%s", data.name(series[k]).c_str());
     }
-    const float line_h = font + 1;
-    const ImVec2 l0(p0.x + 2, p0.y + 2);
-    const ImVec2 l1(std::min(p1.x - 2, l0.x + legend_w + 8),
-                    std::min(p1.y - 2, l0.y + line_h * (lines.size() + 1) + 2));
-    draw->PushClipRect(p0, p1, true);
-    draw->AddRectFilled(l0, l1, IM_COL32(20, 22, 28, 170));
-    draw->AddText(ImVec2(l0.x + 4, l0.y + 1), IM_COL32(160, 160, 170, 255), title);
-    float y = l0.y + 1 + line_h;
-    for (size_t k = 0; k < lines.size(); ++k) {
-      const ImU32 color = PlotSeriesColor(static_cast<int>(k));
-      draw->AddRectFilled(ImVec2(l0.x + 4, y + 3), ImVec2(l0.x + 12, y + font - 3), color);
-      draw->AddText(ImVec2(l0.x + 16, y), kTextColor, lines[k].c_str());
-      y += line_h;
-    }
-    draw->PopClipRect();
+    lines.emplace_back(text);
+    legend_w = std::max(legend_w, ImGui::CalcTextSize(text).x + 12);
   }
+  const float line_h = font + 1;
+  const ImVec2 l0(a.p0.x + 2, a.p0.y + 2);
+  const ImVec2 l1(std::min(a.p1.x - 2, l0.x + legend_w + 8),
+                  std::min(a.p1.y - 2, l0.y + line_h * (lines.size() + 1) + 2));
+  draw->PushClipRect(a.p0, a.p1, true);
+  draw->AddRectFilled(l0, l1, IM_COL32(20, 22, 28, 170));
+  draw->AddText(ImVec2(l0.x + 4, l0.y + 1), IM_COL32(160, 160, 170, 255), title);
+  float y = l0.y + 1 + line_h;
+  for (size_t k = 0; k < lines.size(); ++k) {
+    const ImU32 color = PlotSeriesColor(static_cast<int>(k));
+    draw->AddRectFilled(ImVec2(l0.x + 4, y + 3), ImVec2(l0.x + 12, y + font - 3), color);
+    draw->AddText(ImVec2(l0.x + 16, y), kTextColor, lines[k].c_str());
+    y += line_h;
+  }
+  draw->PopClipRect();
+}
 
-  // Hover read-out: a cursor line and every series' value at that time.
-  if (hovered && data.size() > 0) {
-    const float mx = ImGui::GetIO().MousePos.x;
-    if (mx >= p0.x && mx <= p1.x) {
-      const double t = t0 + (mx - p0.x) / plot_w * (t1 - t0);
-      draw->AddLine(ImVec2(mx, p0.y), ImVec2(mx, p1.y), IM_COL32(255, 255, 255, 120));
-      ImGui::BeginTooltip();
-      ImGui::Text("t = %.4f s", t);
-      for (size_t k = 0; k < series.size(); ++k) {
-        const auto v = data.ValueAt(series[k], t);
-        ImGui::PushStyleColor(ImGuiCol_Text, PlotSeriesColor(static_cast<int>(k)));
-        if (v) {
-          ImGui::Text("%s = %.6g", data.name(series[k]).c_str(), *v);
-        } else {
-          ImGui::Text("%s = -", data.name(series[k]).c_str());
-        }
-        ImGui::PopStyleColor();
-      }
-      ImGui::TextDisabled("wheel: zoom y, double-click: auto-fit");
-      ImGui::EndTooltip();
+// A cursor line at the mouse and a tooltip with every series' value at that time.
+void DrawHoverReadout(ImDrawList* draw, const PlotArea& a, const PlotData& data,
+                      std::span<const int> series) {
+  const float mx = ImGui::GetIO().MousePos.x;
+  if (!(mx >= a.p0.x && mx <= a.p1.x)) return;
+  const double t = a.view.t0 + (mx - a.p0.x) / a.plot_w * (a.view.t1 - a.view.t0);
+  draw->AddLine(ImVec2(mx, a.p0.y), ImVec2(mx, a.p1.y), IM_COL32(255, 255, 255, 120));
+  ImGui::BeginTooltip();
+  ImGui::Text("t = %.4f s", t);
+  for (size_t k = 0; k < series.size(); ++k) {
+    const auto v = data.ValueAt(series[k], t);
+    ImGui::PushStyleColor(ImGuiCol_Text, PlotSeriesColor(static_cast<int>(k)));
+    if (v) {
+      ImGui::Text("%s = %.6g", data.name(series[k]).c_str(), *v);
+    } else {
+      ImGui::Text("%s = -", data.name(series[k]).c_str());
     }
+    ImGui::PopStyleColor();
   }
+  ImGui::TextDisabled("wheel: zoom y, double-click: auto-fit");
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void PlotWidget(const char* id, const char* title, const PlotData& data,
+                std::span<const int> series, const PlotTimeWindow& window, float height,
+                PlotViewState* view) {
+  ImGui::PushID(id);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = std::max(ImGui::GetContentRegionAvail().x, kMinLeftMargin + 60.0f);
+  ImGui::InvisibleButton("plot", ImVec2(width, height));
+  const bool hovered = ImGui::IsItemHovered();
+  const float font = ImGui::GetFontSize();
+  const float plot_h = height - kBottomMargin;
+
+  PlotView shown;
+  shown.t1 = window.End(data);
+  shown.t0 = shown.t1 - window.span_s;
+  std::tie(shown.first, shown.last) = data.Range(shown.t0, shown.t1);
+  UpdateYRange(data, series, shown.first, shown.last, hovered, view);
+  shown.y_lo = view->y_min;
+  shown.y_hi = view->y_max > view->y_min ? view->y_max : shown.y_lo + 1;
+
+  const YTicks y_ticks = MakeYTicks(shown.y_lo, shown.y_hi, plot_h, font);
+  const float left = std::min(std::max(kMinLeftMargin, y_ticks.label_w + 6), width * 0.4f);
+  PlotArea area;
+  area.origin = origin;
+  area.p0 = ImVec2(origin.x + left, origin.y);
+  area.p1 = ImVec2(origin.x + width, origin.y + plot_h);
+  area.plot_w = area.p1.x - area.p0.x;
+  area.plot_h = plot_h;
+  area.view = shown;
+
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(area.p0, area.p1, kBackground);
+  DrawAxes(draw, area, y_ticks, font);
+  DrawSeries(draw, area, data, series);
+  draw->AddRect(area.p0, area.p1, kFrameColor);
+  DrawLegend(draw, area, title, data, series, font);
+  if (hovered && data.size() > 0) DrawHoverReadout(draw, area, data, series);
   ImGui::PopID();
 }
 

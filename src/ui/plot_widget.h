@@ -25,20 +25,20 @@ struct PlotTimeWindow {
   double span_s = 5.0;
   bool paused = false;  // the window stops scrolling (data keeps arriving)
   double paused_end_s = 0;
-  // [t0, t1] for the given data: the newest span_s seconds (the oldest span_s while the data
-  // is shorter than the window, so that a new run grows from the left).
+  // t1 of the window [t1 − span_s, t1] for the given data: the newest span_s seconds (the
+  // oldest span_s while the data is shorter than the window, so that a new run grows from the
+  // left).
   double End(const PlotData& data) const {
     const double end = paused ? paused_end_s : data.newest_time();
     return std::max(end, data.oldest_time() + span_s);
   }
-  double Begin(const PlotData& data) const { return End(data) - span_s; }
 };
 
 // Colour of the i-th series of a plot.
 ImU32 PlotSeriesColor(int i);
 
 // One plot of `series` (indices into data) over the time window, `height` pixels tall and as
-// wide as the content region. `title` is drawn in the top-right corner.
+// wide as the content region. `title` heads the legend in the top-left corner.
 void PlotWidget(const char* id, const char* title, const PlotData& data,
                 std::span<const int> series, const PlotTimeWindow& window, float height,
                 PlotViewState* view);
