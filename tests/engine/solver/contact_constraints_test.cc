@@ -227,26 +227,36 @@ TEST(SapContactTest, FrictionlessIsOneSidedNormal) {
   }
 }
 
-TEST(SapContactTest, MakeParametersByHand) {
+TEST(SapContactTest, MakeDataByHand) {
   // δt = 1 ms, τ_d = 0.1 s, φ0 = −1 mm, w_t = 2, w_n = 3 kg⁻¹, μ = 0.5.
   // k = 1e6: compliance 1/(1e-3·1e6·0.101) = 9.90e-3 < near-rigid 3/(4π²) = 7.599e-2.
-  auto p = SapContact::MakeData({.stiffness_N_per_m = 1e6, .relaxation_time_s = 0.1, .friction = 0.5}, 1e-3, -1e-3, {2.0, 3.0});
+  auto p =
+      SapContact::MakeData({.stiffness_N_per_m = 1e6, .relaxation_time_s = 0.1, .friction = 0.5},
+                           1e-3, -1e-3, {2.0, 3.0});
   EXPECT_NEAR(p.R_n, 3.0 / (4 * kPi * kPi), 1e-15);
   EXPECT_NEAR(p.R_t, 2e-3, 1e-18);
   EXPECT_NEAR(p.vhat_n, 1e-3 / 0.101, 1e-15);
   EXPECT_EQ(p.friction, 0.5);
   // k = 1e3: compliance 1/(1e-3·1e3·0.101) = 9.901 wins.
-  p = SapContact::MakeData({.stiffness_N_per_m = 1e3, .relaxation_time_s = 0.1, .friction = 0.5}, 1e-3, -1e-3, {2.0, 3.0});
+  p = SapContact::MakeData({.stiffness_N_per_m = 1e3, .relaxation_time_s = 0.1, .friction = 0.5},
+                           1e-3, -1e-3, {2.0, 3.0});
   EXPECT_NEAR(p.R_n, 1.0 / 0.101, 1e-12);
   // σ, β honoured.
-  p = SapContact::MakeData({.stiffness_N_per_m = 1e9, .relaxation_time_s = 0.0, .friction = 0.5, .sigma = 1e-2, .beta = 0.5}, 1e-3, 2e-3, {2.0, 3.0});
+  p = SapContact::MakeData({.stiffness_N_per_m = 1e9,
+                            .relaxation_time_s = 0.0,
+                            .friction = 0.5,
+                            .sigma = 1e-2,
+                            .beta = 0.5},
+                           1e-3, 2e-3, {2.0, 3.0});
   EXPECT_NEAR(p.R_t, 2e-2, 1e-17);
   EXPECT_NEAR(p.R_n, 0.25 * 3.0 / (4 * kPi * kPi), 1e-15);
   EXPECT_NEAR(p.vhat_n, -2.0, 1e-12);
 }
 
 TEST(SapContactTest, ZeroStiffnessIsInactiveWithoutNaN) {
-  const auto p = SapContact::MakeData({.stiffness_N_per_m = 0.0, .relaxation_time_s = 0.1, .friction = 0.5}, 1e-3, -1e-3, {2.0, 3.0});
+  const auto p =
+      SapContact::MakeData({.stiffness_N_per_m = 0.0, .relaxation_time_s = 0.1, .friction = 0.5},
+                           1e-3, -1e-3, {2.0, 3.0});
   EXPECT_TRUE(std::isinf(p.R_n));
   const SapContact sap(p);
   for (const VectorXd& v : {VectorXd(Vector3d(0, 0, 0)), VectorXd(Vector3d(0.1, 0, -1)),
