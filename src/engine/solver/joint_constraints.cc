@@ -1,4 +1,4 @@
-// One-row joint-level constraints (contact-math.md §3).
+// One-row joint-level constraints (docs/contact-model.md §3).
 #include "engine/solver/joint_constraints.h"
 
 #include <algorithm>
@@ -26,9 +26,23 @@ constexpr double kFourPiSquared = 4 * std::numbers::pi * std::numbers::pi;
 // is summed piecewise with each piece's exact midpoint rule, so nothing divides by κ except the
 // breakpoints (which may be ±∞ for κ → 0: the min/max below handle that).
 
-PdControllerConstraint::Parameters PdControllerConstraint::CapGains(Parameters p,
-                                                                    double inverse_effective_mass,
-                                                                    double beta) {
+PdControllerConstraint::Data PdControllerConstraint::MakeData(const Parameters& p, double dt_s,
+                                                              double q0,
+                                                              double inverse_effective_mass) {
+  Data d;
+  d.dt_s = dt_s;
+  d.kp = p.kp;
+  d.kd = p.kd;
+  d.q0 = q0;
+  d.q_desired = p.q_desired;
+  d.v_desired = p.v_desired;
+  d.feedforward = p.feedforward;
+  d.effort_limit = p.effort_limit;
+  return CapGains(d, inverse_effective_mass);
+}
+
+PdControllerConstraint::Data PdControllerConstraint::CapGains(Data p, double inverse_effective_mass,
+                                                              double beta) {
   if (!(inverse_effective_mass > 0)) return p;
   const double stiffness = p.dt_s * (p.dt_s * p.kp + p.kd);
   const double max_stiffness = kFourPiSquared / (beta * beta * inverse_effective_mass);
@@ -44,10 +58,10 @@ double PdControllerConstraint::Evaluate(const Eigen::Ref<const Eigen::VectorXd>&
                                         Eigen::Ref<Eigen::VectorXd> gamma,
                                         Eigen::MatrixXd* G) const {
   assert(vc.size() == 1 && gamma.size() == 1);
-  const double dt = p_.dt_s;
-  const double e = std::max(p_.effort_limit, 0.0);
-  const double kappa = dt * p_.kp + p_.kd;
-  const double u0 = -p_.kp * (p_.q0 - p_.q_desired) + p_.kd * p_.v_desired + p_.feedforward;
+  const double dt = d_.dt_s;
+  const double e = std::max(d_.effort_limit, 0.0);
+  const double kappa = dt * d_.kp + d_.kd;
+  const double u0 = -d_.kp * (d_.q0 - d_.q_desired) + d_.kd * d_.v_desired + d_.feedforward;
   const double v = vc(0);
   const double u = u0 - kappa * v;
   const double clamped = std::clamp(u, -e, e);
@@ -75,32 +89,32 @@ double PdControllerConstraint::Evaluate(const Eigen::Ref<const Eigen::VectorXd>&
 // ---------------------------------------------------------------------------------------------
 // Joint limit (§3): frictionless SAP normal on the limit's signed distance φ = φ0 + δt·v_c.
 
-JointLimitConstraint::Parameters JointLimitConstraint::MakeParameters(
-    double dt, double distance_to_limit, double inverse_effective_mass, double relaxation_time_s,
-    double beta, double stiffness) {
-  Parameters p;
-  const double dt_plus_tau = dt + relaxation_time_s;
-  const double near_rigid = beta * beta / kFourPiSquared * inverse_effective_mass;
-  const double compliance = stiffness > 0 ? 1.0 / (dt * stiffness * dt_plus_tau) : kInf;
-  p.R = std::max(near_rigid, compliance);
-  p.vhat = -distance_to_limit / dt_plus_tau;
-  return p;
+JointLimitConstraint::Data JointLimitConstraint::MakeData(const Parameters& p, double dt_s,
+                                                          double distance_to_limit,
+                                                          double inverse_effective_mass) {
+  Data d;
+  const double dt_plus_tau = dt_s + p.relaxation_time_s;
+  const double near_rigid = p.beta * p.beta / kFourPiSquared * inverse_effective_mass;
+  const double compliance = p.stiffness > 0 ? 1.0 / (dt_s * p.stiffness * dt_plus_tau) : kInf;
+  d.R = std::max(near_rigid, compliance);
+  d.vhat = -distance_to_limit / dt_plus_tau;
+  return d;
 }
 
 double JointLimitConstraint::Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc,
                                       Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const {
   assert(vc.size() == 1 && gamma.size() == 1);
-  assert(p_.R > 0);
-  const double y = -(vc(0) - p_.vhat) / p_.R;
+  assert(d_.R > 0);
+  const double y = -(vc(0) - d_.vhat) / d_.R;
   // y ≤ 0 (inside the limit) or R = ∞ (no stiffness): inactive. Tested before ½·R·γ² (0·∞).
-  if (!(y > 0) || !(p_.R < kInf)) {
+  if (!(y > 0) || !(d_.R < kInf)) {
     gamma(0) = 0;
     if (G) (*G)(0, 0) = 0;
     return 0;
   }
   gamma(0) = y;
-  if (G) (*G)(0, 0) = 1 / p_.R;
-  return 0.5 * p_.R * y * y;
+  if (G) (*G)(0, 0) = 1 / d_.R;
+  return 0.5 * d_.R * y * y;
 }
 
 }  // namespace contactlab

@@ -79,16 +79,15 @@ void ProblemBuilder::AddFreeMotion(const WorldModel& model, const WorldInputs& i
     mb.CalcTreeMassMatrix(start.data, t, &tree_mass_[t]);
     auto A = problem_.mutable_tree_A(t);
     A = tree_mass_[t];
-    A.diagonal() += dt * mb.joint_damping().segment(s, n) +
-                    dt * dt * mb.joint_stiffness().segment(s, n);
+    A.diagonal() +=
+        dt * mb.joint_damping().segment(s, n) + dt * dt * mb.joint_stiffness().segment(s, n);
     tree_llt_[t].compute(A);
     v_star.segment(s, n) =
         start.v.segment(s, n) + dt * tree_llt_[t].solve(generalized_forces_.segment(s, n));
   }
 }
 
-ContactProperties ProblemBuilder::PairProperties(const WorldModel& model,
-                                                 const WorldInputs& inputs,
+ContactProperties ProblemBuilder::PairProperties(const WorldModel& model, const WorldInputs& inputs,
                                                  const ContactCandidate& candidate) const {
   const ContactProperties& a = model.geometry(candidate.geometry_a).spec->contact;
   const ContactProperties& b = model.geometry(candidate.geometry_b).spec->contact;
@@ -105,8 +104,7 @@ ContactProperties ProblemBuilder::PairProperties(const WorldModel& model,
 }
 
 void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inputs,
-                                const StepStart& start, const ContactCandidate& candidate,
-                                int c) {
+                                const StepStart& start, const ContactCandidate& candidate, int c) {
   const Multibody& mb = model.multibody();
   const int body_a = model.geometry(candidate.geometry_a).scene_body;
   const int body_b = model.geometry(candidate.geometry_b).scene_body;
@@ -144,8 +142,8 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
   const DelassusDiagonal w = contact_factory_.needs_delassus_diagonal()
                                  ? EstimateDelassusDiagonal(problem_, k)
                                  : DelassusDiagonal{};
-  problem_.SetConstraint(k, contact_factory_.Make(c, PairProperties(model, inputs, candidate),
-                                                  config, dt, w));
+  problem_.SetConstraint(
+      k, contact_factory_.Make(c, PairProperties(model, inputs, candidate), config, dt, w));
 }
 
 void ProblemBuilder::AddPointJacobian(const WorldModel& model, const MultibodyData& data,
@@ -187,16 +185,13 @@ void ProblemBuilder::AddJointConstraints(const WorldModel& model, const WorldInp
     const double q0 = start.q[mb.position_start(b)];
     const double inverse_mass = 1.0 / problem_.tree_A(tree)(local, local);
     if (const std::optional<JointPdSpec>& pd = inputs.pd[i]) {
-      PdControllerConstraint::Parameters p;
-      p.dt_s = dt;
-      p.kp = pd->kp;
-      p.kd = pd->kd;
-      p.q0 = q0;
-      p.q_desired = pd->q_desired;
-      p.v_desired = pd->v_desired;
-      p.feedforward = pd->feedforward;
-      p.effort_limit = pd->effort_limit;
-      pd_constraints_.emplace_back(PdControllerConstraint::CapGains(p, inverse_mass));
+      const PdControllerConstraint::Parameters p{.kp = pd->kp,
+                                                 .kd = pd->kd,
+                                                 .q_desired = pd->q_desired,
+                                                 .v_desired = pd->v_desired,
+                                                 .feedforward = pd->feedforward,
+                                                 .effort_limit = pd->effort_limit};
+      pd_constraints_.emplace_back(p, dt, q0, inverse_mass);
       const int k = problem_.AddConstraint(&pd_constraints_.back(), tree, -1);
       problem_.mutable_jacobian(k, 0)(0, local) = 1.0;
     }
@@ -204,8 +199,8 @@ void ProblemBuilder::AddJointConstraints(const WorldModel& model, const WorldInp
       const double distances[2] = {q0 - limits->first, limits->second - q0};
       const double signs[2] = {1.0, -1.0};
       for (int side = 0; side < 2; ++side) {
-        limit_constraints_.emplace_back(
-            JointLimitConstraint::MakeParameters(dt, distances[side], inverse_mass));
+        limit_constraints_.emplace_back(JointLimitConstraint::Parameters{}, dt, distances[side],
+                                        inverse_mass);
         const int k = problem_.AddConstraint(&limit_constraints_.back(), tree, -1);
         problem_.mutable_jacobian(k, 0)(0, local) = signs[side];
       }

@@ -64,8 +64,8 @@ void ExpectKinkConsistent(const Constraint& c, double v, double h, double tol,
 // ============================================================================================
 // PD controller (§3).
 
-PdControllerConstraint::Parameters RandomPd(std::mt19937& rng) {
-  PdControllerConstraint::Parameters p;
+PdControllerConstraint::Data RandomPd(std::mt19937& rng) {
+  PdControllerConstraint::Data p;
   p.dt_s = LogUniform(rng, -4, -2);
   p.kp = Uniform(rng, 0, 1) < 0.1 ? 0.0 : LogUniform(rng, 0, 6);
   p.kd = Uniform(rng, 0, 1) < 0.1 ? 0.0 : LogUniform(rng, -2, 3);
@@ -79,26 +79,26 @@ PdControllerConstraint::Parameters RandomPd(std::mt19937& rng) {
 }
 
 // u(v) written from §3 directly.
-double Effort(const PdControllerConstraint::Parameters& p, double v) {
+double Effort(const PdControllerConstraint::Data& p, double v) {
   return -p.kp * (p.q0 + p.dt_s * v - p.q_desired) - p.kd * (v - p.v_desired) + p.feedforward;
 }
-double Kappa(const PdControllerConstraint::Parameters& p) { return p.dt_s * p.kp + p.kd; }
+double Kappa(const PdControllerConstraint::Data& p) { return p.dt_s * p.kp + p.kd; }
 // The velocity at which u(v) = u.
-double VelocityForEffort(const PdControllerConstraint::Parameters& p, double u) {
+double VelocityForEffort(const PdControllerConstraint::Data& p, double u) {
   return (Effort(p, 0) - u) / Kappa(p);
 }
 
 TEST(PdControllerTest, ImpulseByHand) {
   // δt = 1 ms, kp = 100, kd = 10, q0 = 0.1, q_d = 0.2, v_d = 0, u_ff = 1, e_max = 5:
   // u(v) = −100(0.1 + 1e-3 v − 0.2) − 10 v + 1 = 11 − 10.1 v.
-  const PdControllerConstraint::Parameters p{.dt_s = 1e-3,
-                                             .kp = 100,
-                                             .kd = 10,
-                                             .q0 = 0.1,
-                                             .q_desired = 0.2,
-                                             .v_desired = 0,
-                                             .feedforward = 1,
-                                             .effort_limit = 5};
+  const PdControllerConstraint::Data p{.dt_s = 1e-3,
+                                       .kp = 100,
+                                       .kd = 10,
+                                       .q0 = 0.1,
+                                       .q_desired = 0.2,
+                                       .v_desired = 0,
+                                       .feedforward = 1,
+                                       .effort_limit = 5};
   const PdControllerConstraint pd(p);
   Scalar s = Eval(pd, 0.0);  // u = 11 > 5: saturated at +δt·e_max
   EXPECT_DOUBLE_EQ(s.gamma, 5e-3);
@@ -178,7 +178,7 @@ TEST(PdControllerTest, ConvexAlongRandomSegments) {
 
 TEST(PdControllerTest, FeedforwardOnlyAndTinyGains) {
   // κ = 0: γ = δt·clamp(u_ff, ±e) constant, ℓ = −γ·v (linear, Hessian 0).
-  PdControllerConstraint::Parameters p{.dt_s = 1e-3, .feedforward = 7, .effort_limit = 5};
+  PdControllerConstraint::Data p{.dt_s = 1e-3, .feedforward = 7, .effort_limit = 5};
   const PdControllerConstraint ff(p);
   for (double v : {-3.0, 0.0, 2.5}) {
     const Scalar s = Eval(ff, v);
@@ -203,9 +203,29 @@ TEST(PdControllerTest, FeedforwardOnlyAndTinyGains) {
   EXPECT_EQ(s.ell, 0.0);
 }
 
+TEST(PdControllerTest, MakeDataTakesTheStepAndCapsTheGains) {
+  // kp = 1e10, kd = 1e4 at δt = 1 ms: δt(δt·kp + kd) = 1.001e4 exceeds 4π²/(β²·w) = 3948 for
+  // w = 1 and β = 0.1, so both gains scale by the same factor down to that stiffness.
+  const PdControllerConstraint::Parameters p{.kp = 1e10,
+                                             .kd = 1e4,
+                                             .q_desired = 0.3,
+                                             .v_desired = -0.2,
+                                             .feedforward = 1.5,
+                                             .effort_limit = 40};
+  const PdControllerConstraint::Data d = PdControllerConstraint::MakeData(p, 1e-3, 0.1, 1.0);
+  EXPECT_EQ(d.dt_s, 1e-3);
+  EXPECT_EQ(d.q0, 0.1);
+  EXPECT_EQ(d.q_desired, 0.3);
+  EXPECT_EQ(d.v_desired, -0.2);
+  EXPECT_EQ(d.feedforward, 1.5);
+  EXPECT_EQ(d.effort_limit, 40);
+  EXPECT_NEAR(1e-3 * (1e-3 * d.kp + d.kd), 4 * kPi * kPi / 0.01, 1e-9);
+  EXPECT_NEAR(d.kd / d.kp, 1e-6, 1e-18);
+}
+
 TEST(PdControllerTest, CapGainsNearRigidRule) {
   // δt = 1 ms, kp = 1e6, kd = 1e3: stiffness δt(δt kp + kd) = 2 [kg/s].
-  const PdControllerConstraint::Parameters p{.dt_s = 1e-3, .kp = 1e6, .kd = 1e3};
+  const PdControllerConstraint::Data p{.dt_s = 1e-3, .kp = 1e6, .kd = 1e3};
   // m = 1 kg (w = 1): cap 4π²/(0.01·1) = 3947.8 ≫ 2 → unchanged.
   auto q = PdControllerConstraint::CapGains(p, 1.0);
   EXPECT_EQ(q.kp, 1e6);
@@ -247,25 +267,26 @@ TEST(PdControllerTest, CapGainsNearRigidRule) {
 // ============================================================================================
 // Joint limit (§3).
 
-TEST(JointLimitTest, MakeParametersByHand) {
+TEST(JointLimitTest, MakeDataByHand) {
   // δt = 1 ms, 1 cm from the limit, w = 2: R = β²w/(4π²) = 2/(4π²), v̂ = −0.01/1e-3 = −10.
-  auto p = JointLimitConstraint::MakeParameters(1e-3, 0.01, 2.0);
+  auto p = JointLimitConstraint::MakeData({}, 1e-3, 0.01, 2.0);
   EXPECT_NEAR(p.R, 2.0 / (4 * kPi * kPi), 1e-15);
   EXPECT_NEAR(p.vhat, -10.0, 1e-12);
   // τ = 10 ms: v̂ = −0.01/0.011.
-  p = JointLimitConstraint::MakeParameters(1e-3, 0.01, 2.0, 0.01);
+  p = JointLimitConstraint::MakeData({.relaxation_time_s = 0.01}, 1e-3, 0.01, 2.0);
   EXPECT_NEAR(p.vhat, -0.01 / 0.011, 1e-12);
   // Soft limit k = 1e4, τ = 0: compliance 1/(1e-3·1e4·1e-3) = 100 wins.
-  p = JointLimitConstraint::MakeParameters(1e-3, 0.01, 2.0, 0.0, 1.0, 1e4);
+  p = JointLimitConstraint::MakeData({.relaxation_time_s = 0.0, .beta = 1.0, .stiffness = 1e4},
+                                     1e-3, 0.01, 2.0);
   EXPECT_NEAR(p.R, 100.0, 1e-12);
   // β = 0.5.
-  p = JointLimitConstraint::MakeParameters(1e-3, -0.02, 2.0, 0.0, 0.5);
+  p = JointLimitConstraint::MakeData({.relaxation_time_s = 0.0, .beta = 0.5}, 1e-3, -0.02, 2.0);
   EXPECT_NEAR(p.R, 0.25 * 2.0 / (4 * kPi * kPi), 1e-15);
   EXPECT_NEAR(p.vhat, 20.0, 1e-12);  // already past the limit: pushes back out
 }
 
 TEST(JointLimitTest, ImpulseByHandAndFiniteDifferences) {
-  const auto p = JointLimitConstraint::MakeParameters(1e-3, 0.01, 2.0);
+  const auto p = JointLimitConstraint::MakeData({}, 1e-3, 0.01, 2.0);
   const JointLimitConstraint limit(p);
   // v = −12: γ = 2/R = 2·4π²/2 = 4π².
   Scalar s = Eval(limit, -12.0);
@@ -280,10 +301,14 @@ TEST(JointLimitTest, ImpulseByHandAndFiniteDifferences) {
 
   std::mt19937 rng(61);
   for (int i = 0; i < 3000; ++i) {
-    const auto q = JointLimitConstraint::MakeParameters(
-        LogUniform(rng, -4, -2), Normal(rng, 0.05), LogUniform(rng, -3, 3),
-        Uniform(rng, 0, 1) < 0.5 ? 0.0 : LogUniform(rng, -3, -1), Uniform(rng, 0.1, 1.0),
-        Uniform(rng, 0, 1) < 0.5 ? std::numeric_limits<double>::infinity() : LogUniform(rng, 2, 8));
+    const double dt = LogUniform(rng, -4, -2), distance = Normal(rng, 0.05);
+    const double w = LogUniform(rng, -3, 3);
+    JointLimitConstraint::Parameters physics;
+    physics.relaxation_time_s = Uniform(rng, 0, 1) < 0.5 ? 0.0 : LogUniform(rng, -3, -1);
+    physics.beta = Uniform(rng, 0.1, 1.0);
+    physics.stiffness =
+        Uniform(rng, 0, 1) < 0.5 ? std::numeric_limits<double>::infinity() : LogUniform(rng, 2, 8);
+    const auto q = JointLimitConstraint::MakeData(physics, dt, distance, w);
     const JointLimitConstraint c(q);
     // y = −(v − v̂)/R on the scale where R·y is comparable with v̂ (well conditioned in v).
     const double y_scale = (std::abs(q.vhat) + 1) / q.R;
@@ -308,7 +333,8 @@ TEST(JointLimitTest, ImpulseByHandAndFiniteDifferences) {
 }
 
 TEST(JointLimitTest, ZeroStiffnessIsInactiveWithoutNaN) {
-  const auto p = JointLimitConstraint::MakeParameters(1e-3, 0.01, 2.0, 0.0, 1.0, 0.0);
+  const auto p = JointLimitConstraint::MakeData(
+      {.relaxation_time_s = 0.0, .beta = 1.0, .stiffness = 0.0}, 1e-3, 0.01, 2.0);
   EXPECT_TRUE(std::isinf(p.R));
   const JointLimitConstraint limit(p);
   for (double v : {-1e6, -12.0, 0.0, 3.0}) {
