@@ -138,7 +138,19 @@ struct Application::Impl {
   void AddError(const std::string& message);
   // One frame of the main loop; with `capture`, the framebuffer of the frame (before the swap)
   // is read into *pixels.
+  // One frame of the render loop: the stages below, in order.
   void Frame(std::vector<uint8_t>* capture, int* capture_w, int* capture_h);
+  // The sim thread's errors, plot samples and newest snapshot.
+  std::shared_ptr<const Snapshot> TakeSimOutput();
+  // Keys and mouse (camera), the panels, and the actions they ask for.
+  void HandleInputAndPanels(const Snapshot& snapshot);
+  // The camera for this frame: framing, following, shifted into the area the panels leave.
+  Camera ViewCamera(const Snapshot& snapshot);
+  // The scene and the panels into the framebuffer (and into *capture when asked).
+  void Draw(const Snapshot& snapshot, const Camera& view, std::vector<uint8_t>* capture,
+            int* capture_w, int* capture_h);
+  // Swaps, then sleeps out the rest of the frame when no display paces the loop.
+  void SwapAndPace(Clock::time_point work_start, double cpu_start_ms);
   void OnNewScene(const Snapshot& snapshot);
   // The part of the view's height the panels leave for the scene (for framing).
   float FreeViewFraction() const;
@@ -357,11 +369,18 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
   const Clock::time_point work_start = Clock::now();
   const double cpu_start_ms = ThreadCpuMs();
   glfwPollEvents();
+  const std::shared_ptr<const Snapshot> snapshot = TakeSimOutput();
+  HandleInputAndPanels(*snapshot);
+  const Camera view = ViewCamera(*snapshot);
+  Draw(*snapshot, view, capture, capture_w, capture_h);
+  SwapAndPace(work_start, cpu_start_ms);
+}
 
+std::shared_ptr<const Snapshot> Application::Impl::TakeSimOutput() {
   for (std::string& e : runtime->TakeErrors()) AddError(e);
   // Samples first, then the snapshot: it is at least as new as every sample drained.
   runtime->DrainPlotSamples(&samples);
-  const std::shared_ptr<const Snapshot> snapshot = runtime->Latest();
+  std::shared_ptr<const Snapshot> snapshot = runtime->Latest();
   if (snapshot->scene_generation != scene_generation) OnNewScene(*snapshot);
   for (const PlotSample& s : samples) {
     if (s.run < plot_run) continue;  // the scene before the one shown
@@ -380,15 +399,18 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
     FrameScene(*snapshot, FreeViewFraction(), &ui.camera);
     frame_next = false;
   }
+  return snapshot;
+}
 
+void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   const ImGuiIO& io = ImGui::GetIO();
 
   UiActions actions;
-  HandleShortcuts(*snapshot, &ui, &actions);
-  FeedTeleopKeys(snapshot->teleop.active, runtime->keyboard().get());
+  HandleShortcuts(snapshot, &ui, &actions);
+  FeedTeleopKeys(snapshot.teleop.active, runtime->keyboard().get());
   if (!io.WantCaptureMouse) {
     MouseInput mouse;
     mouse.dx = io.MouseDelta.x;
@@ -404,28 +426,35 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
                &ui.camera);
   }
   ui.frame_stats = timer.stats();
-  DrawUi(*snapshot, plots, io.DisplaySize.x, io.DisplaySize.y, &ui, &actions);
-  Execute(actions, *snapshot);
+  DrawUi(snapshot, plots, io.DisplaySize.x, io.DisplaySize.y, &ui, &actions);
+  Execute(actions, snapshot);
+}
+
+Camera Application::Impl::ViewCamera(const Snapshot& snapshot) {
+  const ImGuiIO& io = ImGui::GetIO();
   if (ui.auto_frame && ui.camera.follow_body < 0) {
     constexpr float kAutoFrameTimeConstant_s = 0.6f;
-    EaseTowardsFraming(*snapshot, FreeViewFraction(), std::min(io.DeltaTime, 0.1f),
+    EaseTowardsFraming(snapshot, FreeViewFraction(), std::min(io.DeltaTime, 0.1f),
                        kAutoFrameTimeConstant_s, &ui.camera);
   }
-  UpdateFollow(*snapshot, &ui.camera);  // so that unfollowing keeps the view
+  UpdateFollow(snapshot, &ui.camera);  // so that unfollowing keeps the view
   // The scene's centre of attention in the middle of the area the panels leave free.
   const PanelLayout layout = ComputePanelLayout(io.DisplaySize.x, io.DisplaySize.y, ui.show_panels);
   const float aspect = io.DisplaySize.y > 0 ? io.DisplaySize.x / io.DisplaySize.y : 1.0f;
-  const Camera view = ShiftedCamera(
-      ui.camera, *snapshot, io.DisplaySize.x > 0 ? 0.5f * layout.sidebar_w / io.DisplaySize.x : 0,
+  return ShiftedCamera(
+      ui.camera, snapshot, io.DisplaySize.x > 0 ? 0.5f * layout.sidebar_w / io.DisplaySize.x : 0,
       io.DisplaySize.y > 0 ? -0.5f * layout.plots_h / io.DisplaySize.y : 0, aspect);
+}
 
+void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
+                             std::vector<uint8_t>* capture, int* capture_w, int* capture_h) {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(window, &fb_w, &fb_h);
   glViewport(0, 0, fb_w, fb_h);
   bool drawn = false;
   if (renderer && fb_w > 0 && fb_h > 0) {
     try {
-      renderer->Render(*snapshot, view, ui.layers, fb_w, fb_h);
+      renderer->Render(snapshot, view, ui.layers, fb_w, fb_h);
       drawn = true;
     } catch (const std::exception& e) {
       AddError(std::string("renderer: ") + e.what());
@@ -445,6 +474,9 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
     *capture_w = fb_w;
     *capture_h = fb_h;
   }
+}
+
+void Application::Impl::SwapAndPace(Clock::time_point work_start, double cpu_start_ms) {
   timer.EndWork();
   const Clock::time_point swap_start = Clock::now();
   last_work_ms = std::chrono::duration<double, std::milli>(swap_start - work_start).count();

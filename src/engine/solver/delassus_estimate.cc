@@ -4,13 +4,16 @@
 
 namespace contactlab {
 
-DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint) {
+DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint,
+                                          Eigen::MatrixXd* scratch) {
   const ConvexProblem::ConstraintEntry& e = problem.entry(constraint);
   Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
   for (int q = 0; q < e.num_cliques; ++q) {
     const auto J = problem.jacobian(constraint, q);
     const auto A = problem.tree_A(e.tree[q]);
-    W.noalias() += J * A.diagonal().cwiseInverse().asDiagonal() * J.transpose();
+    auto J_Ainv = scratch->topLeftCorner(J.rows(), J.cols());
+    J_Ainv = J * A.diagonal().cwiseInverse().asDiagonal();
+    W.noalias() += J_Ainv * J.transpose();
   }
   const double w_rms = W.norm() / 3.0;
   DelassusDiagonal w;

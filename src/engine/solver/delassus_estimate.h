@@ -16,6 +16,8 @@ struct DelassusDiagonal {
 // W ≈ Σ_t J_t diag(A_t)⁻¹ J_tᵀ over the constraint's cliques, its Jacobian already in `problem`.
 // Both entries are at least ‖W‖_F/3, and w_t > 0 even for a contact on a joint axis (whose
 // tangential entry can be zero), so that SAP's R_t = σ·w_t stays positive.
-DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint);
+// `scratch` (3 × the largest tree's n_v, or larger) holds J_t diag(A_t)⁻¹: no allocation.
+DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint,
+                                          Eigen::MatrixXd* scratch);
 
 }  // namespace contactlab

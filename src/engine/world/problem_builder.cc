@@ -49,6 +49,9 @@ ProblemBuilder::ProblemBuilder(const WorldModel& model) {
     tree_llt_[t] = Eigen::LLT<Eigen::MatrixXd>(tree_nv[t]);
   }
   jacobian_scratch_.resize(3, max_nv);
+  delassus_scratch_.resize(3, max_nv);
+  tree_scratch_.resize(max_nv);
+  row_scratch_.resize(3);
 }
 
 void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
@@ -82,8 +85,9 @@ void ProblemBuilder::AddFreeMotion(const WorldModel& model, const WorldInputs& i
     A.diagonal() +=
         dt * mb.joint_damping().segment(s, n) + dt * dt * mb.joint_stiffness().segment(s, n);
     tree_llt_[t].compute(A);
-    v_star.segment(s, n) =
-        start.v.segment(s, n) + dt * tree_llt_[t].solve(generalized_forces_.segment(s, n));
+    auto acceleration = tree_scratch_.head(n);  // A⁻¹ k, into reused storage
+    acceleration = tree_llt_[t].solve(generalized_forces_.segment(s, n));
+    v_star.segment(s, n) = start.v.segment(s, n) + dt * acceleration;
   }
 }
 
@@ -132,7 +136,8 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
   const ConvexProblem::ConstraintEntry& e = problem_.entry(k);
   for (int q = 0; q < e.num_cliques; ++q) {
     const int s = problem_.tree_start(e.tree[q]), n = problem_.tree_nv(e.tree[q]);
-    vc0 += problem_.jacobian(k, q) * start.v.segment(s, n);
+    row_scratch_.noalias() = problem_.jacobian(k, q) * start.v.segment(s, n);
+    vc0 += row_scratch_;
   }
 
   ContactConfiguration config;
@@ -140,7 +145,7 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
   if (candidate.patch >= 0) config.elastic_force_N = candidate.face_elastic_force_N;
   config.previous_normal_velocity_m_per_s = vc0.z();
   const DelassusDiagonal w = contact_factory_.needs_delassus_diagonal()
-                                 ? EstimateDelassusDiagonal(problem_, k)
+                                 ? EstimateDelassusDiagonal(problem_, k, &delassus_scratch_)
                                  : DelassusDiagonal{};
   problem_.SetConstraint(
       k, contact_factory_.Make(c, PairProperties(model, inputs, candidate), config, dt, w));

@@ -57,7 +57,9 @@ class ProblemBuilder {
   std::vector<Eigen::MatrixXd> tree_mass_;  // M_t
   std::vector<Eigen::LLT<Eigen::MatrixXd>> tree_llt_;
   Eigen::VectorXd bias_forces_, generalized_forces_;
-  Eigen::MatrixXd jacobian_scratch_;  // 3 × max tree nv
+  // Reused storage, so that a warm step does not allocate: 3 × max tree nv, max tree nv, 3.
+  Eigen::MatrixXd jacobian_scratch_, delassus_scratch_;
+  Eigen::VectorXd tree_scratch_, row_scratch_;
   ContactConstraintFactory contact_factory_;
   std::vector<PdControllerConstraint> pd_constraints_;
   std::vector<JointLimitConstraint> limit_constraints_;
