@@ -6,8 +6,8 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "app/scene_loader.h"
 #include "engine/world/world.h"
+#include "io/scene_loader.h"
 
 namespace contactlab {
 namespace {

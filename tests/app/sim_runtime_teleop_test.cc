@@ -11,11 +11,11 @@
 #include <string>
 #include <thread>
 
-#include "app/scene_loader.h"
 #include "app/sim_runtime.h"
 #include "input/input_spec.h"
 #include "input/keyboard_device.h"
 #include "input/recorder.h"
+#include "io/scene_loader.h"
 
 namespace contactlab {
 namespace {

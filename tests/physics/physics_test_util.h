@@ -5,12 +5,14 @@
 #include <ostream>
 #include <string>
 
-#include "app/scene_loader.h"
 #include "engine/world/world.h"
+#include "io/scene_loader.h"
 
 namespace contactlab {
 // Readable test names: "GetParam() = lagged".
-inline void PrintTo(ContactApproximation a, std::ostream* os) { *os << ContactApproximationName(a); }
+inline void PrintTo(ContactApproximation a, std::ostream* os) {
+  *os << ContactApproximationName(a);
+}
 }  // namespace contactlab
 
 namespace contactlab::testing {

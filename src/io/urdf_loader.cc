@@ -1,4 +1,4 @@
-#include "app/urdf_loader.h"
+#include "io/urdf_loader.h"
 
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
@@ -15,8 +15,8 @@
 #include <tuple>
 #include <utility>
 
-#include "app/mesh_file.h"
-#include "app/scene_loader.h"
+#include "io/mesh_file.h"
+#include "io/scene_loader.h"
 
 namespace contactlab {
 

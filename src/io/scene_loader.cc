@@ -1,4 +1,4 @@
-#include "app/scene_loader.h"
+#include "io/scene_loader.h"
 
 #include <spdlog/fmt/fmt.h>
 #include <yaml-cpp/yaml.h>
@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "app/urdf_loader.h"
+#include "io/urdf_loader.h"
 
 namespace contactlab {
 
