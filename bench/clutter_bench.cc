@@ -7,6 +7,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "engine/world/world.h"
+#include "io/scene_generators.h"
 #include "io/scene_loader.h"
 
 namespace contactlab {
