@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -148,6 +147,186 @@ std::optional<Shape> PrimitiveShape(const urdf::Geometry& geometry) {
   }
 }
 
+// What every link of one robot shares while AddUrdfRobot walks its tree.
+struct RobotBuild {
+  const std::string& path;  // the URDF file, named in messages
+  const UrdfOptions& options;
+  MeshCache& meshes;
+  SceneSpec* scene;
+};
+
+// The root link: welded to the world at X_WRoot (fixed base) or floating, starting there.
+void SetRootJoint(const UrdfOptions& options, SceneBody* sb) {
+  sb->body.joint = options.fixed_base ? JointType::kWeld : JointType::kFloating;
+  if (options.fixed_base) {
+    sb->body.X_PJ = options.X_WRoot;
+  } else {
+    sb->initial_pose = options.X_WRoot;
+    sb->initial_velocity = Eigen::VectorXd::Zero(6);
+  }
+}
+
+// A link's parent joint: type and origin; for a moving joint its axis, initial position,
+// damping, limits and (with options.pd) a PD controller holding the initial position within
+// the URDF's effort limit.
+void SetJoint(const RobotBuild& robot, const urdf::Joint& joint, SceneBody* sb) {
+  const std::string jwhere = fmt::format("{}: joint '{}'", robot.path, joint.name);
+  sb->body.X_PJ = ToIsometry(joint.parent_to_joint_origin_transform);
+  const Eigen::Vector3d axis(joint.axis.x, joint.axis.y, joint.axis.z);
+  switch (joint.type) {
+    case urdf::Joint::REVOLUTE:
+    case urdf::Joint::CONTINUOUS:
+      sb->body.joint = JointType::kRevolute;
+      break;
+    case urdf::Joint::PRISMATIC:
+      sb->body.joint = JointType::kPrismatic;
+      break;
+    case urdf::Joint::FIXED:
+      sb->body.joint = JointType::kWeld;
+      break;
+    default:
+      throw SceneError(fmt::format(
+          "{}: joint type not supported (revolute, continuous, prismatic, fixed)", jwhere));
+  }
+  if (sb->body.joint == JointType::kWeld) return;
+  if (!(axis.norm() > 1e-12)) throw SceneError(jwhere + ": zero axis");
+  sb->body.axis = axis.normalized();
+  const auto it = robot.options.initial_positions.find(joint.name);
+  sb->initial_position = it != robot.options.initial_positions.end() ? it->second : 0.0;
+  sb->initial_velocity = Eigen::VectorXd::Zero(1);
+  if (joint.dynamics) sb->body.damping = joint.dynamics->damping;
+  double effort = 1e30;
+  if (joint.limits) {
+    if (joint.type != urdf::Joint::CONTINUOUS) {
+      if (!(joint.limits->lower < joint.limits->upper)) {
+        throw SceneError(jwhere + ": limit lower must be below upper");
+      }
+      sb->limits = std::make_pair(joint.limits->lower, joint.limits->upper);
+    }
+    if (joint.limits->effort > 0) effort = joint.limits->effort;
+  }
+  if (robot.options.pd) {
+    JointPdSpec pd = *robot.options.pd;
+    pd.effort_limit = std::min(pd.effort_limit, effort);
+    pd.q_desired = sb->initial_position;
+    sb->pd = pd;
+  }
+}
+
+// Mass, COM and inertia about the COM in the link frame, from <inertial>; a link without one
+// gets a negligible mass (not allowed for a floating root).
+void SetInertia(const urdf::Link& link, bool floating_root, const std::string& where,
+                SceneBody* sb) {
+  if (link.inertial && link.inertial->mass > 0) {
+    const urdf::Inertial& in = *link.inertial;
+    const Eigen::Isometry3d X_LI = ToIsometry(in.origin);
+    Eigen::Matrix3d I;
+    I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+    sb->body.inertia.mass_kg = in.mass;
+    sb->body.inertia.com_B = X_LI.translation();
+    sb->body.inertia.inertia_about_com_B = X_LI.linear() * I * X_LI.linear().transpose();
+  } else {
+    if (floating_root) {
+      throw SceneError(where + ": a floating root link needs an <inertial> with mass");
+    }
+    sb->body.inertia.mass_kg = kMasslessLinkMass_kg;
+    sb->body.inertia.inertia_about_com_B = 1e-9 * Eigen::Matrix3d::Identity();
+  }
+}
+
+// A mesh that cannot be used fails the whole robot with one line naming the URDF, the link
+// and the mesh file as written in the URDF. `what`: "collision" or "visual".
+SceneError MeshError(const std::string& where, const char* what, const urdf::Mesh& m,
+                     const std::exception& e) {
+  return SceneError(fmt::format("{}: {} mesh '{}': {}", where, what, m.filename, e.what()));
+}
+
+// The link's <collision> geometry: primitives, and meshes as their convex hull
+// (ShapeType::kConvexMesh), all with options.contact.
+void AddCollisions(const RobotBuild& robot, const urdf::Link& link, const std::string& where,
+                   SceneBody* sb) {
+  for (size_t i = 0; i < link.collision_array.size(); ++i) {
+    const urdf::CollisionSharedPtr& c = link.collision_array[i];
+    if (!c || !c->geometry) continue;
+    GeometrySpec g;
+    g.name = c->name.empty() ? fmt::format("collision{}", i) : c->name;
+    g.X_BG = ToIsometry(c->origin);
+    g.contact = robot.options.contact;
+    if (std::optional<Shape> shape = PrimitiveShape(*c->geometry)) {
+      g.shape = std::move(*shape);
+    } else if (c->geometry->type == urdf::Geometry::MESH) {
+      const auto& m = static_cast<const urdf::Mesh&>(*c->geometry);
+      try {
+        g.shape = Shape::ConvexMesh(robot.meshes.Hull(m));
+      } catch (const std::exception& e) {
+        throw MeshError(where, "collision", m, e);
+      }
+    } else {
+      throw SceneError(fmt::format("{}: collision geometry #{} has an unknown type", where, i));
+    }
+    sb->geometries.push_back(std::move(g));
+  }
+}
+
+// The link's <visual> geometry (drawn only): primitives and meshes as loaded, with the
+// material's colour if it has one.
+void AddVisuals(const RobotBuild& robot, const urdf::Link& link, const std::string& where,
+                SceneBody* sb) {
+  for (size_t i = 0; i < link.visual_array.size(); ++i) {
+    const urdf::VisualSharedPtr& v = link.visual_array[i];
+    if (!v || !v->geometry) continue;
+    VisualSpec visual;
+    visual.name = v->name.empty() ? fmt::format("visual{}", i) : v->name;
+    visual.X_BV = ToIsometry(v->origin);
+    if (v->material) {
+      const urdf::Color& c = v->material->color;
+      // urdfdom leaves a material without <color> at (0, 0, 0, 1): treat it as unset.
+      if (c.r != 0 || c.g != 0 || c.b != 0 || c.a != 1) {
+        visual.rgba = Eigen::Vector4d(c.r, c.g, c.b, c.a);
+      }
+    }
+    if (std::optional<Shape> shape = PrimitiveShape(*v->geometry)) {
+      visual.shape = std::move(*shape);
+    } else if (v->geometry->type == urdf::Geometry::MESH) {
+      const auto& m = static_cast<const urdf::Mesh&>(*v->geometry);
+      try {
+        visual.mesh = robot.meshes.Mesh(m);
+      } catch (const std::exception& e) {
+        throw MeshError(where, "visual", m, e);
+      }
+    } else {
+      continue;  // nothing to draw
+    }
+    sb->visuals.push_back(std::move(visual));
+  }
+}
+
+// Appends `link` as a scene body (child of the body at parent_scene_index; -1: the world),
+// then its children, depth first.
+void AddLink(const RobotBuild& robot, const urdf::Link& link, int parent_scene_index) {
+  const std::string where = fmt::format("{}: link '{}'", robot.path, link.name);
+  SceneBody sb;
+  sb.kind = SceneBody::Kind::kDynamic;
+  sb.body.name = robot.options.name_prefix + link.name;
+  if (robot.scene->FindBody(sb.body.name) >= 0) {
+    throw SceneError(
+        fmt::format("{}: a body named '{}' already exists (use a prefix)", where, sb.body.name));
+  }
+  sb.parent_scene_index = parent_scene_index;
+  const urdf::JointConstSharedPtr joint = link.parent_joint;
+  if (joint) {
+    SetJoint(robot, *joint, &sb);
+  } else {
+    SetRootJoint(robot.options, &sb);
+  }
+  SetInertia(link, !joint && !robot.options.fixed_base, where, &sb);
+  AddCollisions(robot, link, where, &sb);
+  AddVisuals(robot, link, where, &sb);
+  robot.scene->bodies.push_back(std::move(sb));
+  const int index = static_cast<int>(robot.scene->bodies.size()) - 1;
+  for (const urdf::LinkSharedPtr& child : link.child_links) AddLink(robot, *child, index);
+}
+
 }  // namespace
 
 void AddUrdfRobot(const std::string& path, const UrdfOptions& options, SceneSpec* scene) {
@@ -167,150 +346,8 @@ void AddUrdfRobot(const std::string& path, const UrdfOptions& options, SceneSpec
       throw SceneError(fmt::format("{}: initial position of joint '{}' is not finite", path, name));
     }
   }
-
   MeshCache meshes(fs::path(path).parent_path());
-  std::function<void(const urdf::LinkConstSharedPtr&, int)> add_link =
-      [&](const urdf::LinkConstSharedPtr& link, int parent_scene_index) {
-        const std::string where = fmt::format("{}: link '{}'", path, link->name);
-        SceneBody sb;
-        sb.kind = SceneBody::Kind::kDynamic;
-        sb.body.name = options.name_prefix + link->name;
-        if (scene->FindBody(sb.body.name) >= 0) {
-          throw SceneError(fmt::format("{}: a body named '{}' already exists (use a prefix)", where,
-                                       sb.body.name));
-        }
-        sb.parent_scene_index = parent_scene_index;
-        const urdf::JointConstSharedPtr joint = link->parent_joint;
-        if (!joint) {  // the root
-          sb.body.joint = options.fixed_base ? JointType::kWeld : JointType::kFloating;
-          if (options.fixed_base) {
-            sb.body.X_PJ = options.X_WRoot;
-          } else {
-            sb.initial_pose = options.X_WRoot;
-            sb.initial_velocity = Eigen::VectorXd::Zero(6);
-          }
-        } else {
-          const std::string jwhere = fmt::format("{}: joint '{}'", path, joint->name);
-          sb.body.X_PJ = ToIsometry(joint->parent_to_joint_origin_transform);
-          const Eigen::Vector3d axis(joint->axis.x, joint->axis.y, joint->axis.z);
-          switch (joint->type) {
-            case urdf::Joint::REVOLUTE:
-            case urdf::Joint::CONTINUOUS:
-              sb.body.joint = JointType::kRevolute;
-              break;
-            case urdf::Joint::PRISMATIC:
-              sb.body.joint = JointType::kPrismatic;
-              break;
-            case urdf::Joint::FIXED:
-              sb.body.joint = JointType::kWeld;
-              break;
-            default:
-              throw SceneError(
-                  fmt::format("{}: joint type not supported (revolute, continuous, "
-                              "prismatic, fixed)",
-                              jwhere));
-          }
-          if (sb.body.joint != JointType::kWeld) {
-            if (!(axis.norm() > 1e-12)) throw SceneError(jwhere + ": zero axis");
-            sb.body.axis = axis.normalized();
-            const auto it = options.initial_positions.find(joint->name);
-            sb.initial_position = it != options.initial_positions.end() ? it->second : 0.0;
-            sb.initial_velocity = Eigen::VectorXd::Zero(1);
-            if (joint->dynamics) sb.body.damping = joint->dynamics->damping;
-            double effort = 1e30;
-            if (joint->limits) {
-              if (joint->type != urdf::Joint::CONTINUOUS) {
-                if (!(joint->limits->lower < joint->limits->upper)) {
-                  throw SceneError(jwhere + ": limit lower must be below upper");
-                }
-                sb.limits = std::make_pair(joint->limits->lower, joint->limits->upper);
-              }
-              if (joint->limits->effort > 0) effort = joint->limits->effort;
-            }
-            if (options.pd) {
-              JointPdSpec pd = *options.pd;
-              pd.effort_limit = std::min(pd.effort_limit, effort);
-              pd.q_desired = sb.initial_position;
-              sb.pd = pd;
-            }
-          }
-        }
-        // Inertia about the COM, expressed in the link frame.
-        if (link->inertial && link->inertial->mass > 0) {
-          const urdf::Inertial& in = *link->inertial;
-          const Eigen::Isometry3d X_LI = ToIsometry(in.origin);
-          Eigen::Matrix3d I;
-          I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
-          sb.body.inertia.mass_kg = in.mass;
-          sb.body.inertia.com_B = X_LI.translation();
-          sb.body.inertia.inertia_about_com_B = X_LI.linear() * I * X_LI.linear().transpose();
-        } else {
-          if (!joint && !options.fixed_base) {
-            throw SceneError(where + ": a floating root link needs an <inertial> with mass");
-          }
-          sb.body.inertia.mass_kg = kMasslessLinkMass_kg;
-          sb.body.inertia.inertia_about_com_B = 1e-9 * Eigen::Matrix3d::Identity();
-        }
-        // A mesh that cannot be used fails the whole robot with one line naming the URDF, the
-        // link and the mesh file as written in the URDF.
-        auto mesh_error = [&](const char* what, const urdf::Mesh& m, const std::exception& e) {
-          return SceneError(fmt::format("{}: {} mesh '{}': {}", where, what, m.filename, e.what()));
-        };
-        for (size_t i = 0; i < link->collision_array.size(); ++i) {
-          const urdf::CollisionSharedPtr& c = link->collision_array[i];
-          if (!c || !c->geometry) continue;
-          GeometrySpec g;
-          g.name = c->name.empty() ? fmt::format("collision{}", i) : c->name;
-          g.X_BG = ToIsometry(c->origin);
-          g.contact = options.contact;
-          if (std::optional<Shape> shape = PrimitiveShape(*c->geometry)) {
-            g.shape = std::move(*shape);
-          } else if (c->geometry->type == urdf::Geometry::MESH) {
-            // Collision meshes collide as their convex hull (ShapeType::kConvexMesh).
-            const auto& m = static_cast<const urdf::Mesh&>(*c->geometry);
-            try {
-              g.shape = Shape::ConvexMesh(meshes.Hull(m));
-            } catch (const std::exception& e) {
-              throw mesh_error("collision", m, e);
-            }
-          } else {
-            throw SceneError(
-                fmt::format("{}: collision geometry #{} has an unknown type", where, i));
-          }
-          sb.geometries.push_back(std::move(g));
-        }
-        for (size_t i = 0; i < link->visual_array.size(); ++i) {
-          const urdf::VisualSharedPtr& v = link->visual_array[i];
-          if (!v || !v->geometry) continue;
-          VisualSpec visual;
-          visual.name = v->name.empty() ? fmt::format("visual{}", i) : v->name;
-          visual.X_BV = ToIsometry(v->origin);
-          if (v->material) {
-            const urdf::Color& c = v->material->color;
-            // urdfdom leaves a material without <color> at (0, 0, 0, 1): treat it as unset.
-            if (c.r != 0 || c.g != 0 || c.b != 0 || c.a != 1) {
-              visual.rgba = Eigen::Vector4d(c.r, c.g, c.b, c.a);
-            }
-          }
-          if (std::optional<Shape> shape = PrimitiveShape(*v->geometry)) {
-            visual.shape = std::move(*shape);
-          } else if (v->geometry->type == urdf::Geometry::MESH) {
-            const auto& m = static_cast<const urdf::Mesh&>(*v->geometry);
-            try {
-              visual.mesh = meshes.Mesh(m);
-            } catch (const std::exception& e) {
-              throw mesh_error("visual", m, e);
-            }
-          } else {
-            continue;  // nothing to draw
-          }
-          sb.visuals.push_back(std::move(visual));
-        }
-        scene->bodies.push_back(std::move(sb));
-        const int index = static_cast<int>(scene->bodies.size()) - 1;
-        for (const urdf::LinkSharedPtr& child : link->child_links) add_link(child, index);
-      };
-  add_link(root, -1);
+  AddLink(RobotBuild{path, options, meshes, scene}, *root, -1);
 }
 
 }  // namespace contactlab
