@@ -6,8 +6,9 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "app/scene_loader.h"
 #include "engine/world/world.h"
+#include "io/scene_generators.h"
+#include "io/scene_loader.h"
 
 namespace contactlab {
 namespace {

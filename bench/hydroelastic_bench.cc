@@ -11,12 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "app/scene_loader.h"
 #include "app/teleop_controller.h"
 #include "engine/hydroelastic/contact_surface.h"
 #include "engine/hydroelastic/hydroelastic_geometry.h"
 #include "engine/world/world.h"
 #include "input/replay_device.h"
+#include "io/scene_loader.h"
 
 namespace contactlab::hydroelastic {
 namespace {

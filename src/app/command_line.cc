@@ -19,39 +19,128 @@ bool ParseWindowSize(const std::string& text, int* width, int* height) {
   return true;
 }
 
-int ParseCommandLine(int argc, char** argv, CommandLine* out, bool* exit_now) {
-  *exit_now = false;
-  CLI::App app{"contactlab: interactive convex compliant contact simulator", "contactlab"};
+namespace {
+
+// Options CLI11 parses into these first, to be checked and converted into CommandLine after
+// parsing (NaN: not given).
+struct RawOptions {
   std::string model, window_size;
   double max_fps = NAN;
   double dt = NAN, stiffness = NAN, hunt_crossley = NAN, relaxation = NAN, stiction = NAN,
          friction = NAN, duration = NAN, rtf = NAN;
-  app.add_flag("--headless", out->headless, "run without a window and exit");
-  app.add_option("--scene", out->scene, "built-in scene name or path to a scene file");
-  app.add_option("--duration", duration, "simulated time to run headless [s]");
-  app.add_option("--model", model, "contact approximation: sap|lagged|similar");
-  app.add_option("--dt", dt, "time step [s]");
-  app.add_option("--stiffness", stiffness, "point-contact stiffness override [N/m]");
-  app.add_option("--hunt-crossley", hunt_crossley, "Hunt & Crossley dissipation override [s/m]");
-  app.add_option("--relaxation-time", relaxation, "SAP dissipation time scale override [s]");
-  app.add_option("--stiction-tolerance", stiction, "stiction tolerance v_s override [m/s]");
-  app.add_option("--friction", friction, "friction coefficient override");
-  app.add_option("--input", out->input, "keyboard|spacemouse|replay:FILE");
-  app.add_option("--record", out->record_path,
-                 "record the teleoperation commands to a CSV that --input replay:FILE plays back");
-  app.add_option("--log", out->log_path, "per-step CSV log");
-  app.add_option("--summary", out->summary_path, "run summary JSON");
-  app.add_option("--realtime-factor", rtf, "pace to R x wall time (headless default: unpaced)");
-  app.add_option("--screenshot", out->screenshot_path, "render, save a PNG and exit");
-  app.add_option("--frames", out->frames, "frames to render before the screenshot");
-  app.add_option("--window-size", window_size, "GUI/screenshot window size WxH in pixels");
-  app.add_option("--max-fps", max_fps,
-                 "GUI frame-rate cap when the display does not pace it (0: uncapped; default 60)");
-  app.add_option("--msaa", out->msaa_samples,
-                 "GUI anti-aliasing samples: 0, 2, 4 or 8 (default 4)");
-  app.add_option("--gui-stats", out->gui_stats_path,
-                 "run the GUI for --duration s of wall time, write frame/sim timing JSON, exit");
-  app.add_flag("-v,--verbose", out->verbose, "debug logging");
+};
+
+void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
+  app->add_flag("--headless", out->headless, "run without a window and exit");
+  app->add_option("--scene", out->scene, "built-in scene name or path to a scene file");
+  app->add_option("--duration", raw->duration, "simulated time to run headless [s]");
+  app->add_option("--model", raw->model, "contact approximation: sap|lagged|similar");
+  app->add_option("--dt", raw->dt, "time step [s]");
+  app->add_option("--stiffness", raw->stiffness, "point-contact stiffness override [N/m]");
+  app->add_option("--hunt-crossley", raw->hunt_crossley,
+                  "Hunt & Crossley dissipation override [s/m]");
+  app->add_option("--relaxation-time", raw->relaxation, "SAP dissipation time scale override [s]");
+  app->add_option("--stiction-tolerance", raw->stiction, "stiction tolerance v_s override [m/s]");
+  app->add_option("--friction", raw->friction, "friction coefficient override");
+  app->add_option("--input", out->input, "keyboard|spacemouse|replay:FILE");
+  app->add_option("--record", out->record_path,
+                  "record the teleoperation commands to a CSV that --input replay:FILE plays back");
+  app->add_option("--log", out->log_path, "per-step CSV log");
+  app->add_option("--summary", out->summary_path, "run summary JSON");
+  app->add_option("--realtime-factor", raw->rtf,
+                  "pace to R x wall time (headless default: unpaced)");
+  app->add_option("--screenshot", out->screenshot_path, "render, save a PNG and exit");
+  app->add_option("--frames", out->frames, "frames to render before the screenshot");
+  app->add_option("--window-size", raw->window_size, "GUI/screenshot window size WxH in pixels");
+  app->add_option("--max-fps", raw->max_fps,
+                  "GUI frame-rate cap when the display does not pace it (0: uncapped; default 60)");
+  app->add_option("--msaa", out->msaa_samples,
+                  "GUI anti-aliasing samples: 0, 2, 4 or 8 (default 4)");
+  app->add_option("--gui-stats", out->gui_stats_path,
+                  "run the GUI for --duration s of wall time, write frame/sim timing JSON, exit");
+  app->add_flag("-v,--verbose", out->verbose, "debug logging");
+}
+
+// A number option into *target if given: false if it is not finite, negative, or zero when
+// zero is not allowed.
+bool TakeNumber(const CLI::App& app, double value, const char* name, std::optional<double>* target,
+                bool allow_zero) {
+  if (std::isnan(value) && app.count(name) == 0) return true;
+  if (!std::isfinite(value) || value < 0 || (!allow_zero && value == 0)) return false;
+  *target = value;
+  return true;
+}
+
+// The GUI's options: --frames, --window-size, --max-fps, --msaa, --gui-stats.
+std::string CheckGuiOptions(const CLI::App& app, const RawOptions& raw, CommandLine* out) {
+  if (app.count("--frames") && out->frames <= 0) return "--frames must be positive";
+  if (app.count("--window-size") &&
+      !ParseWindowSize(raw.window_size, &out->window_width, &out->window_height)) {
+    return "--window-size must be WxH with W and H from 64 to 8192, got '" + raw.window_size + "'";
+  }
+  if (app.count("--max-fps")) {
+    if (!std::isfinite(raw.max_fps) || raw.max_fps < 0) {
+      return "--max-fps must be a non-negative number (0: uncapped)";
+    }
+    out->max_fps = raw.max_fps;
+  }
+  if (app.count("--msaa") && out->msaa_samples != 0 && out->msaa_samples != 2 &&
+      out->msaa_samples != 4 && out->msaa_samples != 8) {
+    return "--msaa must be 0, 2, 4 or 8";
+  }
+  if (!out->gui_stats_path.empty()) {
+    if (out->headless) return "--gui-stats measures the GUI; it can't be combined with --headless";
+    if (!out->screenshot_path.empty()) return "--gui-stats and --screenshot exclude each other";
+  }
+  return "";
+}
+
+// Checks the parsed options and completes *out; the message for the first bad one, or "".
+std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine* out) {
+  if (!raw.model.empty()) {
+    out->overrides.approximation = ParseContactApproximation(raw.model);
+    if (!out->overrides.approximation) {
+      return "--model must be sap, lagged or similar, got '" + raw.model + "'";
+    }
+  }
+  ContactOverrides& o = out->overrides;
+  if (!TakeNumber(app, raw.dt, "--dt", &o.dt_s, false)) return "--dt must be a positive number";
+  if (!TakeNumber(app, raw.stiffness, "--stiffness", &o.stiffness_N_per_m, false)) {
+    return "--stiffness must be a positive number";
+  }
+  if (!TakeNumber(app, raw.hunt_crossley, "--hunt-crossley", &o.hunt_crossley_s_per_m, true)) {
+    return "--hunt-crossley must be a non-negative number";
+  }
+  if (!TakeNumber(app, raw.relaxation, "--relaxation-time", &o.relaxation_time_s, true)) {
+    return "--relaxation-time must be a non-negative number";
+  }
+  if (!TakeNumber(app, raw.stiction, "--stiction-tolerance", &o.stiction_tolerance_m_per_s,
+                  false)) {
+    return "--stiction-tolerance must be a positive number";
+  }
+  if (!TakeNumber(app, raw.friction, "--friction", &o.friction, true)) {
+    return "--friction must be a non-negative number";
+  }
+  if (!TakeNumber(app, raw.duration, "--duration", &out->duration_s, false)) {
+    return "--duration must be a positive number";
+  }
+  if (!TakeNumber(app, raw.rtf, "--realtime-factor", &out->realtime_factor, false)) {
+    return "--realtime-factor must be a positive number";
+  }
+  if (!out->input.empty() && out->input != "keyboard" && out->input != "spacemouse" &&
+      out->input.rfind("replay:", 0) != 0) {
+    return "--input must be keyboard, spacemouse or replay:FILE, got '" + out->input + "'";
+  }
+  return CheckGuiOptions(app, raw, out);
+}
+
+}  // namespace
+
+int ParseCommandLine(int argc, char** argv, CommandLine* out, bool* exit_now) {
+  *exit_now = false;
+  CLI::App app{"contactlab: interactive convex compliant contact simulator", "contactlab"};
+  RawOptions raw;
+  AddOptions(&app, out, &raw);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -63,72 +152,11 @@ int ParseCommandLine(int argc, char** argv, CommandLine* out, bool* exit_now) {
     spdlog::error("{}", e.what());
     return kExitBadInput;
   }
-
-  auto fail = [&](const std::string& message) {
+  const std::string error = CheckOptions(app, raw, out);
+  if (!error.empty()) {
     *exit_now = true;
-    spdlog::error("{}", message);
+    spdlog::error("{}", error);
     return kExitBadInput;
-  };
-  auto set = [&](double value, const char* name, std::optional<double>* target,
-                 bool allow_zero) -> bool {
-    if (std::isnan(value) && app.count(name) == 0) return true;
-    if (!std::isfinite(value) || value < 0 || (!allow_zero && value == 0)) return false;
-    *target = value;
-    return true;
-  };
-  if (!model.empty()) {
-    out->overrides.approximation = ParseContactApproximation(model);
-    if (!out->overrides.approximation) {
-      return fail("--model must be sap, lagged or similar, got '" + model + "'");
-    }
-  }
-  if (!set(dt, "--dt", &out->overrides.dt_s, false)) return fail("--dt must be a positive number");
-  if (!set(stiffness, "--stiffness", &out->overrides.stiffness_N_per_m, false)) {
-    return fail("--stiffness must be a positive number");
-  }
-  if (!set(hunt_crossley, "--hunt-crossley", &out->overrides.hunt_crossley_s_per_m, true)) {
-    return fail("--hunt-crossley must be a non-negative number");
-  }
-  if (!set(relaxation, "--relaxation-time", &out->overrides.relaxation_time_s, true)) {
-    return fail("--relaxation-time must be a non-negative number");
-  }
-  if (!set(stiction, "--stiction-tolerance", &out->overrides.stiction_tolerance_m_per_s, false)) {
-    return fail("--stiction-tolerance must be a positive number");
-  }
-  if (!set(friction, "--friction", &out->overrides.friction, true)) {
-    return fail("--friction must be a non-negative number");
-  }
-  if (!set(duration, "--duration", &out->duration_s, false)) {
-    return fail("--duration must be a positive number");
-  }
-  if (!set(rtf, "--realtime-factor", &out->realtime_factor, false)) {
-    return fail("--realtime-factor must be a positive number");
-  }
-  if (!out->input.empty() && out->input != "keyboard" && out->input != "spacemouse" &&
-      out->input.rfind("replay:", 0) != 0) {
-    return fail("--input must be keyboard, spacemouse or replay:FILE, got '" + out->input + "'");
-  }
-  if (app.count("--frames") && out->frames <= 0) return fail("--frames must be positive");
-  if (app.count("--window-size") &&
-      !ParseWindowSize(window_size, &out->window_width, &out->window_height)) {
-    return fail("--window-size must be WxH with W and H from 64 to 8192, got '" + window_size +
-                "'");
-  }
-  if (app.count("--max-fps")) {
-    if (!std::isfinite(max_fps) || max_fps < 0) {
-      return fail("--max-fps must be a non-negative number (0: uncapped)");
-    }
-    out->max_fps = max_fps;
-  }
-  if (app.count("--msaa") && out->msaa_samples != 0 && out->msaa_samples != 2 &&
-      out->msaa_samples != 4 && out->msaa_samples != 8) {
-    return fail("--msaa must be 0, 2, 4 or 8");
-  }
-  if (!out->gui_stats_path.empty()) {
-    if (out->headless)
-      return fail("--gui-stats measures the GUI; it can't be combined with --headless");
-    if (!out->screenshot_path.empty())
-      return fail("--gui-stats and --screenshot exclude each other");
   }
   return kExitOk;
 }

@@ -9,10 +9,10 @@
 
 #include "app/command_line.h"
 #include "app/headless_runner.h"
-#include "app/scene_loader.h"
 #include "app/teleop_controller.h"
 #include "engine/world/world.h"
 #include "input/input_spec.h"
+#include "io/scene_loader.h"
 #if CONTACTLAB_HAS_GUI
 #include "ui/application.h"
 #include "ui/gui_stats.h"

@@ -116,7 +116,7 @@ struct SimRuntime::Impl {
   std::unique_ptr<Recorder> recorder;
   std::unique_ptr<TeleopController> teleop;
   double teleop_sensitivity = 1.0;
-  int teleop_frame = 0;                    // command::SetTeleopOptions::frame
+  TeleopFrame teleop_frame = TeleopFrame::kDeviceOwn;
   std::optional<double> grip_force_N;      // set by the UI; else the robot's default
   std::string device_name, device_status;  // refreshed every kStatusRefreshSteps (no per-step
                                            // string building)
@@ -516,8 +516,9 @@ void SimRuntime::Impl::Apply(command::SetTeleopOptions& c) {
     }
   }
   if (c.frame) {
-    if (*c.frame < 0 || *c.frame > 2) {
-      Error(fmt::format("teleop frame {} rejected: 0 (device), 1 (world) or 2 (tool)", *c.frame));
+    if (*c.frame < TeleopFrame::kDeviceOwn || *c.frame > TeleopFrame::kTool) {
+      Error(fmt::format("teleop frame {} rejected: 0 (device), 1 (world) or 2 (tool)",
+                        static_cast<int>(*c.frame)));
     } else {
       teleop_frame = *c.frame;
     }
@@ -544,8 +545,8 @@ void SimRuntime::Impl::UpdateTeleop() {
   if (devices.active->IsLive()) {  // a replay reproduces its recording exactly
     command.linear_m_per_s *= teleop_sensitivity;
     command.angular_rad_per_s *= teleop_sensitivity;
-    if (teleop_frame == 1) command.frame = CommandFrame::kWorld;
-    if (teleop_frame == 2) command.frame = CommandFrame::kTool;
+    if (teleop_frame == TeleopFrame::kWorld) command.frame = CommandFrame::kWorld;
+    if (teleop_frame == TeleopFrame::kTool) command.frame = CommandFrame::kTool;
   }
   if (recorder) recorder->Record(teleop->InWorldAxes(command));
   teleop->Update(command, world.get());
@@ -555,7 +556,7 @@ void SimRuntime::Impl::FillTeleopView(Snapshot* s) const {
   TeleopView& v = s->teleop;
   v.active = teleop != nullptr;
   v.sensitivity = teleop_sensitivity;
-  v.frame = teleop_frame;
+  v.frame = static_cast<int>(teleop_frame);
   v.device_name = device_name;
   v.device_status = device_status;
   v.device_connected = device_connected;

@@ -21,6 +21,11 @@
 
 namespace contactlab {
 
+// The frame live devices' twists are taken in (a replay keeps its recording's): each device's
+// own (the CommandFrame its configuration gives its commands), or world or tool axes for every
+// device. The values are those of TeleopView::frame and the teleop panel's choices.
+enum class TeleopFrame { kDeviceOwn = 0, kWorld = 1, kTool = 2 };
+
 // Commands from the UI, applied by the sim thread between steps, in the order posted.
 namespace command {
 struct SetOverrides {          // contact parameters, δt, approximation (validated; a bad value is
@@ -45,7 +50,7 @@ struct SetArtificialStepDelay {  // testing and demos: sleep this long inside ev
 struct SetTeleopOptions {              // teleoperation settings; unset fields are kept
   std::optional<double> grip_force_N;  // finger effort limit, (0, the robot's max]
   std::optional<double> sensitivity;   // twist scale of live devices, [0.05, 10] (not replays)
-  std::optional<int> frame;            // 0: the device's own, 1: world, 2: tool frame
+  std::optional<TeleopFrame> frame;    // live devices' twists: their own frame, world or tool
 };
 // Live hydroelastic E_h [Pa] and mesh resolution [m] (unset: kept) of one geometry (World
 // order), or of every hydroelastic_compliant geometry (geometry = -1). Validated on arrival

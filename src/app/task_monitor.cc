@@ -98,7 +98,7 @@ class FallingSphereMonitor : public GenericMonitor {
 // Conveyor belt (ICF paper §VI-A): the box's lift above its stiction height during slip.
 class ConveyorMonitor : public GenericMonitor {
  public:
-  ConveyorMonitor(const World& world, int box, int belt) : box_(box), belt_(belt) {}
+  ConveyorMonitor(int box, int belt) : box_(box), belt_(belt) {}
   void Observe(const World& world) override {
     GenericMonitor::Observe(world);
     const double slip =
@@ -335,7 +335,7 @@ std::unique_ptr<TaskMonitor> MakeTaskMonitor(const World& world) {
     return std::make_unique<FallingSphereMonitor>(world, sphere);
   }
   if (scene.name == "conveyor" && box >= 0 && scene.FindBody("belt") >= 0) {
-    return std::make_unique<ConveyorMonitor>(world, box, scene.FindBody("belt"));
+    return std::make_unique<ConveyorMonitor>(box, scene.FindBody("belt"));
   }
   if (scene.name.rfind("peg_in_hole", 0) == 0 && scene.FindBody("peg") >= 0 &&
       scene.FindBody("block") >= 0) {

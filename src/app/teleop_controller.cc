@@ -9,8 +9,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include "app/scene_loader.h"
 #include "engine/control/panda_arm.h"
+#include "io/scene_loader.h"
 
 namespace contactlab {
 

@@ -22,8 +22,8 @@
 #include <thread>
 #include <vector>
 
-#include "app/scene_loader.h"
 #include "app/sim_runtime.h"
+#include "io/scene_loader.h"
 #include "render/renderer.h"
 #include "ui/actions.h"
 #include "ui/camera_controller.h"

@@ -43,7 +43,7 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   int frame = t.frame;
   if (ImGui::Combo("frame", &frame, kFrames, 3)) {
     command::SetTeleopOptions c;
-    c.frame = frame;
+    c.frame = static_cast<TeleopFrame>(frame);
     actions->commands.push_back(c);
   }
   float grip_force = static_cast<float>(t.grip_force_limit_N);

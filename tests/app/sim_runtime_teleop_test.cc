@@ -11,11 +11,11 @@
 #include <string>
 #include <thread>
 
-#include "app/scene_loader.h"
 #include "app/sim_runtime.h"
 #include "input/input_spec.h"
 #include "input/keyboard_device.h"
 #include "input/recorder.h"
+#include "io/scene_loader.h"
 
 namespace contactlab {
 namespace {
@@ -126,7 +126,7 @@ TEST(SimRuntimeTeleop, SensitivityScalesAndToolFrameTurnsTheCommand) {
 
   // Tool frame: at the ready pose the hand's z axis points down, so "+z" descends.
   command::SetTeleopOptions tool;
-  tool.frame = 2;
+  tool.frame = TeleopFrame::kTool;
   tool.sensitivity = 1.0;
   t.Post(tool);
   t.Settle();
@@ -174,7 +174,7 @@ TEST(SimRuntimeTeleop, ResetReturnsTheTargetAndBadSettingsAreRejected) {
   command::SetTeleopOptions bad;
   bad.grip_force_N = -1.0;
   bad.sensitivity = 50.0;
-  bad.frame = 7;
+  bad.frame = static_cast<TeleopFrame>(7);
   t.Post(bad);
   t.Settle();
   const std::vector<std::string> errors = t.rt.TakeErrors();
@@ -184,7 +184,7 @@ TEST(SimRuntimeTeleop, ResetReturnsTheTargetAndBadSettingsAreRejected) {
   EXPECT_NE(errors[2].find("frame"), std::string::npos);
   const TeleopView& v = t.rt.Latest()->teleop;
   EXPECT_EQ(v.sensitivity, 1.0);
-  EXPECT_EQ(v.frame, 0);
+  EXPECT_EQ(v.frame, static_cast<int>(TeleopFrame::kDeviceOwn));
   EXPECT_GT(v.grip_force_limit_N, 0.0);
 }
 
@@ -203,7 +203,7 @@ TEST(SimRuntimeTeleop, ARecordedLiveSessionReplaysBitForBit) {
     rt.Post(command::Pause{});
     command::SetTeleopOptions options;  // a live device, scaled and in the tool frame
     options.sensitivity = 1.7;
-    options.frame = 2;
+    options.frame = TeleopFrame::kTool;
     rt.Post(options);
     rt.Start();
     uint64_t posted = 2;
@@ -234,7 +234,7 @@ TEST(SimRuntimeTeleop, ARecordedLiveSessionReplaysBitForBit) {
   // recording whatever they are.
   command::SetTeleopOptions same_settings;
   same_settings.sensitivity = 1.7;
-  same_settings.frame = 2;
+  same_settings.frame = TeleopFrame::kTool;
   replay.Post(same_settings);
   replay.Start();
   const Eigen::Vector3d start = replay.Latest()->teleop.target_tcp_W.translation();

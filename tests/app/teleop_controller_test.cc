@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app/headless_runner.h"
-#include "app/scene_loader.h"
+#include "io/scene_loader.h"
 
 namespace contactlab {
 namespace {

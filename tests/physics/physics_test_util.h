@@ -4,8 +4,8 @@
 #include <functional>
 #include <string>
 
-#include "app/scene_loader.h"
 #include "engine/world/world.h"
+#include "io/scene_loader.h"
 #include "test_support/approximations.h"  // prints a ContactApproximation by its name
 
 namespace contactlab::testing {

@@ -6,7 +6,7 @@
 
 #include <cstdlib>
 
-#include "app/scene_loader.h"
+#include "io/scene_loader.h"
 
 namespace contactlab {
 namespace {

@@ -1,4 +1,4 @@
-#include "app/mesh_file.h"
+#include "io/mesh_file.h"
 
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>

@@ -1,5 +1,5 @@
 // Scene files: every built-in loads; bad input gives one clear message naming file and field.
-#include "app/scene_loader.h"
+#include "io/scene_loader.h"
 
 #include <gtest/gtest.h>
 #include <spdlog/fmt/fmt.h>

@@ -1,29 +1,13 @@
-// Scene files (YAML, assets/scenes/*.yaml) → SceneSpec. The format is documented in
-// assets/scenes/README.md.
+// Scene generators: bodies built from a few parameters rather than listed one by one — the
+// clutter of spheres and boxes and the peg-in-hole block. Scene files use them through
+// `generators:` (io/scene_loader.h); benchmarks and tests call them directly.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 
 #include "engine/world/scene_spec.h"
 
 namespace contactlab {
-
-// Any problem with a scene file: the message is one line naming the file, line and field.
-class SceneError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Loads and validates a scene file. Throws SceneError.
-SceneSpec LoadSceneFile(const std::string& path);
-// Parses scene YAML text; `source` names it in messages. Throws SceneError.
-SceneSpec ParseScene(const std::string& yaml_text, const std::string& source);
-
-// Resolves a built-in scene name (assets/scenes/NAME.yaml) or a path to a file. Throws
-// SceneError listing the built-in scenes when neither exists.
-std::string ResolveScenePath(const std::string& name_or_path);
-std::string AssetDirectory();
 
 // Adds the clutter of the ICF paper (contact-math.md §7): `count` spheres and boxes of
 // `size_m`, in columns of 10 above an open box of inner width `container_m` (walls optional),
@@ -38,6 +22,9 @@ struct ClutterSpec {
   double drop_height_m = 0.05;  // clearance of the lowest object above the floor
 };
 void AddClutter(const ClutterSpec& clutter, const ContactProperties& contact, SceneSpec* scene);
+// The clutter's columns stand on a square grid of this many cells per side (at least one per
+// column): the container must leave each cell room for its objects.
+int ClutterGridSide(int count);
 
 // The peg-in-hole block (issue 4): a static body `name` whose origin is the centre of a square
 // through-hole on its top face (X_WB = pose), outer size size_m (x, y, height), hole width =

@@ -1,14 +1,14 @@
 // Robots from URDF: the Panda's kinematics against Franka's published zero configuration,
 // joint limits and dofs, and clear errors for bad files.
-#include "app/urdf_loader.h"
+#include "io/urdf_loader.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "app/scene_loader.h"
 #include "engine/world/world.h"
+#include "io/scene_loader.h"
 
 namespace contactlab {
 namespace {

@@ -1,4 +1,4 @@
-#include "app/scene_loader.h"
+#include "io/scene_loader.h"
 
 #include <spdlog/fmt/fmt.h>
 #include <yaml-cpp/yaml.h>
@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <random>
 #include <set>
 #include <sstream>
 
-#include "app/urdf_loader.h"
+#include "io/scene_generators.h"
+#include "io/urdf_loader.h"
 
 namespace contactlab {
 
@@ -250,122 +250,111 @@ JointType ParseJointType(const Context& ctx, const YAML::Node& node, const std::
                              where, j));
 }
 
-void ParseBody(const Context& ctx, const YAML::Node& node, int index,
-               const ContactProperties& defaults, SceneSpec* scene) {
-  if (!node.IsMap()) ctx.Fail(node, fmt::format("bodies[{}] must be a mapping", index));
-  SceneBody sb;
-  sb.body.name = ctx.String(node, "name", "");
-  if (sb.body.name.empty()) ctx.Fail(node, fmt::format("bodies[{}] needs a name", index));
-  const std::string where = fmt::format("body '{}'", sb.body.name);
-  ctx.CheckKeys(node, where,
-                {"name",
-                 "type",
-                 "parent",
-                 "joint",
-                 "axis",
-                 "joint_origin",
-                 "damping",
-                 "stiffness",
-                 "rest_position",
-                 "mass",
-                 "density",
-                 "inertia",
-                 "com",
-                 "position",
-                 "rpy_deg",
-                 "quaternion",
-                 "velocity",
-                 "angular_velocity",
-                 "joint_position",
-                 "joint_velocity",
-                 "motion",
-                 "pd",
-                 "limits",
-                 "shapes",
-                 "contact"});
-  if (scene->FindBody(sb.body.name) >= 0) {
-    ctx.Fail(node["name"], where + ": the name is used twice");
-  }
+// Every field a body may have (assets/scenes/README.md).
+const std::set<std::string> kBodyKeys = {
+    // Every body.
+    "name", "type", "shapes", "contact", "position", "rpy_deg", "quaternion",
+    // Kinematic bodies.
+    "motion",
+    // Dynamic bodies: joint and initial state,
+    "parent", "joint", "joint_origin", "axis", "damping", "stiffness", "rest_position",
+    "joint_position", "joint_velocity", "velocity", "angular_velocity",
+    // mass properties,
+    "mass", "density", "com", "inertia",
+    // PD controller and limits.
+    "pd", "limits"};
+
+SceneBody::Kind ParseBodyKind(const Context& ctx, const YAML::Node& node,
+                              const std::string& where) {
   const std::string type = ctx.String(node, "type", "dynamic");
-  if (type == "dynamic") {
-    sb.kind = SceneBody::Kind::kDynamic;
-  } else if (type == "static") {
-    sb.kind = SceneBody::Kind::kStatic;
-  } else if (type == "kinematic") {
-    sb.kind = SceneBody::Kind::kKinematic;
-  } else {
-    ctx.Fail(node["type"],
-             fmt::format("{}: unknown body type '{}' (dynamic, static, kinematic)", where, type));
-  }
+  if (type == "dynamic") return SceneBody::Kind::kDynamic;
+  if (type == "static") return SceneBody::Kind::kStatic;
+  if (type == "kinematic") return SceneBody::Kind::kKinematic;
+  ctx.Fail(node["type"],
+           fmt::format("{}: unknown body type '{}' (dynamic, static, kinematic)", where, type));
+}
+
+// The body's `shapes`, with `contact` (optional) in place of the scene's default contact.
+std::vector<GeometrySpec> ParseBodyShapes(const Context& ctx, const YAML::Node& node,
+                                          const std::string& where,
+                                          const ContactProperties& defaults) {
   ContactProperties body_defaults = defaults;
   if (node["contact"].IsDefined()) {
     ctx.CheckKeys(node["contact"], where + ".contact", kContactKeys);
     body_defaults = ParseContact(ctx, node["contact"], where + ".contact", defaults);
   }
+  std::vector<GeometrySpec> geometries;
   const YAML::Node shapes = node["shapes"];
   if (shapes.IsDefined()) {
     if (!shapes.IsSequence()) ctx.Fail(shapes, where + ".shapes must be a list");
     for (size_t i = 0; i < shapes.size(); ++i) {
-      sb.geometries.push_back(
-          ParseShape(ctx, shapes[i], where, static_cast<int>(i), body_defaults));
+      geometries.push_back(ParseShape(ctx, shapes[i], where, static_cast<int>(i), body_defaults));
     }
   }
-  sb.initial_pose = ctx.Pose(node, where);
+  return geometries;
+}
 
-  if (sb.kind == SceneBody::Kind::kKinematic) {
-    const YAML::Node m = node["motion"];
-    if (m.IsDefined()) {
-      ctx.CheckKeys(m, where + ".motion", {"axis", "amplitude", "frequency", "phase", "speed"});
-      Eigen::Vector3d axis = ctx.Vec3(m, where + ".motion", "axis", Eigen::Vector3d::UnitX());
-      if (axis.norm() < 1e-12) ctx.Fail(m["axis"], where + ".motion.axis must not be zero");
-      sb.motion.axis = axis.normalized();
-      sb.motion.amplitude_m = ctx.Number(m, where + ".motion", "amplitude", 0);
-      sb.motion.frequency_Hz = ctx.NonNegative(m, where + ".motion", "frequency", 0);
-      sb.motion.phase_rad = ctx.Number(m, where + ".motion", "phase", 0);
-      sb.motion.speed_m_per_s = ctx.Number(m, where + ".motion", "speed", 0);
-    }
-  }
-  if (sb.kind != SceneBody::Kind::kDynamic) {
-    scene->bodies.push_back(std::move(sb));
-    return;
-  }
+// A kinematic body's prescribed `motion` (optional: without it the body stays put).
+void ParseMotion(const Context& ctx, const YAML::Node& node, const std::string& where,
+                 KinematicMotion* motion) {
+  const YAML::Node m = node["motion"];
+  if (!m.IsDefined()) return;
+  ctx.CheckKeys(m, where + ".motion", {"axis", "amplitude", "frequency", "phase", "speed"});
+  Eigen::Vector3d axis = ctx.Vec3(m, where + ".motion", "axis", Eigen::Vector3d::UnitX());
+  if (axis.norm() < 1e-12) ctx.Fail(m["axis"], where + ".motion.axis must not be zero");
+  motion->axis = axis.normalized();
+  motion->amplitude_m = ctx.Number(m, where + ".motion", "amplitude", 0);
+  motion->frequency_Hz = ctx.NonNegative(m, where + ".motion", "frequency", 0);
+  motion->phase_rad = ctx.Number(m, where + ".motion", "phase", 0);
+  motion->speed_m_per_s = ctx.Number(m, where + ".motion", "speed", 0);
+}
 
-  // Dynamic body: joint, inertia, initial state.
+// A dynamic body's `parent` (a dynamic body listed above it, or world), `joint` (default
+// floating) and `joint_origin` (the joint frame in the parent's, for a jointed body).
+void ParseParentAndJoint(const Context& ctx, const YAML::Node& node, const std::string& where,
+                         const SceneSpec& scene, SceneBody* sb) {
   const std::string parent = ctx.String(node, "parent", "world");
   if (parent != "world") {
-    sb.parent_scene_index = scene->FindBody(parent);
-    if (sb.parent_scene_index < 0) {
+    sb->parent_scene_index = scene.FindBody(parent);
+    if (sb->parent_scene_index < 0) {
       ctx.Fail(node["parent"],
                fmt::format("{}: parent '{}' is not a body listed above it", where, parent));
     }
-    if (scene->bodies[sb.parent_scene_index].kind != SceneBody::Kind::kDynamic) {
+    if (scene.bodies[sb->parent_scene_index].kind != SceneBody::Kind::kDynamic) {
       ctx.Fail(node["parent"],
                fmt::format("{}: parent '{}' must be a dynamic body (or world)", where, parent));
     }
   }
-  sb.body.joint =
+  sb->body.joint =
       node["joint"].IsDefined() ? ParseJointType(ctx, node["joint"], where) : JointType::kFloating;
   if (node["joint_origin"].IsDefined()) {
-    if (sb.body.joint != JointType::kRevolute && sb.body.joint != JointType::kPrismatic &&
-        sb.body.joint != JointType::kWeld) {
+    if (sb->body.joint != JointType::kRevolute && sb->body.joint != JointType::kPrismatic &&
+        sb->body.joint != JointType::kWeld) {
       ctx.Fail(node["joint_origin"],
                where + ": a floating body is placed by position/rpy_deg, not joint_origin");
     }
     ctx.CheckKeys(node["joint_origin"], where + ".joint_origin",
                   {"position", "rpy_deg", "quaternion"});
-    sb.body.X_PJ = ctx.Pose(node["joint_origin"], where + ".joint_origin");
+    sb->body.X_PJ = ctx.Pose(node["joint_origin"], where + ".joint_origin");
   }
+}
+
+// The joint's parameters and initial state: a revolute or prismatic joint's axis, spring and
+// damper, position and velocity (fields refused for other joints); a floating body's initial
+// velocity.
+void ParseJointState(const Context& ctx, const YAML::Node& node, const std::string& where,
+                     SceneBody* sb) {
   const bool one_dof =
-      sb.body.joint == JointType::kRevolute || sb.body.joint == JointType::kPrismatic;
+      sb->body.joint == JointType::kRevolute || sb->body.joint == JointType::kPrismatic;
   if (one_dof) {
     Eigen::Vector3d axis = ctx.Vec3(node, where, "axis", Eigen::Vector3d::UnitZ());
     if (axis.norm() < 1e-12) ctx.Fail(node["axis"], where + ".axis must not be zero");
-    sb.body.axis = axis.normalized();
-    sb.body.damping = ctx.NonNegative(node, where, "damping", 0);
-    sb.body.stiffness = ctx.NonNegative(node, where, "stiffness", 0);
-    sb.body.rest_position = ctx.Number(node, where, "rest_position", 0);
-    sb.initial_position = ctx.Number(node, where, "joint_position", 0);
-    sb.initial_velocity =
+    sb->body.axis = axis.normalized();
+    sb->body.damping = ctx.NonNegative(node, where, "damping", 0);
+    sb->body.stiffness = ctx.NonNegative(node, where, "stiffness", 0);
+    sb->body.rest_position = ctx.Number(node, where, "rest_position", 0);
+    sb->initial_position = ctx.Number(node, where, "joint_position", 0);
+    sb->initial_velocity =
         Eigen::VectorXd::Constant(1, ctx.Number(node, where, "joint_velocity", 0));
   } else {
     for (const char* f : {"axis", "damping", "stiffness", "rest_position", "joint_position",
@@ -376,66 +365,89 @@ void ParseBody(const Context& ctx, const YAML::Node& node, int index,
       }
     }
   }
-  if (sb.body.joint == JointType::kFloating) {
-    sb.initial_velocity.resize(6);
-    sb.initial_velocity << ctx.Vec3(node, where, "angular_velocity", Eigen::Vector3d::Zero()),
+  if (sb->body.joint == JointType::kFloating) {
+    sb->initial_velocity.resize(6);
+    sb->initial_velocity << ctx.Vec3(node, where, "angular_velocity", Eigen::Vector3d::Zero()),
         ctx.Vec3(node, where, "velocity", Eigen::Vector3d::Zero());
   }
+}
 
-  // Mass: `mass` or `density` × volume of the first shape; inertia from that shape as a solid
-  // unless given (principal moments [ixx, iyy, izz] or a 3×3 row-major list).
+// The body's first bounded geometry (not a half-space): `density` and the default COM and
+// inertia come from it. Null if there is none.
+const GeometrySpec* FirstBoundedShape(const std::vector<GeometrySpec>& geometries) {
+  for (const GeometrySpec& g : geometries) {
+    if (g.shape.type != ShapeType::kHalfSpace) return &g;
+  }
+  return nullptr;
+}
+
+// `mass`, or `density` × the volume of the first bounded shape.
+double ParseMass(const Context& ctx, const YAML::Node& node, const std::string& where,
+                 const GeometrySpec* first_shape) {
   const bool has_mass = node["mass"].IsDefined(), has_density = node["density"].IsDefined();
   if (has_mass && has_density)
     ctx.Fail(node["density"], where + ": give mass or density, not both");
-  const Shape* first_shape = nullptr;
-  Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
-  for (const GeometrySpec& g : sb.geometries) {
-    if (g.shape.type != ShapeType::kHalfSpace) {
-      first_shape = &g.shape;
-      X_BS = g.X_BG;
-      break;
-    }
-  }
-  double mass = 0;
   if (has_mass) {
-    mass = ctx.Number(node["mass"], where + ".mass");
+    const double mass = ctx.Number(node["mass"], where + ".mass");
     if (!(mass > 0) || std::isinf(mass)) {
       ctx.Fail(node["mass"],
                fmt::format("{}.mass must be positive and finite, got {}", where, mass));
     }
-  } else if (has_density) {
+    return mass;
+  }
+  if (has_density) {
     const double rho = ctx.Positive(node, where, "density", 0);
     if (!first_shape) ctx.Fail(node["density"], where + ": density needs a bounded shape");
-    mass = rho * ShapeVolume(*first_shape);
-  } else {
-    ctx.Fail(node, where + ": a dynamic body needs mass or density");
+    return rho * ShapeVolume(first_shape->shape);
   }
-  sb.body.inertia.mass_kg = mass;
-  sb.body.inertia.com_B = first_shape && !node["com"].IsDefined()
-                              ? Eigen::Vector3d(X_BS.translation())
-                              : ctx.Vec3(node, where, "com", Eigen::Vector3d::Zero());
-  const YAML::Node inertia = node["inertia"];
-  if (inertia.IsDefined()) {
-    if (inertia.IsSequence() && inertia.size() == 3) {
-      sb.body.inertia.inertia_about_com_B = ctx.Vector(inertia, where + ".inertia", 3).asDiagonal();
-    } else if (inertia.IsSequence() && inertia.size() == 9) {
-      const Eigen::VectorXd I = ctx.Vector(inertia, where + ".inertia", 9);
-      sb.body.inertia.inertia_about_com_B = Eigen::Map<const Eigen::Matrix3d>(I.data()).transpose();
-    } else {
-      ctx.Fail(inertia, where + ".inertia must be [ixx, iyy, izz] or a 3x3 list of 9 numbers");
-    }
-    const Eigen::Matrix3d& I = sb.body.inertia.inertia_about_com_B;
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(0.5 * (I + I.transpose()));
-    if ((I - I.transpose()).norm() > 1e-12 * (1 + I.norm()) || eig.eigenvalues().minCoeff() <= 0) {
-      ctx.Fail(inertia, where + ".inertia must be symmetric positive definite");
-    }
-  } else if (first_shape) {
-    sb.body.inertia.inertia_about_com_B =
-        X_BS.linear() * SolidInertia(*first_shape, mass) * X_BS.linear().transpose();
-  } else {
-    ctx.Fail(node, where + ": a dynamic body without a bounded shape needs inertia");
-  }
+  ctx.Fail(node, where + ": a dynamic body needs mass or density");
+}
 
+// Rotational inertia about the COM into *inertia_about_com: `inertia` (principal moments [ixx, iyy,
+// izz] or a 3×3 row-major list), else the first bounded shape's as a solid of that mass. (Assigned,
+// not returned: Eigen rounds `I = A * B * C` and `return A * B * C` differently, and the inertia
+// must stay bit for bit what it was.)
+void ParseInertia(const Context& ctx, const YAML::Node& node, const std::string& where, double mass,
+                  const GeometrySpec* first_shape, Eigen::Matrix3d* inertia_about_com) {
+  Eigen::Matrix3d& I = *inertia_about_com;
+  const YAML::Node inertia = node["inertia"];
+  if (!inertia.IsDefined()) {
+    if (!first_shape) {
+      ctx.Fail(node, where + ": a dynamic body without a bounded shape needs inertia");
+    }
+    const Eigen::Isometry3d& X_BS = first_shape->X_BG;
+    I = X_BS.linear() * SolidInertia(first_shape->shape, mass) * X_BS.linear().transpose();
+    return;
+  }
+  if (inertia.IsSequence() && inertia.size() == 3) {
+    I = ctx.Vector(inertia, where + ".inertia", 3).asDiagonal();
+  } else if (inertia.IsSequence() && inertia.size() == 9) {
+    const Eigen::VectorXd rows = ctx.Vector(inertia, where + ".inertia", 9);
+    I = Eigen::Map<const Eigen::Matrix3d>(rows.data()).transpose();
+  } else {
+    ctx.Fail(inertia, where + ".inertia must be [ixx, iyy, izz] or a 3x3 list of 9 numbers");
+  }
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(0.5 * (I + I.transpose()));
+  if ((I - I.transpose()).norm() > 1e-12 * (1 + I.norm()) || eig.eigenvalues().minCoeff() <= 0) {
+    ctx.Fail(inertia, where + ".inertia must be symmetric positive definite");
+  }
+}
+
+// Mass, centre of mass (`com`, else the first bounded shape's origin) and inertia.
+void ParseMassProperties(const Context& ctx, const YAML::Node& node, const std::string& where,
+                         SceneBody* sb) {
+  const GeometrySpec* first_shape = FirstBoundedShape(sb->geometries);
+  const double mass = ParseMass(ctx, node, where, first_shape);
+  sb->body.inertia.mass_kg = mass;
+  sb->body.inertia.com_B = first_shape && !node["com"].IsDefined()
+                               ? Eigen::Vector3d(first_shape->X_BG.translation())
+                               : ctx.Vec3(node, where, "com", Eigen::Vector3d::Zero());
+  ParseInertia(ctx, node, where, mass, first_shape, &sb->body.inertia.inertia_about_com_B);
+}
+
+// A 1-dof joint's PD controller (`pd`) and position limits (`limits`), both optional.
+void ParsePdAndLimits(const Context& ctx, const YAML::Node& node, const std::string& where,
+                      SceneBody* sb) {
   if (node["pd"].IsDefined()) {
     const YAML::Node pd = node["pd"];
     ctx.CheckKeys(pd, where + ".pd",
@@ -447,12 +459,38 @@ void ParseBody(const Context& ctx, const YAML::Node& node, int index,
     s.q_desired = ctx.Number(pd, where + ".pd", "target", 0);
     s.v_desired = ctx.Number(pd, where + ".pd", "target_velocity", 0);
     s.feedforward = ctx.Number(pd, where + ".pd", "feedforward", 0);
-    sb.pd = s;
+    sb->pd = s;
   }
   if (node["limits"].IsDefined()) {
     const Eigen::VectorXd lim = ctx.Vector(node["limits"], where + ".limits", 2);
     if (!(lim[0] < lim[1])) ctx.Fail(node["limits"], where + ".limits must be [lower, upper]");
-    sb.limits = std::make_pair(lim[0], lim[1]);
+    sb->limits = std::make_pair(lim[0], lim[1]);
+  }
+}
+
+// One entry of `bodies`: name and kind, shapes and pose, then a kinematic body's motion or a
+// dynamic body's joint, initial state, mass properties, PD controller and limits. Fields are
+// checked in that order: the first bad one is the error.
+void ParseBody(const Context& ctx, const YAML::Node& node, int index,
+               const ContactProperties& defaults, SceneSpec* scene) {
+  if (!node.IsMap()) ctx.Fail(node, fmt::format("bodies[{}] must be a mapping", index));
+  SceneBody sb;
+  sb.body.name = ctx.String(node, "name", "");
+  if (sb.body.name.empty()) ctx.Fail(node, fmt::format("bodies[{}] needs a name", index));
+  const std::string where = fmt::format("body '{}'", sb.body.name);
+  ctx.CheckKeys(node, where, kBodyKeys);
+  if (scene->FindBody(sb.body.name) >= 0) {
+    ctx.Fail(node["name"], where + ": the name is used twice");
+  }
+  sb.kind = ParseBodyKind(ctx, node, where);
+  sb.geometries = ParseBodyShapes(ctx, node, where, defaults);
+  sb.initial_pose = ctx.Pose(node, where);
+  if (sb.kind == SceneBody::Kind::kKinematic) ParseMotion(ctx, node, where, &sb.motion);
+  if (sb.kind == SceneBody::Kind::kDynamic) {
+    ParseParentAndJoint(ctx, node, where, *scene, &sb);
+    ParseJointState(ctx, node, where, &sb);
+    ParseMassProperties(ctx, node, where, &sb);
+    ParsePdAndLimits(ctx, node, where, &sb);
   }
   scene->bodies.push_back(std::move(sb));
 }
@@ -509,7 +547,7 @@ void ParseGenerator(const Context& ctx, const YAML::Node& node, int index,
   c.seed = static_cast<unsigned>(ctx.NonNegative(node, where, "seed", c.seed));
   c.density_kg_per_m3 = ctx.Positive(node, where, "density", c.density_kg_per_m3);
   c.drop_height_m = ctx.NonNegative(node, where, "drop_height", c.drop_height_m);
-  const int side = static_cast<int>(std::ceil(std::sqrt(std::ceil(c.count / 10.0))));
+  const int side = ClutterGridSide(c.count);
   if (c.container_m / side < 1.5 * c.size_m) {
     ctx.Fail(node["container"], fmt::format("{}: a container of {} m is too small for {} columns "
                                             "of objects of {} m",
@@ -594,129 +632,6 @@ void ParseRobot(const Context& ctx, const YAML::Node& node, int index,
 }
 
 }  // namespace
-
-void AddPegBlock(const PegBlockSpec& b, const ContactProperties& contact, SceneSpec* scene) {
-  const double W_x = b.size_m.x(), W_y = b.size_m.y(), H = b.size_m.z();
-  const double h = b.peg_width_m + b.clearance_m;  // hole width
-  const double c = b.chamfer_m;
-  if (!(h < std::min(W_x, W_y))) {
-    throw std::invalid_argument(
-        fmt::format("the hole ({} m = peg width + clearance) must be narrower than the block", h));
-  }
-  const double wall_x = 0.5 * (W_x - h), wall_y = 0.5 * (W_y - h);  // wall thickness
-  if (!(c < 0.5 * std::min(wall_x, wall_y) && c < 0.5 * H)) {
-    throw std::invalid_argument(
-        fmt::format("a chamfer of {} m does not fit walls {} m thick and {} m high", c,
-                    std::min(wall_x, wall_y), H));
-  }
-  SceneBody body;
-  body.kind = SceneBody::Kind::kStatic;
-  body.body.name = b.name;
-  body.initial_pose = b.pose;
-  auto add = [&](const std::string& name, const Eigen::Vector3d& size,
-                 const Eigen::Vector3d& position, const Eigen::Matrix3d& R) {
-    GeometrySpec g;
-    g.name = name;
-    g.shape = Shape::Box(0.5 * size);
-    g.X_BG.linear() = R;
-    g.X_BG.translation() = position;
-    g.contact = contact;
-    body.geometries.push_back(std::move(g));
-  };
-  const Eigen::Matrix3d I = Eigen::Matrix3d::Identity();
-  // Walls below the chamfer layer (full height without a chamfer).
-  const double wall_h = H - c, wall_z = -c - 0.5 * wall_h;
-  const double x_off = 0.5 * h + 0.5 * wall_x, y_off = 0.5 * h + 0.5 * wall_y;
-  add("wall_px", {wall_x, W_y, wall_h}, {x_off, 0, wall_z}, I);
-  add("wall_nx", {wall_x, W_y, wall_h}, {-x_off, 0, wall_z}, I);
-  add("wall_py", {h, wall_y, wall_h}, {0, y_off, wall_z}, I);
-  add("wall_ny", {h, wall_y, wall_h}, {0, -y_off, wall_z}, I);
-  if (c > 0) {
-    // The top layer, set back by c from the hole.
-    const double top_x = wall_x - c, top_y = wall_y - c;
-    const double tx = 0.5 * h + c + 0.5 * top_x, ty = 0.5 * h + c + 0.5 * top_y;
-    add("top_px", {top_x, W_y, c}, {tx, 0, -0.5 * c}, I);
-    add("top_nx", {top_x, W_y, c}, {-tx, 0, -0.5 * c}, I);
-    add("top_py", {h + 2 * c, top_y, c}, {0, ty, -0.5 * c}, I);
-    add("top_ny", {h + 2 * c, top_y, c}, {0, -ty, -0.5 * c}, I);
-    // A square of side c·√2 turned 45° about the edge direction, centred at (h/2 + c, −c): one
-    // face runs from the wall's top inner edge (h/2, −c) to the top layer's edge (h/2 + c, 0).
-    const double d = c * std::sqrt(2.0), e = 0.5 * h + c;
-    const auto Ry = [](double deg) {
-      return Eigen::AngleAxisd(deg * M_PI / 180, Eigen::Vector3d::UnitY()).toRotationMatrix();
-    };
-    const auto Rx = [](double deg) {
-      return Eigen::AngleAxisd(deg * M_PI / 180, Eigen::Vector3d::UnitX()).toRotationMatrix();
-    };
-    add("chamfer_px", {d, h + 2 * c, d}, {e, 0, -c}, Ry(-45));
-    add("chamfer_nx", {d, h + 2 * c, d}, {-e, 0, -c}, Ry(45));
-    add("chamfer_py", {h + 2 * c, d, d}, {0, e, -c}, Rx(45));
-    add("chamfer_ny", {h + 2 * c, d, d}, {0, -e, -c}, Rx(-45));
-  }
-  scene->bodies.push_back(std::move(body));
-}
-
-void AddClutter(const ClutterSpec& c, const ContactProperties& contact, SceneSpec* scene) {
-  // ICF paper §VII-A: objects start in columns of 10 (four columns for 40 bodies), an
-  // arbitrary assortment of spheres and boxes, and fall into the box.
-  constexpr int kPerColumn = 10;
-  std::mt19937 rng(c.seed);
-  std::uniform_real_distribution<double> jitter(-0.05, 0.05), angle(-M_PI, M_PI), coin(0, 1);
-  const int columns = (c.count + kPerColumn - 1) / kPerColumn;
-  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(columns))));
-  const double half = 0.5 * c.container_m;
-  const double pitch = c.container_m / side;
-  const double spacing = 1.1 * std::sqrt(3.0) * c.size_m;  // a rotated box's diagonal fits
-  if (c.walls) {
-    SceneBody walls;
-    walls.kind = SceneBody::Kind::kStatic;
-    walls.body.name = "walls";
-    const double thickness = 0.1, height = c.container_m;
-    for (int wall = 0; wall < 4; ++wall) {
-      GeometrySpec g;
-      g.name = fmt::format("wall{}", wall);
-      const bool normal_x = wall < 2;
-      const double sign = wall % 2 == 0 ? 1.0 : -1.0;
-      const double offset = half + 0.5 * thickness;
-      g.shape =
-          Shape::Box(normal_x ? Eigen::Vector3d(0.5 * thickness, half + thickness, 0.5 * height)
-                              : Eigen::Vector3d(half + thickness, 0.5 * thickness, 0.5 * height));
-      g.X_BG.translation() = normal_x ? Eigen::Vector3d(sign * offset, 0, 0.5 * height)
-                                      : Eigen::Vector3d(0, sign * offset, 0.5 * height);
-      g.contact = contact;
-      g.contact.stiffness_N_per_m = std::numeric_limits<double>::infinity();  // rigid walls
-      walls.geometries.push_back(g);
-    }
-    scene->bodies.push_back(walls);
-  }
-  for (int i = 0; i < c.count; ++i) {
-    const int column = i / kPerColumn, level = i % kPerColumn;
-    const int ix = column % side, iy = column / side;
-    SceneBody sb;
-    sb.kind = SceneBody::Kind::kDynamic;
-    const bool sphere = coin(rng) < 0.5;
-    sb.body.name = fmt::format("{}{}", sphere ? "sphere" : "box", i);
-    GeometrySpec g;
-    g.name = "shape";
-    g.shape = sphere ? Shape::Sphere(0.5 * c.size_m)
-                     : Shape::Box(Eigen::Vector3d::Constant(0.5 * c.size_m));
-    g.contact = contact;
-    sb.geometries.push_back(g);
-    const double mass = c.density_kg_per_m3 * ShapeVolume(g.shape);
-    sb.body.inertia.mass_kg = mass;
-    sb.body.inertia.inertia_about_com_B = SolidInertia(g.shape, mass);
-    const double x = -half + pitch * (ix + 0.5) + jitter(rng) * c.size_m;
-    const double y = -half + pitch * (iy + 0.5) + jitter(rng) * c.size_m;
-    const double z = c.drop_height_m + 0.5 * spacing + spacing * level;
-    sb.initial_pose.translation() = Eigen::Vector3d(x, y, z);
-    sb.initial_pose.linear() = (Eigen::AngleAxisd(angle(rng), Eigen::Vector3d::UnitZ()) *
-                                Eigen::AngleAxisd(angle(rng), Eigen::Vector3d::UnitY()) *
-                                Eigen::AngleAxisd(angle(rng), Eigen::Vector3d::UnitX()))
-                                   .toRotationMatrix();
-    sb.initial_velocity = Eigen::VectorXd::Zero(6);
-    scene->bodies.push_back(sb);
-  }
-}
 
 SceneSpec ParseScene(const std::string& text, const std::string& source) {
   Context ctx{source};
