@@ -1,5 +1,5 @@
 // Dense LLT vs supernodal CHOLMOD factor + solve of the Newton Hessian H = A + Jᵀ G J
-// (contact-math.md §4, "Sparsity") for N free bodies (6 dofs each):
+// (docs/contact-model.md §4, "Sparsity") for N free bodies (6 dofs each):
 //   Chain:   each body touches its neighbour (and the ground): H is block tridiagonal.
 //   Clutter: each body touches the ground and ~2 random others (a random contact graph).
 // Both paths start from the same assembled BlockSparseHessian, as in the solver: the dense

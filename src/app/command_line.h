@@ -1,4 +1,4 @@
-// The command line of architecture.md ("Command line (the contract tests and benchmarks use)").
+// The command line of docs/architecture.md §7 ("Command line").
 #pragma once
 
 #include <optional>

@@ -107,8 +107,8 @@ class CsvLog {
 // What a run measures step by step for the summary.
 struct RunStatistics {
   Distribution step_ms, geometry_ms, solve_ms, iterations, contacts;
-  // Hydroelastic contact (contact-math.md §5): contact-surface time, surface faces and the face
-  // constraints they became, per step.
+  // Hydroelastic contact (docs/contact-model.md §5): contact-surface time, surface faces and the
+  // face constraints they became, per step.
   Distribution surface_ms, surface_faces, face_constraints;
   bool any_surface = false;
   Distribution last_step_ms, last_iterations;  // the last simulated second
@@ -183,7 +183,7 @@ void WriteTeleop(const HeadlessOptions& options, const RunStatistics& stats, Jso
       .EndObject();
 }
 
-// The run summary JSON (architecture.md, "Summary JSON") to options.summary_path.
+// The run summary JSON (docs/architecture.md, "Summary JSON") to options.summary_path.
 void WriteSummary(const World& world, const HeadlessOptions& options, const HeadlessResult& result,
                   const RunStatistics& stats, const TaskMonitor& monitor) {
   JsonWriter json;

@@ -1,5 +1,5 @@
 // Runs a scene without a window: steps for a duration, writes the per-step CSV log and the
-// run summary JSON (architecture.md, "Log CSV" and "Summary JSON").
+// run summary JSON (docs/architecture.md, "Log CSV" and "Summary JSON").
 #pragma once
 
 #include <string>

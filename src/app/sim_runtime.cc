@@ -556,7 +556,7 @@ void SimRuntime::Impl::FillTeleopView(Snapshot* s) const {
   TeleopView& v = s->teleop;
   v.active = teleop != nullptr;
   v.sensitivity = teleop_sensitivity;
-  v.frame = static_cast<int>(teleop_frame);
+  v.frame = teleop_frame;
   v.device_name = device_name;
   v.device_status = device_status;
   v.device_connected = device_connected;
@@ -653,9 +653,9 @@ void SimRuntime::Impl::StartHydroelasticBuild() {
           try {
             for (const Input& in : inputs) {
               built.geometries.emplace_back(
-                  in.geometry, BuildHydroelasticRepresentation(
-                                   in.spec.name, in.spec.shape, in.spec.hydroelastic,
-                                   {job.modulus_Pa, job.resolution_m}, &in.current));
+                  in.geometry,
+                  BuildHydroelasticRepresentation(in.spec.name, in.spec.shape, in.spec.hydroelastic,
+                                                  {job.modulus_Pa, job.resolution_m}, &in.current));
             }
           } catch (const std::exception& e) {
             built.geometries.clear();

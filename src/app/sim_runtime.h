@@ -1,4 +1,4 @@
-// The real-time loop (architecture.md, Threads): the sim thread owns the World, steps it at a
+// The real-time loop (docs/architecture.md, Threads): the sim thread owns the World, steps it at a
 // fixed δt paced to a target real-time factor, and publishes a Snapshot after every step; the
 // main thread reads the newest snapshot and posts commands, neither ever waiting on the other
 // for more than a pointer swap.
@@ -20,11 +20,6 @@
 #include "input/recorder.h"
 
 namespace contactlab {
-
-// The frame live devices' twists are taken in (a replay keeps its recording's): each device's
-// own (the CommandFrame its configuration gives its commands), or world or tool axes for every
-// device. The values are those of TeleopView::frame and the teleop panel's choices.
-enum class TeleopFrame { kDeviceOwn = 0, kWorld = 1, kTool = 2 };
 
 // Commands from the UI, applied by the sim thread between steps, in the order posted.
 namespace command {

@@ -100,8 +100,7 @@ void FillHydroelastic(const World& world, HydroelasticSnapshot* out) {
 
 }  // namespace
 
-void FillSnapshot(const World& world, uint64_t scene_generation, uint64_t step_index,
-                  Snapshot* s) {
+void FillSnapshot(const World& world, uint64_t scene_generation, uint64_t step_index, Snapshot* s) {
   const std::shared_ptr<const SceneSpec>& scene = world.shared_scene();
   s->scene = scene;
   s->scene_generation = scene_generation;

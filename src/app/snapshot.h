@@ -13,6 +13,11 @@
 
 namespace contactlab {
 
+// The frame live devices' twists are taken in (a replay keeps its recording's): each device's
+// own (the CommandFrame its configuration gives its commands), or world or tool axes for every
+// device. The values are the teleop panel's choices, in order.
+enum class TeleopFrame { kDeviceOwn = 0, kWorld = 1, kTool = 2 };
+
 // Teleoperation as the UI shows it (filled by the runtime for a scene with a robot arm; plain
 // data: the engine knows nothing of input devices).
 struct TeleopView {
@@ -31,7 +36,7 @@ struct TeleopView {
   int ik_num_limited = 0, ik_failures = 0;
   double ik_min_singular_value = 0;
   double sensitivity = 1;  // live devices' twist scale
-  int frame = 0;           // 0: the device's own frame, 1: world, 2: tool
+  TeleopFrame frame = TeleopFrame::kDeviceOwn;
   std::string device_name, device_status;
   bool device_connected = true;  // false: a requested device is missing (shown as a warning)
 };
@@ -115,7 +120,6 @@ struct Snapshot {
 
 // Copies the world's state into `s` without allocating once `s` has held a scene this size.
 // The snapshot shares the world's scene (World::shared_scene).
-void FillSnapshot(const World& world, uint64_t scene_generation, uint64_t step_index,
-                  Snapshot* s);
+void FillSnapshot(const World& world, uint64_t scene_generation, uint64_t step_index, Snapshot* s);
 
 }  // namespace contactlab

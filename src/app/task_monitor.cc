@@ -12,8 +12,8 @@ namespace contactlab {
 namespace {
 
 // Deepest overlap of any point contact that carries force, and how fast things still move.
-// Hydroelastic faces are left out: their signed distance φ0_f = −p0_f/g_f (contact-math.md §5)
-// is a virtual spring length, not an overlap, and grows without bound where the pressure
+// Hydroelastic faces are left out: their signed distance φ0_f = −p0_f/g_f (docs/contact-model.md
+// §5) is a virtual spring length, not an overlap, and grows without bound where the pressure
 // gradient runs along the face.
 class GenericMonitor : public TaskMonitor {
  public:
@@ -54,7 +54,7 @@ double FirstRadius(const World& world, int body) {
   return 0;
 }
 
-// Falling sphere (contact-math.md §7): touchdown, slide, then roll at 5/7 U0.
+// Falling sphere (docs/contact-model.md §7): touchdown, slide, then roll at 5/7 U0.
 class FallingSphereMonitor : public GenericMonitor {
  public:
   explicit FallingSphereMonitor(const World& world, int sphere)

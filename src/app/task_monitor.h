@@ -1,4 +1,4 @@
-// Scene-specific outcomes for the summary's "task" object (architecture.md): each built-in
+// Scene-specific outcomes for the summary's "task" object (docs/architecture.md): each built-in
 // scene that has a known answer measures it here while the run goes on.
 #pragma once
 

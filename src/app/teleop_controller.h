@@ -1,6 +1,6 @@
 // Teleoperation of a robot arm with a parallel gripper in a World (issue 4): each step, before
 // World::Step, a TeleopCommand (TCP twist + grip) becomes PD targets for the arm joints and the
-// fingers (contact-math.md §3: PD with effort limit).
+// fingers (docs/contact-model.md §3: PD with effort limit).
 //
 // Arm: the commanded twist is integrated into a target TCP pose X_WT*. Differential IK
 // (engine/control/differential_ik.h) runs on the PD *targets* (open-loop in the measured state,

@@ -1,5 +1,5 @@
 // Mesh files (OBJ, STL, DAE, PLY: anything assimp reads) as plain vertices and triangles for
-// the engine, which knows nothing of file formats (architecture.md).
+// the engine, which knows nothing of file formats (docs/architecture.md).
 #pragma once
 
 #include <Eigen/Dense>

@@ -9,7 +9,7 @@
 
 namespace contactlab {
 
-// Adds the clutter of the ICF paper (contact-math.md §7): `count` spheres and boxes of
+// Adds the clutter of the ICF paper (docs/contact-model.md §7): `count` spheres and boxes of
 // `size_m`, in columns of 10 above an open box of inner width `container_m` (walls optional),
 // deterministic for a seed. The floor is the scene's own.
 struct ClutterSpec {

@@ -163,7 +163,7 @@ std::set<std::string> With(std::set<std::string> keys, const std::set<std::strin
   return keys;
 }
 
-// Per-shape contact model (contact-math.md §5): `contact_model`, `hydroelastic_modulus` [Pa]
+// Per-shape contact model (docs/contact-model.md §5): `contact_model`, `hydroelastic_modulus` [Pa]
 // and `resolution` [m] (mesh edge length; default a fifth of the smallest dimension).
 void ParseHydroelastic(const Context& ctx, const YAML::Node& node, const std::string& where,
                        GeometrySpec* g) {

@@ -18,7 +18,7 @@ struct UrdfOptions {
   Eigen::Isometry3d X_WRoot = Eigen::Isometry3d::Identity();  // pose of the root link
   bool fixed_base = true;  // weld the root link to the world (else a floating base)
   std::map<std::string, double> initial_positions;  // by joint name [rad or m]
-  // PD controller with effort limit (contact-math.md §3) on every revolute/prismatic joint;
+  // PD controller with effort limit (docs/contact-model.md §3) on every revolute/prismatic joint;
   // the effort limit comes from the URDF's <limit effort>, the target from the initial position.
   std::optional<JointPdSpec> pd;
   ContactProperties contact;

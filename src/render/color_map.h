@@ -1,5 +1,5 @@
-// The perceptual colour map of contact pressure (hydroelastic patches, contact-math.md §5) and
-// the colour bar: matplotlib's viridis (van der Walt & Smith, CC0), lightness rising
+// The perceptual colour map of contact pressure (hydroelastic patches, docs/contact-model.md §5)
+// and the colour bar: matplotlib's viridis (van der Walt & Smith, CC0), lightness rising
 // monotonically from dark purple to yellow, readable in grey scale and by colour-blind
 // viewers. One table serves the renderer (uploaded as a texture) and the UI's colour bar.
 #pragma once

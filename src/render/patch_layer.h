@@ -1,4 +1,4 @@
-// Hydroelastic contact patches (contact-math.md §5) on screen: the triangles of a snapshot's
+// Hydroelastic contact patches (docs/contact-model.md §5) on screen: the triangles of a snapshot's
 // contact surfaces coloured by pressure (PressureColorMap), uploaded per frame into one reused
 // buffer. Needs a current GL context for its whole life (as the Renderer that owns it).
 #pragma once

@@ -450,7 +450,7 @@ void Renderer::Impl::ClassifyGeometries(Frame* f) {
     see_through.clear();
   }
   see_through.resize(std::max<size_t>(see_through.size(), f->ng), 0);
-  // A hydroelastic patch lies inside the overlap of its two bodies (contact-math.md §5), so
+  // A hydroelastic patch lies inside the overlap of its two bodies (docs/contact-model.md §5), so
   // those bodies always hide it. They mark the stencil where they are the front surface, and
   // the patch is drawn through them there, while other bodies in front still hide it.
   f->patches = layers.contact_patches && !snapshot.hydroelastic.empty();

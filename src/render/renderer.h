@@ -81,7 +81,7 @@ struct RenderLayers {
   // (SeeThroughGeometries).
   bool see_through_static = true;
   float see_through_alpha = 0.25f;
-  // Hydroelastic contact patches (contact-math.md §5), coloured by the pressure field through
+  // Hydroelastic contact patches (docs/contact-model.md §5), coloured by the pressure field through
   // PressureColorMap from pressure_min_Pa to pressure_max_Pa. A patch lies inside its own two
   // bodies: seen through them it is hatched (x-ray: stripes of the exact colour, the body faint
   // between them); other bodies in front hide it. With patches on, their faces' point markers

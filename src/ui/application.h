@@ -1,4 +1,4 @@
-// The GUI application shell (architecture.md, Threads): a GLFW window with an OpenGL 3.3 core
+// The GUI application shell (docs/architecture.md, Threads): a GLFW window with an OpenGL 3.3 core
 // context, Dear ImGui, the Renderer, and a SimRuntime whose sim thread steps the world. The main
 // loop runs at display rate: take the newest snapshot (never waiting for a solve), render it,
 // draw the panels, post the user's commands.

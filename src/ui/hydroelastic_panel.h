@@ -1,5 +1,5 @@
 // Live hydroelastic parameters in the GUI (issue 5): the hydroelastic modulus E_h and the mesh
-// resolution of the scene's compliant shapes (contact-math.md §5), one shape or all of them.
+// resolution of the scene's compliant shapes (docs/contact-model.md §5), one shape or all of them.
 #pragma once
 
 #include "app/snapshot.h"

@@ -354,7 +354,7 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   };
   float_log_slider("force scale m/N", &l.force_scale_m_per_N, 1e-5, 1.0);
   float_log_slider("point size m", &l.contact_point_size_m, 1e-3, 0.05);
-  // Hydroelastic patches (contact-math.md §5): pressure colours, traction arrows.
+  // Hydroelastic patches (docs/contact-model.md §5): pressure colours, traction arrows.
   ImGui::Checkbox("contact patches", &l.contact_patches);
   ImGui::SameLine(200);
   ImGui::Checkbox("traction", &l.traction_arrows);

@@ -40,7 +40,7 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     c.sensitivity = sensitivity;
     actions->commands.push_back(c);
   }
-  int frame = t.frame;
+  int frame = static_cast<int>(t.frame);
   if (ImGui::Combo("frame", &frame, kFrames, 3)) {
     command::SetTeleopOptions c;
     c.frame = static_cast<TeleopFrame>(frame);

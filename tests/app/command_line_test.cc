@@ -1,4 +1,4 @@
-// The contactlab binary as outside tests call it (architecture.md): exit codes, CSV columns,
+// The contactlab binary as outside tests call it (docs/architecture.md): exit codes, CSV columns,
 // summary keys.
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -151,7 +151,7 @@ TEST(SimRuntimeTeleop, GripForceSettingSqueezesThePegWithThatForce) {
     const TeleopView& v = t.rt.Latest()->teleop;
     EXPECT_EQ(v.grip_force_limit_N, grip_N);
     // The leader finger's PD saturates at its effort limit: the pads press the peg with the
-    // grip force (contact-math.md §3, PD with effort limit).
+    // grip force (docs/contact-model.md §3, PD with effort limit).
     EXPECT_NEAR(v.grip_force_N, grip_N, 0.05 * grip_N);
   }
   std::vector<PlotSample> samples;
@@ -184,7 +184,7 @@ TEST(SimRuntimeTeleop, ResetReturnsTheTargetAndBadSettingsAreRejected) {
   EXPECT_NE(errors[2].find("frame"), std::string::npos);
   const TeleopView& v = t.rt.Latest()->teleop;
   EXPECT_EQ(v.sensitivity, 1.0);
-  EXPECT_EQ(v.frame, static_cast<int>(TeleopFrame::kDeviceOwn));
+  EXPECT_EQ(v.frame, TeleopFrame::kDeviceOwn);
   EXPECT_GT(v.grip_force_limit_N, 0.0);
 }
 

@@ -1,4 +1,4 @@
-// FillSnapshot's copy of the hydroelastic contact patches (contact-math.md §5) for the
+// FillSnapshot's copy of the hydroelastic contact patches (docs/contact-model.md §5) for the
 // renderer, checked on the hydro_box scene against known answers: at rest the patch is the
 // box's whole 10 × 10 cm bottom face, its normal traction carries the weight of the box and
 // the ball on it, and a warm refill reuses the storage.

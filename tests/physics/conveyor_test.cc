@@ -1,4 +1,4 @@
-// Oscillating conveyor belt (ICF paper §VI-A; contact-math.md §2.5 Table I): gliding during
+// Oscillating conveyor belt (ICF paper §VI-A; docs/contact-model.md §2.5 Table I): gliding during
 // slip is zero for Lagged, μ(δt + τ_d)‖v_t‖ for SAP and μ δt ‖v_t‖ for Similar.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Falling sphere (contact-math.md §7): slide, then roll; rigid-body answers.
+// Falling sphere (docs/contact-model.md §7): slide, then roll; rigid-body answers.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Hydroelastic scenes from YAML (contact-math.md §5): the per-shape keys `contact_model`,
+// Hydroelastic scenes from YAML (docs/contact-model.md §5): the per-shape keys `contact_model`,
 // `hydroelastic_modulus` and `resolution`, their validation, and the built-in hydro_* scenes
 // against their known answers.
 #include <gtest/gtest.h>
@@ -40,7 +40,7 @@ TEST(HydroelasticScene, ParsesShapeKeys) {
   const SceneSpec d = ParseScene(OneShape("{type: sphere, radius: 0.05}"), "t.yaml");
   const HydroelasticProperties& p = d.bodies[1].geometries[0].hydroelastic;
   EXPECT_EQ(p.model, ContactModel::kPoint);
-  EXPECT_EQ(p.modulus_Pa, 1e7);  // contact-math.md §2.1 default
+  EXPECT_EQ(p.modulus_Pa, 1e7);  // docs/contact-model.md §2.1 default
   EXPECT_EQ(p.resolution_m, 0.0);
   EXPECT_DOUBLE_EQ(DefaultHydroelasticResolution(Shape::Sphere(0.05)), 0.02);
   EXPECT_DOUBLE_EQ(DefaultHydroelasticResolution(Shape::Box({0.05, 0.05, 0.025})), 0.01);

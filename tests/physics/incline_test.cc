@@ -1,4 +1,4 @@
-// Stiction (contact-math.md §7): a box on a 20° incline with μ = 0.5 > tan 20° creeps no
+// Stiction (docs/contact-model.md §7): a box on a 20° incline with μ = 0.5 > tan 20° creeps no
 // faster than the model's stiction bound.
 #include <gtest/gtest.h>
 

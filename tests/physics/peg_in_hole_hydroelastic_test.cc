@@ -1,7 +1,7 @@
 // Peg-in-hole with hydroelastic contact (issue 5, assets/scenes/peg_in_hole_hydroelastic.yaml):
 // the scripted insertion still inserts the compliant peg; with the block moved (1.0, 1.2) mm off
 // the script's line the peg lands on the chamfer, touches the block through pressure-field
-// patches (contact-math.md §5) and is still guided in, every step converging.
+// patches (docs/contact-model.md §5) and is still guided in, every step converging.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
-// Sliding rod (Painlevé; ICF paper §IX-C, contact-math.md §7): a 1 kg rod, 0.5 m long, leaning
-// back at 30°, slides with its lower end leading at U0 = 10 m/s on a floor with μ = 2.3 > 4/3.
-// Friction torques the lower end into the floor, the normal force grows far beyond the weight
+// Sliding rod (Painlevé; ICF paper §IX-C, docs/contact-model.md §7): a 1 kg rod, 0.5 m long,
+// leaning back at 30°, slides with its lower end leading at U0 = 10 m/s on a floor with μ = 2.3 >
+// 4/3. Friction torques the lower end into the floor, the normal force grows far beyond the weight
 // and the rod is thrown into the air. At δt = 1 ms, SAP and Similar take the tangential impact
 // in one step (the horizontal speed drops from 10 to ≈ 2.2 m/s at once); Lagged, whose
 // friction is explicit in the normal impulse, slides ≈ 50 ms with a growing normal force

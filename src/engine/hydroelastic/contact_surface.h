@@ -1,4 +1,4 @@
-// Hydroelastic contact surfaces (contact-math.md §5; paper §VI-B and appendix X-B/X-C).
+// Hydroelastic contact surfaces (docs/contact-model.md §5; paper §VI-B and appendix X-B/X-C).
 //
 // Conventions: the pair is (A, B); every face normal n̂ points from A into B, i.e. B moving
 // along n̂ separates the bodies, and the pressure on a face pushes B along +n̂ (the force on A is
@@ -57,7 +57,7 @@ struct ContactSurface {
   void SwapBodies();
 };
 
-// The point-contact constraint a face becomes in the convex solver (contact-math.md §5):
+// The point-contact constraint a face becomes in the convex solver (docs/contact-model.md §5):
 // g_f = g_A g_B/(g_A + g_B) (springs in series; a rigid side contributes g = ∞),
 // φ0_f = −p0_f/g_f, k_f = A_f g_f, so that k_f·(−φ0_f) = A_f p0_f.
 struct FacePointContact {

@@ -1,4 +1,4 @@
-// Per-body hydroelastic representations (contact-math.md §5), built once and posed per query:
+// Per-body hydroelastic representations (docs/contact-model.md §5), built once and posed per query:
 // a compliant body is a tet mesh with its pressure field, a rigid body a triangle surface mesh
 // (or the analytic plane of a half-space). Everything is in the geometry frame G.
 #pragma once

@@ -173,7 +173,7 @@ HydroelasticRepresentation BuildHydroelasticRepresentation(
     const HydroelasticChange& change, const HydroelasticRepresentation* current) {
   ValidateHydroelasticChange(geometry_name, shape, properties.model, change);
   const HydroelasticProperties h = current ? current->InForce(properties) : properties;
-  const double edge = change.resolution_m ? *change.resolution_m
+  const double edge = change.resolution_m  ? *change.resolution_m
                       : h.resolution_m > 0 ? h.resolution_m
                                            : DefaultHydroelasticResolution(shape);
   HydroelasticRepresentation r;
@@ -208,14 +208,15 @@ HydroelasticRepresentation BuildHydroelasticRepresentation(
 void CheckHydroelasticReplacement(std::string_view geometry_name,
                                   const HydroelasticRepresentation& now,
                                   const HydroelasticRepresentation& next) {
-  const bool complete = next.model == ContactModel::kHydroelasticCompliant ? next.compliant != nullptr
+  const bool complete = next.model == ContactModel::kHydroelasticCompliant
+                            ? next.compliant != nullptr
                         : next.model == ContactModel::kHydroelasticRigid ? next.rigid != nullptr
                                                                          : false;
   if (now.model == ContactModel::kPoint || next.model != now.model || !complete) {
-    throw std::invalid_argument(
-        fmt::format("geometry '{}' is {}, the new representation {}{}", geometry_name,
-                    ContactModelName(now.model), ContactModelName(next.model),
-                    complete ? "" : " without its mesh"));
+    throw std::invalid_argument(fmt::format("geometry '{}' is {}, the new representation {}{}",
+                                            geometry_name, ContactModelName(now.model),
+                                            ContactModelName(next.model),
+                                            complete ? "" : " without its mesh"));
   }
 }
 

@@ -1,4 +1,4 @@
-// The hydroelastic pressure field p = E_h · ε (contact-math.md §5; paper §III eq. (2)):
+// The hydroelastic pressure field p = E_h · ε (docs/contact-model.md §5; paper §III eq. (2)):
 // ε is a dimensionless "virtual strain", 0 on the surface and 1 at the deepest interior points,
 // stored per vertex and interpolated linearly inside each tet; E_h is the hydroelastic
 // modulus [Pa].

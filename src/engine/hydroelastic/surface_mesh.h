@@ -1,4 +1,4 @@
-// Triangle surface meshes: the representation of a rigid body (contact-math.md §5: "rigid
+// Triangle surface meshes: the representation of a rigid body (docs/contact-model.md §5: "rigid
 // bodies keep a triangle surface mesh") and the outer boundary from which the compliant volume
 // meshes are built. Vertices are in the geometry frame G; triangles wind counter-clockwise seen
 // from outside (outward normals by the right-hand rule).

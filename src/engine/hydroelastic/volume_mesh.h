@@ -1,4 +1,4 @@
-// Tetrahedral volume meshes of compliant bodies (contact-math.md §5). Vertices are in the
+// Tetrahedral volume meshes of compliant bodies (docs/contact-model.md §5). Vertices are in the
 // geometry frame G of the shape; every tet is stored with positive orientation, i.e.
 // (v1 − v0) · ((v2 − v0) × (v3 − v0)) > 0.
 #pragma once

@@ -1,4 +1,5 @@
-// Tet meshes with their ε field for the shapes of engine/geometry/shape.h (contact-math.md §5).
+// Tet meshes with their ε field for the shapes of engine/geometry/shape.h (docs/contact-model.md
+// §5).
 //
 // All generators use one construction: each surface vertex p is joined to an "anchor" q(p) on
 // the shape's deepest set M (where ε = 1: the centre of a sphere, the axis segment of a

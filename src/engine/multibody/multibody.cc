@@ -575,7 +575,7 @@ void Multibody::CalcJointSpringForces(const Eigen::VectorXd& q, Eigen::VectorXd*
 
 void Multibody::IntegratePositions(const Eigen::VectorXd& q0, const Eigen::VectorXd& v, double dt,
                                    Eigen::VectorXd* q) const {
-  // contact-math.md §1 step 3: q = q0 + δt N(q0) v, then renormalize quaternions.
+  // docs/contact-model.md §1 step 3: q = q0 + δt N(q0) v, then renormalize quaternions.
   if (q != &q0) *q = q0;
   for (int b = 0; b < num_bodies(); ++b) {
     const int iq = q_start_[b];

@@ -42,7 +42,7 @@ struct BodySpec {
   JointType joint = JointType::kFloating;
   Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();  // joint placement in parent
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();         // 1-dof joints, joint frame
-  // 1-dof joints only, treated implicitly (contact-math.md §1): generalized force
+  // 1-dof joints only, treated implicitly (docs/contact-model.md §1): generalized force
   // −damping·v − stiffness·(q − rest_position).
   double damping = 0.0;        // N·m·s/rad or N·s/m
   double stiffness = 0.0;      // N·m/rad or N/m
@@ -110,7 +110,7 @@ class Multibody {
   // Generalized joint spring force −K (q − q_rest) over v (explicit part, at q).
   void CalcJointSpringForces(const Eigen::VectorXd& q, Eigen::VectorXd* tau) const;
 
-  // q = q0 + δt N(q0) v, quaternions renormalized (contact-math.md §1).
+  // q = q0 + δt N(q0) v, quaternions renormalized (docs/contact-model.md §1).
   void IntegratePositions(const Eigen::VectorXd& q0, const Eigen::VectorXd& v, double dt,
                           Eigen::VectorXd* q) const;
 

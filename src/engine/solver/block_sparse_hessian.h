@@ -1,6 +1,6 @@
 // The Newton Hessian H = A + Σ_i J_iᵀ G_i J_i of the convex problem in block-sparse form
-// (contact-math.md §2, §4 "Sparsity"). A is block diagonal by tree and a constraint couples at
-// most two trees, so H has one dense diagonal block per tree,
+// (docs/contact-model.md §2, §4 "Sparsity"). A is block diagonal by tree and a constraint couples
+// at most two trees, so H has one dense diagonal block per tree,
 //   H_tt = A_t + Σ_{i touches t} J_itᵀ G_i J_it,
 // and one dense off-diagonal block per (tree a, tree b) pair, a < b, coupled by a constraint,
 //   H_ab = Σ_{i touches a and b} J_iaᵀ G_i J_ib      (H_ba = H_abᵀ is not stored).

@@ -10,8 +10,7 @@ void ContactConstraintFactory::Reset(const ContactApproximationSettings& setting
 
 bool ContactConstraintFactory::needs_delassus_diagonal() const {
   return settings_.approximation == ContactApproximation::kSap ||
-         (settings_.approximation == ContactApproximation::kLagged &&
-          settings_.regularized_lagged);
+         (settings_.approximation == ContactApproximation::kLagged && settings_.regularized_lagged);
 }
 
 const Constraint* ContactConstraintFactory::Make(int c, const ContactProperties& pair,

@@ -206,11 +206,11 @@ LaggedContact::LaggedContact(const HuntCrossleyNormal& normal, const Parameters&
   d_.normal = normal;
   d_.friction = p.friction;
   d_.lagged_normal_impulse = LaggedNormalImpulse(normal, previous_vn);
-  d_.epsilon_m_per_s = p.regularization_sigma > 0
-                           ? RegularizedEpsilon(p.stiction_tolerance_m_per_s,
-                                                p.regularization_sigma, w.w_t, p.friction,
-                                                d_.lagged_normal_impulse)
-                           : p.stiction_tolerance_m_per_s;
+  d_.epsilon_m_per_s =
+      p.regularization_sigma > 0
+          ? RegularizedEpsilon(p.stiction_tolerance_m_per_s, p.regularization_sigma, w.w_t,
+                               p.friction, d_.lagged_normal_impulse)
+          : p.stiction_tolerance_m_per_s;
 }
 
 double LaggedContact::Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc,

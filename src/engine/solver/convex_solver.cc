@@ -130,7 +130,7 @@ double ConvexSolver::AcceptLineSearchPoint(const ConvexProblem& problem, const E
 double ConvexSolver::EvaluateAlongLine(const ConvexProblem& problem, double alpha, double* dell,
                                        double* d2ell, double* dell_roundoff) {
   // O(n_c) per evaluation: the quadratic part uses the precomputed a0 = Δvᵀ A (v − v*) and
-  // a1 = Δvᵀ A Δv, the constraints only need v_c + α Δv_c (contact-math.md §4).
+  // a1 = Δvᵀ A Δv, the constraints only need v_c + α Δv_c (docs/contact-model.md §4).
   Workspace& ws = *ws_;
   ws.vc_alpha.noalias() = vc_ + alpha * ws.dvc;
   double ell = ws.ell_A0 + alpha * ws.a0 + 0.5 * alpha * alpha * ws.a1;

@@ -1,4 +1,4 @@
-// Newton's method with exact line search on the convex problem (contact-math.md §4).
+// Newton's method with exact line search on the convex problem (docs/contact-model.md §4).
 //
 // Each iteration: evaluate γ_i, G_i at v; H Δv = −∇ℓ with H = A + Jᵀ G J assembled block-sparse
 // (dense Eigen LLT for small n_v, supernodal CHOLMOD above); α = argmin ℓ(v + αΔv) over

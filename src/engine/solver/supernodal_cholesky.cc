@@ -54,8 +54,8 @@ SupernodalCholesky::SupernodalCholesky(Method method) : c_(std::make_unique<Chol
   c_->common.print = 0;
   c_->common.error_handler = &CholmodErrorHandler;
   c_->common.supernodal = method == Method::kSupernodal   ? CHOLMOD_SUPERNODAL
-                       : method == Method::kSimplicial ? CHOLMOD_SIMPLICIAL
-                                                       : CHOLMOD_AUTO;
+                          : method == Method::kSimplicial ? CHOLMOD_SIMPLICIAL
+                                                          : CHOLMOD_AUTO;
   c_->common.supernodal_switch = kSupernodalSwitch;
   c_->common.final_ll = 1;  // a simplicial factor stays LLᵀ too (no LDLᵀ conversion)
   // The ordering is ours (tree-level AMD, see the header); a CHOLMOD postorder would turn the
@@ -187,7 +187,7 @@ bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
   }
   const size_t nnz = row_ind.size();
   c_->A = cholmod_allocate_sparse(n, n, nnz, /*sorted=*/1, /*packed=*/1, /*stype=*/-1, CHOLMOD_REAL,
-                               &c_->common);
+                                  &c_->common);
   if (c_->A == nullptr) return false;
   std::copy(col_ptr.begin(), col_ptr.end(), static_cast<int*>(c_->A->p));
   std::copy(row_ind.begin(), row_ind.end(), static_cast<int*>(c_->A->i));
@@ -268,7 +268,8 @@ bool SupernodalCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) {
   B.z = nullptr;
   B.xtype = CHOLMOD_REAL;
   B.dtype = CHOLMOD_DOUBLE;
-  const int ok = cholmod_solve2(CHOLMOD_A, c_->L, &B, nullptr, &c_->X, nullptr, &c_->Y, &c_->E, &c_->common);
+  const int ok =
+      cholmod_solve2(CHOLMOD_A, c_->L, &B, nullptr, &c_->X, nullptr, &c_->Y, &c_->E, &c_->common);
   if (!ok || c_->common.status < CHOLMOD_OK) return false;
   if (x->size() != n) x->resize(n);
   const Eigen::Map<const Eigen::VectorXd> solution(static_cast<const double*>(c_->X->x), n);

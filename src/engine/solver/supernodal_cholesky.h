@@ -1,4 +1,4 @@
-// Supernodal sparse Cholesky (CHOLMOD) of a BlockSparseHessian (contact-math.md §4,
+// Supernodal sparse Cholesky (CHOLMOD) of a BlockSparseHessian (docs/contact-model.md §4,
 // "Sparsity"): symbolic analysis once per block pattern, numeric factorization per Newton
 // iteration with the values gathered in place into a kept CHOLMOD matrix.
 //
@@ -8,7 +8,6 @@
 // ordering and no postorder, which is the one combination in which cholmod_factorize reads
 // the matrix directly instead of building a permuted transpose each call.
 #pragma once
-
 
 #include <Eigen/Dense>
 #include <cstdint>

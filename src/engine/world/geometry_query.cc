@@ -1,17 +1,8 @@
 #include "engine/world/geometry_query.h"
 
-#include <chrono>
+#include "engine/world/step_clock.h"
 
 namespace contactlab {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double MillisecondsSince(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-}  // namespace
 
 bool UsesHydroelastic(const HydroelasticRepresentation& a, const HydroelasticRepresentation& b,
                       bool* a_is_compliant) {
@@ -41,7 +32,7 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
   for (const auto& [i, j] : candidate_pairs_) {
     bool i_is_compliant = false;
     if (UsesHydroelastic(hydroelastic[i], hydroelastic[j], &i_is_compliant)) {
-      const auto t0 = Clock::now();
+      const auto t0 = StepClock::now();
       if (i_is_compliant) {
         AddHydroelasticPair(model, hydroelastic[i], hydroelastic[j], i, j, result);
       } else {

@@ -30,7 +30,7 @@ struct GeometryQueryResult {
   std::vector<ContactCandidate> candidates;
   // One per hydroelastic pair in contact; surfaces owned by the GeometryQuery.
   std::vector<HydroelasticPatch> patches;
-  double hydroelastic_ms = 0;  // contact surfaces and their faces (part of the query)
+  double hydroelastic_ms = 0;      // contact surfaces and their faces (part of the query)
   int num_hydroelastic_faces = 0;  // face candidates (merged small polygons count once)
 };
 

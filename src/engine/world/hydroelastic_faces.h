@@ -41,8 +41,7 @@ using TinyPolygonPools = std::vector<std::pair<int, FaceSum>>;
 // and f0 = Σ A_f·p0_f exactly (so φ0 = −f0/k), placed at the centre of pressure: the net force,
 // the stiffness and (for one polygon, p linear in its tet) the moment of the elastic force are
 // those of the faces, while slivers stop costing one constraint per fan face.
-void AppendFaceContacts(const hydroelastic::ContactSurface& surface, int geometry_a,
-                        int geometry_b, int patch, TinyPolygonPools* pools,
-                        std::vector<ContactCandidate>* out);
+void AppendFaceContacts(const hydroelastic::ContactSurface& surface, int geometry_a, int geometry_b,
+                        int patch, TinyPolygonPools* pools, std::vector<ContactCandidate>* out);
 
 }  // namespace contactlab

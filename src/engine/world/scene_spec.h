@@ -53,7 +53,7 @@ struct KinematicMotion {
   double Velocity(double t) const;
 };
 
-// PD controller with effort limit on a 1-dof joint (contact-math.md §3).
+// PD controller with effort limit on a 1-dof joint (docs/contact-model.md §3).
 struct JointPdSpec {
   double kp = 0.0, kd = 0.0;
   double effort_limit = 1e30;
@@ -81,7 +81,7 @@ struct SceneBody {
 };
 
 // Overrides from the command line or the UI. Contact values replace the pair's combined value
-// (contact-math.md §6), so `--stiffness 1e7` means every contact pair has k = 1e7 N/m.
+// (docs/contact-model.md §6), so `--stiffness 1e7` means every contact pair has k = 1e7 N/m.
 struct ContactOverrides {
   std::optional<double> stiffness_N_per_m, hunt_crossley_s_per_m, relaxation_time_s, friction,
       stiction_tolerance_m_per_s, dt_s;

@@ -9,8 +9,7 @@ bool SolveVelocities(ConvexSolver* solver, const ConvexProblem& problem, const E
   *v_next = v0;  // warm start (§4)
   *stats = solver->Solve(problem, v_next);
   if (!v_next->allFinite()) {
-    spdlog::error("step at t = {:.6f} s: the solver returned a non-finite velocity; state kept",
-                  t);
+    spdlog::error("step at t = {:.6f} s: the solver returned a non-finite velocity; state kept", t);
     return false;
   }
   if (!stats->converged) {

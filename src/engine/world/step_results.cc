@@ -45,7 +45,8 @@ void CollectStepResults(const WorldModel& model, const std::vector<ContactCandid
   }
   for (int c = 0; c < nc; ++c) {
     const ContactCandidate& candidate = candidates[c];
-    const ConvexProblem::ConstraintEntry& e = builder.problem().entry(builder.contact_constraint(c));
+    const ConvexProblem::ConstraintEntry& e =
+        builder.problem().entry(builder.contact_constraint(c));
     const Eigen::Vector3d g = gamma.segment<3>(e.row_start);
     const Eigen::Vector3d v_c = vc.segment<3>(e.row_start);
     const Eigen::Matrix3d& R = builder.contact_frame(c);

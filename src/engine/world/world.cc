@@ -2,24 +2,15 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
 
 #include "engine/world/integrate_positions.h"
 #include "engine/world/solve_velocities.h"
+#include "engine/world/step_clock.h"
 
 namespace contactlab {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double MillisecondsSince(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-}  // namespace
 
 World::World(const SceneSpec& scene) : World(std::make_shared<const SceneSpec>(scene)) {}
 
@@ -40,19 +31,19 @@ World::~World() = default;
 // The step's stages (docs/architecture.md). data_ already holds the kinematics of (q_, v_):
 // the constructor, SetState, Reset and the end of every step keep it current.
 bool World::Step() {
-  const auto t_start = Clock::now();
+  const auto t_start = StepClock::now();
   geometry_query_.Run(model_, *data_, time_, inputs_.hydroelastic, &query_);
   stats_.geometry_ms = MillisecondsSince(t_start);
 
-  const auto t_solve = Clock::now();
+  const auto t_solve = StepClock::now();
   problem_builder_.Build(model_, inputs_, {q_, v_, *data_, time_}, query_.candidates);
-  const bool solved = SolveVelocities(&solver_, problem_builder_.problem(), v_, time_, &v_next_,
-                                      &solver_stats_);
+  const bool solved =
+      SolveVelocities(&solver_, problem_builder_.problem(), v_, time_, &v_next_, &solver_stats_);
   stats_.solve_ms = MillisecondsSince(t_solve);
   FillStats(solver_stats_);
   if (!solved) stats_.converged = false;
-  if (!solved || !IntegratePositions(model_.multibody(), q_, v_next_, inputs_.dt_s, time_,
-                                     &q_next_)) {
+  if (!solved ||
+      !IntegratePositions(model_.multibody(), q_, v_next_, inputs_.dt_s, time_, &q_next_)) {
     stats_.total_ms = MillisecondsSince(t_start);
     return false;
   }

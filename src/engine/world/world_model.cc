@@ -60,8 +60,7 @@ void WorldModel::SetInitialState() {
   }
 }
 
-Eigen::Isometry3d WorldModel::BodyPose(int scene_body, const MultibodyData& data,
-                                       double t) const {
+Eigen::Isometry3d WorldModel::BodyPose(int scene_body, const MultibodyData& data, double t) const {
   const SceneBody& sb = scene_->bodies[scene_body];
   const int b = scene_to_multibody_[scene_body];
   if (b >= 0) return data.X_WB[b];
@@ -76,8 +75,7 @@ Eigen::Isometry3d WorldModel::BodyPose(int scene_body, const MultibodyData& data
 Eigen::Vector3d WorldModel::KinematicStepVelocity(int scene_body, double t0, double dt_s) const {
   const SceneBody& sb = scene_->bodies[scene_body];
   if (sb.kind != SceneBody::Kind::kKinematic) return Eigen::Vector3d::Zero();
-  return (sb.motion.Displacement(t0 + dt_s) - sb.motion.Displacement(t0)) / dt_s *
-         sb.motion.axis;
+  return (sb.motion.Displacement(t0 + dt_s) - sb.motion.Displacement(t0)) / dt_s * sb.motion.axis;
 }
 
 bool WorldModel::CanCollide(int i, int j) const {

@@ -1,4 +1,4 @@
-// Contact surfaces against known answers (contact-math.md §5).
+// Contact surfaces against known answers (docs/contact-model.md §5).
 #include "engine/hydroelastic/contact_surface.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Tests of the multibody module against independent answers: finite differences of the
 // kinematics, energy-based and Lagrangian identities, closed-form rigid-body results, and
-// long integrations with known invariants (contact-math.md §1 time stepping).
+// long integrations with known invariants (docs/contact-model.md §1 time stepping).
 #include "engine/multibody/multibody.h"
 
 #include <gtest/gtest.h>
@@ -610,7 +610,7 @@ TEST(MultibodyBiasForces, PowerBalanceOnMixedForest) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Long integrations (symplectic Euler, contact-math.md §1 without contact).
+// Long integrations (symplectic Euler, docs/contact-model.md §1 without contact).
 
 TEST(MultibodyEnergy, TumblingAsymmetricBodyConservesEnergyAndMomentum) {
   BodySpec s;
@@ -677,7 +677,7 @@ struct EnergyRun {
 };
 
 // Integrates the double pendulum from rest at q0 for 10 s and tracks the total energy.
-// symplectic = true: the engine's scheme (contact-math.md §1 without contact):
+// symplectic = true: the engine's scheme (docs/contact-model.md §1 without contact):
 // v ← v + δt M⁻¹(−c), q ← IntegratePositions(q, v, δt). Otherwise classical RK4 on (q, v).
 EnergyRun RunDoublePendulum(const Eigen::Vector2d& q0, double dt, bool symplectic) {
   const Multibody mb = MakeDoublePendulum();

@@ -11,8 +11,10 @@ namespace contactlab {
 namespace {
 
 constexpr double kDt = 1e-3;
-const ContactProperties kPair{.stiffness_N_per_m = 1e5, .hunt_crossley_s_per_m = 20,
-                              .relaxation_time_s = 0.1, .friction = 0.5};
+const ContactProperties kPair{.stiffness_N_per_m = 1e5,
+                              .hunt_crossley_s_per_m = 20,
+                              .relaxation_time_s = 0.1,
+                              .friction = 0.5};
 
 ContactConfiguration Penetrating() {
   ContactConfiguration c;
@@ -70,8 +72,7 @@ TEST(ContactConstraintFactory, SimilarAndHydroelasticElasticForce) {
   factory.Reset(s, 1);
   ContactConfiguration face = Penetrating();
   face.elastic_force_N = 7.0;  // a face set's f0 = Σ A p0, which replaces k·x0
-  const auto* similar =
-      dynamic_cast<const SimilarContact*>(factory.Make(0, kPair, face, kDt, {}));
+  const auto* similar = dynamic_cast<const SimilarContact*>(factory.Make(0, kPair, face, kDt, {}));
   ASSERT_NE(similar, nullptr);
   EXPECT_EQ(similar->data().epsilon_m_per_s, 2e-4);
   EXPECT_EQ(similar->data().friction, 0.5);

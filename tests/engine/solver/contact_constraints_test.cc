@@ -1,5 +1,5 @@
-// Contact constraints (contact-math.md §2.1–§2.4): at seeded random points in every region and
-// on every region boundary, γ = −∂ℓ/∂v_c and G = −∂γ/∂v_c by finite differences, G symmetric
+// Contact constraints (docs/contact-model.md §2.1–§2.4): at seeded random points in every region
+// and on every region boundary, γ = −∂ℓ/∂v_c and G = −∂γ/∂v_c by finite differences, G symmetric
 // PSD, ℓ ≥ 0 (= 0 when open), convexity, and hand-computed values.
 #include "engine/solver/contact_constraints.h"
 

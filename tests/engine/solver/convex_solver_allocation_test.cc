@@ -1,5 +1,5 @@
-// Checks that a warmed-up ConvexSolver does not touch the heap (contact-math.md §4: one solve per
-// time step, in the real-time loop), counted at the malloc level by
+// Checks that a warmed-up ConvexSolver does not touch the heap (docs/contact-model.md §4: one solve
+// per time step, in the real-time loop), counted at the malloc level by
 // test_support/allocation_counter.h. Skipped under sanitizers, which own malloc.
 #include <gtest/gtest.h>
 

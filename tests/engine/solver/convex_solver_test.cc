@@ -1,7 +1,7 @@
-// Tests of the convex problem and the Newton solver (contact-math.md §2, §4) on the test-local
-// constraints of solver_test_problem.h, which have known answers: a quadratic (the solution
-// solves a linear system), a smooth non-quadratic softplus barrier (line search and Newton),
-// and a one-sided quadratic with kinks in its Hessian. The linear solvers (block-sparse
+// Tests of the convex problem and the Newton solver (docs/contact-model.md §2, §4) on the
+// test-local constraints of solver_test_problem.h, which have known answers: a quadratic (the
+// solution solves a linear system), a smooth non-quadratic softplus barrier (line search and
+// Newton), and a one-sided quadratic with kinks in its Hessian. The linear solvers (block-sparse
 // Hessian, supernodal Cholesky) are tested in supernodal_cholesky_test.cc.
 #include "engine/solver/convex_solver.h"
 

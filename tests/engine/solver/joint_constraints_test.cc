@@ -1,4 +1,4 @@
-// Joint-level constraints (contact-math.md §3): PD controller with effort limit and joint
+// Joint-level constraints (docs/contact-model.md §3): PD controller with effort limit and joint
 // limits. γ = −∂ℓ/∂v and G = −∂γ/∂v by finite differences in every region and at the kinks,
 // hand-computed values, saturation, gain capping, convexity.
 #include "engine/solver/joint_constraints.h"

@@ -1,4 +1,4 @@
-// The linear solvers of the Newton step (contact-math.md §4, "Sparsity"): the block-sparse
+// The linear solvers of the Newton step (docs/contact-model.md §4, "Sparsity"): the block-sparse
 // Hessian H = A + Jᵀ G J assembled by blocks equals its dense form; the supernodal / simplicial
 // CHOLMOD factorization (SupernodalCholesky) solves it like a dense LLᵀ; kAuto picks the
 // simplicial method for chains and the supernodal one for dense fronts; the solver's dense and

@@ -13,16 +13,16 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 ContactProperties Props(double k, double d, double tau, double mu) {
-  return {.stiffness_N_per_m = k, .hunt_crossley_s_per_m = d, .relaxation_time_s = tau,
-          .friction = mu};
+  return {
+      .stiffness_N_per_m = k, .hunt_crossley_s_per_m = d, .relaxation_time_s = tau, .friction = mu};
 }
 
 TEST(ContactProperties, PointPairCombinesInSeries) {
   const ContactProperties c =
       CombinePointContactProperties(Props(1e6, 10, 0.1, 0.5), Props(3e6, 50, 0.3, 1.0), {});
-  EXPECT_DOUBLE_EQ(c.stiffness_N_per_m, 0.75e6);                  // 1e6·3e6/4e6
+  EXPECT_DOUBLE_EQ(c.stiffness_N_per_m, 0.75e6);                           // 1e6·3e6/4e6
   EXPECT_DOUBLE_EQ(c.hunt_crossley_s_per_m, (3e6 * 10 + 1e6 * 50) / 4e6);  // 20 s/m
-  EXPECT_DOUBLE_EQ(c.relaxation_time_s, (3e6 * 0.1 + 1e6 * 0.3) / 4e6);   // 0.15 s
+  EXPECT_DOUBLE_EQ(c.relaxation_time_s, (3e6 * 0.1 + 1e6 * 0.3) / 4e6);    // 0.15 s
   EXPECT_DOUBLE_EQ(c.friction, 2 * 0.5 * 1.0 / 1.5);
 }
 

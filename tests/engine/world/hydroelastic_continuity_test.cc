@@ -1,4 +1,4 @@
-// Continuity of the hydroelastic patch under motion (contact-math.md §5; pressure-field paper
+// Continuity of the hydroelastic patch under motion (docs/contact-model.md §5; pressure-field paper
 // §VI-B.2): a compliant box moved slowly across a rigid triangle-mesh table — sliding, sliding
 // tilted, and turning about the vertical — sees tet ∩ triangle polygons appear and vanish every
 // few steps, yet the net force and moment of the patch must not jump.

@@ -44,8 +44,8 @@ TEST(HydroelasticFaces, LargePolygonGivesOneCandidatePerFace) {
   EXPECT_EQ(out[1].patch, 1);
   EXPECT_EQ(out[1].face, 1);
   EXPECT_EQ(out[1].num_faces, 1);
-  EXPECT_DOUBLE_EQ(out[1].face_stiffness_N_per_m, 1e-4 * 2e6);  // k_f = A_f g_f (g_B = ∞)
-  EXPECT_DOUBLE_EQ(out[1].face_elastic_force_N, 1e-4 * 3e4);    // f0 = A_f p0_f
+  EXPECT_DOUBLE_EQ(out[1].face_stiffness_N_per_m, 1e-4 * 2e6);   // k_f = A_f g_f (g_B = ∞)
+  EXPECT_DOUBLE_EQ(out[1].face_elastic_force_N, 1e-4 * 3e4);     // f0 = A_f p0_f
   EXPECT_DOUBLE_EQ(out[1].point.signed_distance_m, -3e4 / 2e6);  // φ0 = −p0/g
   EXPECT_TRUE(out[1].point.p_A_W.isApprox(Eigen::Vector3d(0.01, 0, 0)));
 }

@@ -1,8 +1,8 @@
 // Live hydroelastic parameters (issue 5): a geometry's E_h and mesh resolution replaced between
 // steps by a representation built elsewhere (BuildHydroelasticRepresentation, then
 // World::SetHydroelasticGeometry). Known answers: the tet count of a cube's shelled mesh at two
-// resolutions; the pressure of a box pressed flat by δ, p = E_h·δ/r (contact-math.md §5, the box
-// field ε = distance to the surface / inradius r), scaling exactly with E_h at the same
+// resolutions; the pressure of a box pressed flat by δ, p = E_h·δ/r (docs/contact-model.md §5, the
+// box field ε = distance to the surface / inradius r), scaling exactly with E_h at the same
 // penetration; bad values rejected with one line and nothing changed.
 #include <gtest/gtest.h>
 
@@ -165,8 +165,7 @@ TEST(HydroelasticLive, ModulusChangeScalesThePressureExactly) {
   }
 
   // A ratio that is not a power of two: p = E_h δ/r to rounding.
-  w.SetHydroelasticGeometry(kBox,
-                            Rebuild(w, kBox, 3e5, std::nullopt));
+  w.SetHydroelasticGeometry(kBox, Rebuild(w, kBox, 3e5, std::nullopt));
   const std::vector<ContactResult> third = PressedFaces(&w, delta, half.z());
   ASSERT_EQ(third.size(), before.size());
   for (size_t f = 0; f < third.size(); ++f) {
@@ -194,9 +193,7 @@ TEST(HydroelasticLive, BadValuesAreRejectedWithOneLine) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   auto build = [&](int g, std::optional<double> modulus, std::optional<double> resolution) {
-    return Rejection([&] {
-      Rebuild(w, g, modulus, resolution);
-    });
+    return Rejection([&] { Rebuild(w, g, modulus, resolution); });
   };
   for (double bad : {0.0, -1e5, nan, inf}) {
     const std::string m = build(kBox, bad, std::nullopt);

@@ -1,4 +1,4 @@
-// contactlab: the command line (architecture.md). Without --headless the GUI opens (or, with
+// contactlab: the command line (docs/architecture.md). Without --headless the GUI opens (or, with
 // --screenshot, renders N frames, saves a PNG and exits); --headless runs the scene and exits.
 #include <spdlog/spdlog.h>
 
