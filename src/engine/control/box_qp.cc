@@ -57,6 +57,8 @@ bool BoxQpSolver::FactorAndSolveFree(const Eigen::Ref<const Eigen::MatrixXd>& H,
   return true;
 }
 
+// One algorithm, kept whole: the primal active-set iteration (solve on the free set, step to the
+// first bound, free the bound with the wrong multiplier sign) shares its sets and factor.
 BoxQpResult BoxQpSolver::Solve(const Eigen::Ref<const Eigen::MatrixXd>& H,
                                const Eigen::Ref<const Eigen::VectorXd>& g,
                                const Eigen::Ref<const Eigen::VectorXd>& l,

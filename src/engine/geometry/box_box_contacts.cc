@@ -153,6 +153,8 @@ constexpr int kMaxBoxBoxPoints = 8;
 
 }  // namespace
 
+// One algorithm, kept whole: the separating-axis test over the 15 axes, then the reference and
+// incident faces clipped against each other (or the edge–edge closest points).
 int BoxBoxContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
                    const Eigen::Isometry3d& X_WB, double margin_m, std::vector<ContactPoint>* out) {
   const Eigen::Matrix3d& R_WA = X_WA.linear();

@@ -317,6 +317,95 @@ MultibodyData::MultibodyData(const Multibody& model) {
 // ---------------------------------------------------------------------------------------------
 // Kinematics and the recursive passes that depend only on (q, v).
 
+// The joint of body b at (q, v), given its parent's pose X_WP and spatial velocity V_P: the
+// body's pose X_WB and motion subspace S_b (into data), the relative spatial velocity S_b v_b
+// and the velocity-product term Ṡ_b v_b (RBDA ch. 4–5).
+void Multibody::CalcJointKinematics(int b, const Eigen::Isometry3d& X_WP,
+                                    const Eigen::Matrix<double, 6, 1>& V_P,
+                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                    MultibodyData* data, Eigen::Matrix<double, 6, 1>* Sv_out,
+                                    Eigen::Matrix<double, 6, 1>* Sdot_v_out) const {
+  using SpatialVector = MultibodyData::SpatialVector;
+  const BodySpec& body = bodies_[b];
+  const int parent = body.parent;
+  auto& S = data->joint_motion_subspace_W[b];
+  Eigen::Isometry3d& X_WB = data->X_WB[b];
+  SpatialVector& Sv = *Sv_out;
+  SpatialVector& Sdot_v = *Sdot_v_out;
+  const int iq = q_start_[b];
+  const int iv = v_start_[b];
+  switch (body.joint) {
+    case JointType::kFloating: {
+      const Eigen::Quaterniond quat =
+          Eigen::Quaterniond(q[iq + 3], q[iq + 4], q[iq + 5], q[iq + 6]).normalized();
+      Eigen::Isometry3d X_PB = Eigen::Isometry3d::Identity();
+      X_PB.linear() = quat.toRotationMatrix();
+      X_PB.translation() = q.segment<3>(iq);
+      // v = [ω; v_o] in P's frame about B's origin p_B. Relative spatial velocity at O:
+      // angular ω_r = R_WP ω, linear u + p_B × ω_r with u = R_WP v_o, so
+      // S = [[R_WP, 0], [[p_B]× R_WP, R_WP]].
+      // Ṡ v at fixed v: R_WP turns with ω_P and p_B moves with v_WBo. Expanding (Jacobi
+      // identity) gives V_P ×ₘ (S v) plus the drift u × ω_r of the relative screw axis.
+      S.setZero();
+      if (parent < 0) {
+        // Root (the common free-body case): R_WP = 1, V_P = 0.
+        X_WB = X_PB;
+        const Eigen::Vector3d p_B = X_WB.translation();
+        S.topLeftCorner<3, 3>().setIdentity();
+        S.bottomLeftCorner<3, 3>() = Skew(p_B);
+        S.bottomRightCorner<3, 3>().setIdentity();
+        const Eigen::Vector3d w_r = v.segment<3>(iv);
+        const Eigen::Vector3d u = v.segment<3>(iv + 3);
+        Sv.head<3>() = w_r;
+        Sv.tail<3>() = p_B.cross(w_r) + u;
+        Sdot_v.tail<3>() = u.cross(w_r);
+      } else {
+        X_WB = X_WP * X_PB;
+        const Eigen::Matrix3d& R_WP = X_WP.linear();
+        const Eigen::Vector3d p_B = X_WB.translation();
+        S.topLeftCorner<3, 3>() = R_WP;
+        S.bottomLeftCorner<3, 3>() = Skew(p_B) * R_WP;
+        S.bottomRightCorner<3, 3>() = R_WP;
+        const Eigen::Vector3d w_r = R_WP * v.segment<3>(iv);
+        const Eigen::Vector3d u = R_WP * v.segment<3>(iv + 3);
+        Sv.head<3>() = w_r;
+        Sv.tail<3>() = p_B.cross(w_r) + u;
+        Sdot_v = MotionCross(V_P, Sv);
+        Sdot_v.tail<3>() += u.cross(w_r);
+      }
+      break;
+    }
+    case JointType::kRevolute: {
+      const Eigen::Isometry3d X_WJ = X_WP * body.X_PJ;
+      X_WB = X_WJ;
+      X_WB.linear() = X_WJ.linear() * Eigen::AngleAxisd(q[iq], body.axis).toRotationMatrix();
+      // Rotation about the axis line through the joint origin o: S = [a; o × a].
+      const Eigen::Vector3d a = X_WJ.linear() * body.axis;
+      const Eigen::Vector3d o = X_WJ.translation();
+      S.col(0).head<3>() = a;
+      S.col(0).tail<3>() = o.cross(a);
+      Sv = S.col(0) * v[iv];
+      // The axis line is fixed in P, so Ṡ = V_P ×ₘ S.
+      Sdot_v = MotionCross(V_P, Sv);
+      break;
+    }
+    case JointType::kPrismatic: {
+      const Eigen::Isometry3d X_WJ = X_WP * body.X_PJ;
+      const Eigen::Vector3d a = X_WJ.linear() * body.axis;
+      X_WB = X_WJ;
+      X_WB.translation() += a * q[iq];
+      S.col(0).head<3>().setZero();
+      S.col(0).tail<3>() = a;
+      Sv = S.col(0) * v[iv];
+      Sdot_v = MotionCross(V_P, Sv);  // direction fixed in P
+      break;
+    }
+    case JointType::kWeld:
+      X_WB = X_WP * body.X_PJ;
+      break;
+  }
+}
+
 void Multibody::UpdateKinematics(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                  MultibodyData* data) const {
   if (!finalized_) {
@@ -343,83 +432,10 @@ void Multibody::UpdateKinematics(const Eigen::VectorXd& q, const Eigen::VectorXd
       V_P = data->spatial_velocity_W[parent];
       a_P = data->velocity_product_acceleration_W[parent];
     }
-    auto& S = data->joint_motion_subspace_W[b];
-    Eigen::Isometry3d& X_WB = data->X_WB[b];
     SpatialVector Sv = SpatialVector::Zero();  // relative spatial velocity S_b v_b
     SpatialVector Sdot_v = SpatialVector::Zero();
-    const int iq = q_start_[b];
-    const int iv = v_start_[b];
-
-    switch (body.joint) {
-      case JointType::kFloating: {
-        const Eigen::Quaterniond quat =
-            Eigen::Quaterniond(q[iq + 3], q[iq + 4], q[iq + 5], q[iq + 6]).normalized();
-        Eigen::Isometry3d X_PB = Eigen::Isometry3d::Identity();
-        X_PB.linear() = quat.toRotationMatrix();
-        X_PB.translation() = q.segment<3>(iq);
-        // v = [ω; v_o] in P's frame about B's origin p_B. Relative spatial velocity at O:
-        // angular ω_r = R_WP ω, linear u + p_B × ω_r with u = R_WP v_o, so
-        // S = [[R_WP, 0], [[p_B]× R_WP, R_WP]].
-        // Ṡ v at fixed v: R_WP turns with ω_P and p_B moves with v_WBo. Expanding (Jacobi
-        // identity) gives V_P ×ₘ (S v) plus the drift u × ω_r of the relative screw axis.
-        S.setZero();
-        if (parent < 0) {
-          // Root (the common free-body case): R_WP = 1, V_P = 0.
-          X_WB = X_PB;
-          const Eigen::Vector3d p_B = X_WB.translation();
-          S.topLeftCorner<3, 3>().setIdentity();
-          S.bottomLeftCorner<3, 3>() = Skew(p_B);
-          S.bottomRightCorner<3, 3>().setIdentity();
-          const Eigen::Vector3d w_r = v.segment<3>(iv);
-          const Eigen::Vector3d u = v.segment<3>(iv + 3);
-          Sv.head<3>() = w_r;
-          Sv.tail<3>() = p_B.cross(w_r) + u;
-          Sdot_v.tail<3>() = u.cross(w_r);
-        } else {
-          X_WB = X_WP * X_PB;
-          const Eigen::Matrix3d& R_WP = X_WP.linear();
-          const Eigen::Vector3d p_B = X_WB.translation();
-          S.topLeftCorner<3, 3>() = R_WP;
-          S.bottomLeftCorner<3, 3>() = Skew(p_B) * R_WP;
-          S.bottomRightCorner<3, 3>() = R_WP;
-          const Eigen::Vector3d w_r = R_WP * v.segment<3>(iv);
-          const Eigen::Vector3d u = R_WP * v.segment<3>(iv + 3);
-          Sv.head<3>() = w_r;
-          Sv.tail<3>() = p_B.cross(w_r) + u;
-          Sdot_v = MotionCross(V_P, Sv);
-          Sdot_v.tail<3>() += u.cross(w_r);
-        }
-        break;
-      }
-      case JointType::kRevolute: {
-        const Eigen::Isometry3d X_WJ = X_WP * body.X_PJ;
-        X_WB = X_WJ;
-        X_WB.linear() = X_WJ.linear() * Eigen::AngleAxisd(q[iq], body.axis).toRotationMatrix();
-        // Rotation about the axis line through the joint origin o: S = [a; o × a].
-        const Eigen::Vector3d a = X_WJ.linear() * body.axis;
-        const Eigen::Vector3d o = X_WJ.translation();
-        S.col(0).head<3>() = a;
-        S.col(0).tail<3>() = o.cross(a);
-        Sv = S.col(0) * v[iv];
-        // The axis line is fixed in P, so Ṡ = V_P ×ₘ S.
-        Sdot_v = MotionCross(V_P, Sv);
-        break;
-      }
-      case JointType::kPrismatic: {
-        const Eigen::Isometry3d X_WJ = X_WP * body.X_PJ;
-        const Eigen::Vector3d a = X_WJ.linear() * body.axis;
-        X_WB = X_WJ;
-        X_WB.translation() += a * q[iq];
-        S.col(0).head<3>().setZero();
-        S.col(0).tail<3>() = a;
-        Sv = S.col(0) * v[iv];
-        Sdot_v = MotionCross(V_P, Sv);  // direction fixed in P
-        break;
-      }
-      case JointType::kWeld:
-        X_WB = X_WP * body.X_PJ;
-        break;
-    }
+    CalcJointKinematics(b, X_WP, V_P, q, v, data, &Sv, &Sdot_v);
+    const Eigen::Isometry3d& X_WB = data->X_WB[b];
 
     const SpatialVector V = V_P + Sv;
     data->spatial_velocity_W[b] = V;

@@ -119,6 +119,12 @@ class Multibody {
   double CalcPotentialEnergy(const MultibodyData& data, const Eigen::Vector3d& gravity_W) const;
 
  private:
+  // UpdateKinematics' per-joint step (multibody.cc).
+  void CalcJointKinematics(int b, const Eigen::Isometry3d& X_WP,
+                           const Eigen::Matrix<double, 6, 1>& V_P, const Eigen::VectorXd& q,
+                           const Eigen::VectorXd& v, MultibodyData* data,
+                           Eigen::Matrix<double, 6, 1>* Sv,
+                           Eigen::Matrix<double, 6, 1>* Sdot_v) const;
   // CRBA into a tree_nv × tree_nv view (shared by CalcTreeMassMatrix and CalcMassMatrix).
   void CalcTreeMassMatrixInto(const MultibodyData& data, int tree,
                               Eigen::Ref<Eigen::MatrixXd> M) const;

@@ -50,18 +50,18 @@ TEST(ContactConstraintFactory, LaggedLagsTheNormalImpulse) {
   const auto* lagged =
       dynamic_cast<const LaggedContact*>(factory.Make(1, kPair, Penetrating(), kDt, {}));
   ASSERT_NE(lagged, nullptr);
-  // γ_n0 = δt·k·x0·(1 − d·v_n0) = 1e-3·1e5·1e-3·(1 + 2) = 3e-4 N·s; ε = v_s.
-  EXPECT_NEAR(lagged->data().lagged_normal_impulse, 3e-4, 1e-18);
+  // γ_n0 = δt·k·x0·(1 − d·v_n0) = 1e-3·1e5·1e-3·(1 + 20·0.1) = 0.3 N·s; ε = v_s.
+  EXPECT_NEAR(lagged->data().lagged_normal_impulse, 0.3, 1e-15);
   EXPECT_EQ(lagged->data().epsilon_m_per_s, 1e-4);
 
-  // Regularized Lagged: ε = max(v_s, σ w_t μ γ_n0) = max(1e-4, 1e-3·1e3·0.5·3e-4) = 1.5e-4.
+  // Regularized Lagged: ε = max(v_s, σ w_t μ γ_n0) = max(1e-4, 1e-3·1e3·0.5·0.3) = 0.15 m/s.
   s.regularized_lagged = true;
   factory.Reset(s, 1);
   EXPECT_TRUE(factory.needs_delassus_diagonal());
   lagged = dynamic_cast<const LaggedContact*>(
       factory.Make(0, kPair, Penetrating(), kDt, {.w_t = 1e3, .w_n = 1e3}));
   ASSERT_NE(lagged, nullptr);
-  EXPECT_NEAR(lagged->data().epsilon_m_per_s, 1.5e-4, 1e-18);
+  EXPECT_NEAR(lagged->data().epsilon_m_per_s, 0.15, 1e-15);
 }
 
 TEST(ContactConstraintFactory, SimilarAndHydroelasticElasticForce) {
