@@ -27,8 +27,10 @@ int RunGui(const contactlab::CommandLine& cl) {
   using namespace contactlab;
   const bool screenshot = !cl.screenshot_path.empty();
   const bool gui_stats = !cl.gui_stats_path.empty();
-  if (!cl.log_path.empty() || !cl.summary_path.empty() || (cl.duration_s && !gui_stats)) {
-    spdlog::warn("--log, --summary and --duration apply to --headless runs; ignored");
+  if (!cl.log_path.empty() || !cl.contact_log_path.empty() || !cl.summary_path.empty() ||
+      (cl.duration_s && !gui_stats)) {
+    spdlog::warn(
+        "--log, --log-contacts, --summary and --duration apply to --headless runs; ignored");
   }
   ApplicationOptions options;
   try {
@@ -139,6 +141,7 @@ int main(int argc, char** argv) {
   HeadlessOptions options;
   options.duration_s = cl.duration_s.value_or(scene.duration_s);
   options.log_path = cl.log_path;
+  options.contact_log_path = cl.contact_log_path;
   options.summary_path = cl.summary_path;
   options.realtime_factor = cl.realtime_factor.value_or(0.0);
   if (!cl.headless) {  // a build without the GUI: run the scene headless in real time

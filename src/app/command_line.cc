@@ -46,6 +46,8 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--record", out->record_path,
                   "record the teleoperation commands to a CSV that --input replay:FILE plays back");
   app->add_option("--log", out->log_path, "per-step CSV log");
+  app->add_option("--log-contacts", out->contact_log_path,
+                  "CSV log: one row per contact per step, with gliding diagnostics");
   app->add_option("--summary", out->summary_path, "run summary JSON");
   app->add_option("--realtime-factor", raw->rtf,
                   "pace to R x wall time (headless default: unpaced)");

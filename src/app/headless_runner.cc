@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/contact_log.h"
 #include "app/json_writer.h"
 #include "app/task_monitor.h"
 
@@ -238,6 +239,10 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
   HeadlessResult result;
   std::unique_ptr<CsvLog> log;
   if (!options.log_path.empty()) log = std::make_unique<CsvLog>(*world, options.log_path);
+  std::unique_ptr<ContactLog> contact_log;
+  if (!options.contact_log_path.empty()) {
+    contact_log = std::make_unique<ContactLog>(options.contact_log_path);
+  }
   std::unique_ptr<TaskMonitor> monitor = MakeTaskMonitor(*world);
 
   const double dt = world->dt();
@@ -263,6 +268,7 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
           std::max(stats.max_tracking_error, options.teleop->state().position_error_m);
     }
     if (log) log->Write(*world);
+    if (contact_log) contact_log->Write(*world);
     if (options.realtime_factor > 0) WaitForWallClock(t0, world->time(), options.realtime_factor);
   }
   result.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -13,9 +13,10 @@ namespace contactlab {
 
 struct HeadlessOptions {
   double duration_s = 1.0;
-  std::string log_path;        // empty: no log
-  std::string summary_path;    // empty: no summary
-  double realtime_factor = 0;  // 0: unpaced
+  std::string log_path;          // empty: no log
+  std::string contact_log_path;  // --log-contacts; empty: none
+  std::string summary_path;      // empty: no summary
+  double realtime_factor = 0;    // 0: unpaced
   // Teleoperation (optional, not owned; both or neither): before every step the runner polls
   // input->Poll(world->time()) and applies the command with teleop->Update(command, world).
   // The summary then gets a "teleop" object (device, IK failures, tracking error).

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -68,6 +69,41 @@ TEST(CommandLine, HeadlessRunWritesLogAndSummary) {
   }
   std::filesystem::remove(log);
   std::filesystem::remove(summary);
+}
+
+TEST(CommandLine, ContactLogHasARowPerContactWithGlidingDiagnostics) {
+  // Conveyor under Similar (μ = 0.7, δt = 10 ms): each slipping contact shows the gliding offset
+  // μ·δt·‖v_t‖ of docs/contact-model.md §2.5, from its own slip speed.
+  const std::string path = TempPath("conveyor_contacts.csv");
+  const Result r = RunContactlab(
+      "--headless --scene conveyor --model similar --duration 2 "
+      "--log-contacts " +
+      path);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line,
+            "t,body_a,body_b,px,py,pz,nx,ny,nz,signed_distance,signed_distance_end,"
+            "normal_velocity,slip_speed,normal_force,friction_force,state,gliding_offset,"
+            "effective_stiffness,effective_stiction_tolerance");
+  int rows = 0, slipping = 0, sticking = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string field; std::getline(ss, field, ',');) f.push_back(field);
+    ASSERT_EQ(f.size(), 19u) << line;
+    ++rows;
+    EXPECT_TRUE((f[1] == "belt" && f[2] == "box") || (f[1] == "box" && f[2] == "belt")) << line;
+    const double slip_speed = std::stod(f[12]), gliding = std::stod(f[16]);
+    EXPECT_NEAR(gliding, 0.7 * 0.01 * slip_speed, 1e-9 + 1e-7 * gliding) << line;
+    slipping += f[15] == "slip";
+    sticking += f[15] == "stick";
+  }
+  EXPECT_GT(rows, 200);  // 200 steps, several points each
+  EXPECT_GT(slipping, 10);
+  EXPECT_GT(sticking, 10);
+  std::filesystem::remove(path);
 }
 
 struct BadArgs {

@@ -1,5 +1,7 @@
 #include "engine/solver/contact_constraint_factory.h"
 
+#include <algorithm>
+
 namespace contactlab {
 
 void ContactConstraintFactory::Reset(const ContactApproximationSettings& settings,
@@ -49,6 +51,38 @@ const Constraint* ContactConstraintFactory::Make(int c, const ContactProperties&
     }
   }
   return nullptr;
+}
+
+namespace {
+
+double HuntCrossleyStiffness(const HuntCrossleyNormal& normal, double normal_velocity) {
+  return normal.stiffness_N_per_m *
+         std::max(1.0 - normal.dissipation_s_per_m * normal_velocity, 0.0);
+}
+
+}  // namespace
+
+ContactModelDiagnostics ContactConstraintFactory::Diagnose(int c, const ContactProperties& pair,
+                                                           double dt_s, double normal_impulse,
+                                                           double normal_velocity,
+                                                           double slip_speed) const {
+  ContactModelDiagnostics d;
+  const auto& contact = contacts_[c];
+  if (const auto* sap = std::get_if<SapContact>(&contact)) {
+    const SapContact::Data& s = sap->data();
+    const double dt_plus_tau = dt_s + pair.relaxation_time_s;
+    d.gliding_offset_m = s.friction * dt_plus_tau * slip_speed;
+    d.effective_stiffness_N_per_m = 1.0 / (dt_s * dt_plus_tau * s.R_n);
+    d.effective_stiction_tolerance_m_per_s = s.friction * s.R_t * std::max(normal_impulse, 0.0);
+  } else if (const auto* lagged = std::get_if<LaggedContact>(&contact)) {
+    d.effective_stiffness_N_per_m = HuntCrossleyStiffness(lagged->data().normal, normal_velocity);
+    d.effective_stiction_tolerance_m_per_s = lagged->data().epsilon_m_per_s;
+  } else if (const auto* similar = std::get_if<SimilarContact>(&contact)) {
+    d.gliding_offset_m = similar->data().friction * dt_s * slip_speed;
+    d.effective_stiffness_N_per_m = HuntCrossleyStiffness(similar->data().normal, normal_velocity);
+    d.effective_stiction_tolerance_m_per_s = similar->data().epsilon_m_per_s;
+  }
+  return d;
 }
 
 }  // namespace contactlab

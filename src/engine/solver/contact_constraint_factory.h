@@ -31,6 +31,20 @@ struct ContactConfiguration {
   double previous_normal_velocity_m_per_s = 0;  // v_n at the previous state (Lagged's γ_n0)
 };
 
+// What the approximation of a contact does to its physics at the end of a step, for display and
+// logs (docs/contact-model.md §2.5).
+struct ContactModelDiagnostics {
+  // The normal offset the approximation introduces while the contact slips at ‖v_t‖ (gliding):
+  // SAP μ(δt + τ_d)‖v_t‖, Similar μ·δt·‖v_t‖, Lagged 0 [m].
+  double gliding_offset_m = 0;
+  // The normal stiffness in force: SAP 1/(δt(δt + τ_d)R_n) (k, or less where the near-rigid
+  // switch regularizes it), Hunt & Crossley k·(1 − d·v_n)₊ (k modulated by dissipation) [N/m].
+  double effective_stiffness_N_per_m = 0;
+  // The slip speed below which friction is regularized (sticks): SAP σ·w_t·μ·γ_n (its R_t·μ·γ_n),
+  // Lagged and Similar the soft-norm width ε [m/s].
+  double effective_stiction_tolerance_m_per_s = 0;
+};
+
 class ContactConstraintFactory {
  public:
   // Makes room for the contacts of one step; the constraints of the previous step are dropped.
@@ -43,6 +57,11 @@ class ContactConstraintFactory {
   // of the point pair or the hydroelastic face set).
   const Constraint* Make(int c, const ContactProperties& pair, const ContactConfiguration& config,
                          double dt_s, const DelassusDiagonal& w);
+  // Contact c made by Make with `pair`, after the solve: its normal impulse γ_n [N·s], normal
+  // velocity v_n and slip speed ‖v_t‖ at the step's end [m/s].
+  ContactModelDiagnostics Diagnose(int c, const ContactProperties& pair, double dt_s,
+                                   double normal_impulse, double normal_velocity,
+                                   double slip_speed) const;
 
  private:
   ContactApproximationSettings settings_;

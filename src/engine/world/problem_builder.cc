@@ -64,6 +64,7 @@ void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
   contact_factory_.Reset(ApproximationSettings(model, inputs), nc);
   contact_constraint_index_.resize(nc);
   contact_frames_.resize(nc);
+  contact_pairs_.resize(nc);
   for (int c = 0; c < nc; ++c) AddContact(model, inputs, start, candidates[c], c);
   AddJointConstraints(model, inputs, start);
 }
@@ -147,8 +148,8 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
   const DelassusDiagonal w = contact_factory_.needs_delassus_diagonal()
                                  ? EstimateDelassusDiagonal(problem_, k, &delassus_scratch_)
                                  : DelassusDiagonal{};
-  problem_.SetConstraint(
-      k, contact_factory_.Make(c, PairProperties(model, inputs, candidate), config, dt, w));
+  contact_pairs_[c] = PairProperties(model, inputs, candidate);
+  problem_.SetConstraint(k, contact_factory_.Make(c, contact_pairs_[c], config, dt, w));
 }
 
 void ProblemBuilder::AddPointJacobian(const WorldModel& model, const MultibodyData& data,

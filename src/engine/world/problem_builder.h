@@ -37,6 +37,10 @@ class ProblemBuilder {
   // Candidate c's constraint in problem() and its contact frame R_WC (columns t̂1, t̂2, n̂).
   int contact_constraint(int c) const { return contact_constraint_index_[c]; }
   const Eigen::Matrix3d& contact_frame(int c) const { return contact_frames_[c]; }
+  // Candidate c's pair properties (§6; a face set's own stiffness) and its constraint's
+  // diagnostics after the solve (ContactConstraintFactory::Diagnose).
+  const ContactProperties& contact_pair(int c) const { return contact_pairs_[c]; }
+  const ContactConstraintFactory& contact_factory() const { return contact_factory_; }
 
  private:
   // §1: A (v* − v0) = δt k(q0, v0), A = M + δt D + δt² K, per tree.
@@ -65,6 +69,7 @@ class ProblemBuilder {
   std::vector<JointLimitConstraint> limit_constraints_;
   std::vector<int> contact_constraint_index_;
   std::vector<Eigen::Matrix3d> contact_frames_;
+  std::vector<ContactProperties> contact_pairs_;
 };
 
 }  // namespace contactlab

@@ -5,7 +5,9 @@ namespace {
 
 ContactResult::State ContactState(double normal_impulse, const Eigen::Vector3d& v_c,
                                   double stiction_tolerance_m_per_s) {
-  if (normal_impulse <= 0) return ContactResult::State::kMargin;
+  if (normal_impulse <= 0) {
+    return v_c.z() > 0 ? ContactResult::State::kSeparating : ContactResult::State::kMargin;
+  }
   if (v_c.head<2>().norm() <= 2 * stiction_tolerance_m_per_s) return ContactResult::State::kStick;
   return ContactResult::State::kSlip;
 }
@@ -63,6 +65,13 @@ void CollectStepResults(const WorldModel& model, const std::vector<ContactCandid
     r.slip_velocity_W = R.leftCols<2>() * v_c.head<2>();
     r.normal_velocity = v_c.z();
     r.state = ContactState(g.z(), v_c, stiction_tolerance_m_per_s);
+    r.slip_speed_m_per_s = v_c.head<2>().norm();
+    r.signed_distance_end_m = r.signed_distance_m + dt_s * v_c.z();
+    const ContactModelDiagnostics d = builder.contact_factory().Diagnose(
+        c, builder.contact_pair(c), dt_s, g.z(), v_c.z(), r.slip_speed_m_per_s);
+    r.gliding_offset_m = d.gliding_offset_m;
+    r.effective_stiffness_N_per_m = d.effective_stiffness_N_per_m;
+    r.effective_stiction_tolerance_m_per_s = d.effective_stiction_tolerance_m_per_s;
     SetHydroelasticFields(candidate, &r);
     if (candidate.patch >= 0) {
       (*patches)[candidate.patch].normal_force_W += r.normal_force_W;

@@ -26,7 +26,19 @@ struct ContactResult {
   Eigen::Vector3d friction_force_W = Eigen::Vector3d::Zero();
   Eigen::Vector3d slip_velocity_W = Eigen::Vector3d::Zero();  // v_t of B relative to A at end
   double normal_velocity = 0;                                 // v_n at end of step
-  enum class State { kStick, kSlip, kMargin } state = State::kMargin;
+  // kStick / kSlip: pressed (γ_n > 0), slipping at most / more than 2·v_s; kSeparating: no
+  // force and opening (v_n > 0); kMargin: no force, within the contact margin, not opening.
+  enum class State { kStick, kSlip, kSeparating, kMargin } state = State::kMargin;
+  // Diagnostics of the convex approximation (docs/contact-model.md §2.5): the slip speed ‖v_t‖
+  // and the signed distance φ0 + δt·v_n at the end of the step, the normal offset the
+  // approximation introduces while slipping (gliding: SAP μ(δt + τ_d)‖v_t‖, Similar μδt‖v_t‖,
+  // Lagged 0), the normal stiffness in force and the slip speed below which friction sticks
+  // (ContactModelDiagnostics).
+  double slip_speed_m_per_s = 0;
+  double signed_distance_end_m = 0;
+  double gliding_offset_m = 0;
+  double effective_stiffness_N_per_m = 0;
+  double effective_stiction_tolerance_m_per_s = 0;
   // Hydroelastic faces only (§5): index into World::hydroelastic_patches() and of the face in
   // that patch's surface (both −1 for a point contact), the face area A_f [m²] and the
   // pressure p0_f at its centroid [Pa] at the start of the step. For a face,

@@ -80,5 +80,43 @@ TEST(ContactConstraintFactory, SimilarAndHydroelasticElasticForce) {
   EXPECT_EQ(similar->data().normal.dissipation_s_per_m, 20);
 }
 
+TEST(ContactConstraintFactory, DiagnosesGlidingStiffnessAndStictionPerApproximation) {
+  ContactConstraintFactory factory;
+  ContactApproximationSettings s;
+  s.stiction_tolerance_m_per_s = 1e-4;
+  const double gamma_n = 2e-3, vn = 0.01, slip = 0.3;
+  // SAP: gliding μ(δt + τ_d)‖v_t‖; k itself while 1/(δt k (δt + τ)) exceeds the near-rigid
+  // β²w_n/(4π²); stiction σ w_t μ γ_n.
+  s.approximation = ContactApproximation::kSap;
+  factory.Reset(s, 1);
+  factory.Make(0, kPair, Penetrating(), kDt, {.w_t = 2.0, .w_n = 3.0});
+  ContactModelDiagnostics d = factory.Diagnose(0, kPair, kDt, gamma_n, vn, slip);
+  EXPECT_NEAR(d.gliding_offset_m, 0.5 * 0.101 * 0.3, 1e-15);
+  EXPECT_NEAR(d.effective_stiffness_N_per_m, 1e5, 1e-6);
+  EXPECT_NEAR(d.effective_stiction_tolerance_m_per_s, 1e-3 * 2.0 * 0.5 * gamma_n, 1e-18);
+  // A stiff contact the near-rigid rule regularizes: k_eff = 4π²/(β² w_n δt (δt + τ)) < k.
+  ContactProperties stiff = kPair;
+  stiff.stiffness_N_per_m = 1e9;
+  factory.Make(0, stiff, Penetrating(), kDt, {.w_t = 2.0, .w_n = 3.0});
+  d = factory.Diagnose(0, stiff, kDt, gamma_n, vn, slip);
+  const double pi = std::numbers::pi;
+  EXPECT_NEAR(d.effective_stiffness_N_per_m, 4 * pi * pi / (3.0 * kDt * 0.101), 1e-6);
+  // Lagged: no gliding; Hunt & Crossley k(1 − d v_n); ε = v_s.
+  s.approximation = ContactApproximation::kLagged;
+  factory.Reset(s, 1);
+  factory.Make(0, kPair, Penetrating(), kDt, {});
+  d = factory.Diagnose(0, kPair, kDt, gamma_n, vn, slip);
+  EXPECT_EQ(d.gliding_offset_m, 0.0);
+  EXPECT_NEAR(d.effective_stiffness_N_per_m, 1e5 * (1 - 20 * 0.01), 1e-9);
+  EXPECT_EQ(d.effective_stiction_tolerance_m_per_s, 1e-4);
+  // Similar: gliding μ δt ‖v_t‖.
+  s.approximation = ContactApproximation::kSimilar;
+  factory.Reset(s, 1);
+  factory.Make(0, kPair, Penetrating(), kDt, {});
+  d = factory.Diagnose(0, kPair, kDt, gamma_n, vn, slip);
+  EXPECT_NEAR(d.gliding_offset_m, 0.5 * kDt * 0.3, 1e-15);
+  EXPECT_NEAR(d.effective_stiffness_N_per_m, 1e5 * 0.8, 1e-9);
+}
+
 }  // namespace
 }  // namespace contactlab
