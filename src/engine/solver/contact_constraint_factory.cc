@@ -53,18 +53,8 @@ const Constraint* ContactConstraintFactory::Make(int c, const ContactProperties&
   return nullptr;
 }
 
-namespace {
-
-double HuntCrossleyStiffness(const HuntCrossleyNormal& normal, double normal_velocity) {
-  return normal.stiffness_N_per_m *
-         std::max(1.0 - normal.dissipation_s_per_m * normal_velocity, 0.0);
-}
-
-}  // namespace
-
 ContactModelDiagnostics ContactConstraintFactory::Diagnose(int c, const ContactProperties& pair,
                                                            double dt_s, double normal_impulse,
-                                                           double normal_velocity,
                                                            double slip_speed) const {
   ContactModelDiagnostics d;
   const auto& contact = contacts_[c];
@@ -72,15 +62,20 @@ ContactModelDiagnostics ContactConstraintFactory::Diagnose(int c, const ContactP
     const SapContact::Data& s = sap->data();
     const double dt_plus_tau = dt_s + pair.relaxation_time_s;
     d.gliding_offset_m = s.friction * dt_plus_tau * slip_speed;
-    d.effective_stiffness_N_per_m = 1.0 / (dt_s * dt_plus_tau * s.R_n);
     d.effective_stiction_tolerance_m_per_s = s.friction * s.R_t * std::max(normal_impulse, 0.0);
+    // The regularized stiffness, softened by the friction coupling μ̃² = μ²R_t/R_n while sliding.
+    const double k = 1.0 / (dt_s * dt_plus_tau * s.R_n);
+    const bool sliding = slip_speed > d.effective_stiction_tolerance_m_per_s;
+    d.effective_stiffness_N_per_m = sliding ? k / (1 + s.friction * s.friction * s.R_t / s.R_n) : k;
   } else if (const auto* lagged = std::get_if<LaggedContact>(&contact)) {
-    d.effective_stiffness_N_per_m = HuntCrossleyStiffness(lagged->data().normal, normal_velocity);
+    d.effective_stiffness_N_per_m = lagged->data().normal.stiffness_N_per_m;
     d.effective_stiction_tolerance_m_per_s = lagged->data().epsilon_m_per_s;
   } else if (const auto* similar = std::get_if<SimilarContact>(&contact)) {
-    d.gliding_offset_m = similar->data().friction * dt_s * slip_speed;
-    d.effective_stiffness_N_per_m = HuntCrossleyStiffness(similar->data().normal, normal_velocity);
-    d.effective_stiction_tolerance_m_per_s = similar->data().epsilon_m_per_s;
+    const SimilarContact::Data& s = similar->data();
+    d.gliding_offset_m = s.friction * dt_s * slip_speed;
+    d.effective_stiffness_N_per_m =
+        s.normal.stiffness_N_per_m * (1 + s.friction * s.normal.dissipation_s_per_m * slip_speed);
+    d.effective_stiction_tolerance_m_per_s = s.epsilon_m_per_s;
   }
   return d;
 }

@@ -37,8 +37,9 @@ struct ContactModelDiagnostics {
   // The normal offset the approximation introduces while the contact slips at ‖v_t‖ (gliding):
   // SAP μ(δt + τ_d)‖v_t‖, Similar μ·δt·‖v_t‖, Lagged 0 [m].
   double gliding_offset_m = 0;
-  // The normal stiffness in force: SAP 1/(δt(δt + τ_d)R_n) (k, or less where the near-rigid
-  // switch regularizes it), Hunt & Crossley k·(1 − d·v_n)₊ (k modulated by dissipation) [N/m].
+  // The normal stiffness in force (§2.5, Table I): SAP k_R/(1 + μ̃²) while sliding and k_R
+  // while sticking, k_R = 1/(δt(δt + τ_d)R_n) (k, or less where the near-rigid switch
+  // regularizes it) and μ̃² = μ²R_t/R_n; Lagged k; Similar k(1 + μ·d·‖v_t‖) [N/m].
   double effective_stiffness_N_per_m = 0;
   // The slip speed below which friction is regularized (sticks): SAP σ·w_t·μ·γ_n (its R_t·μ·γ_n),
   // Lagged and Similar the soft-norm width ε [m/s].
@@ -57,11 +58,10 @@ class ContactConstraintFactory {
   // of the point pair or the hydroelastic face set).
   const Constraint* Make(int c, const ContactProperties& pair, const ContactConfiguration& config,
                          double dt_s, const DelassusDiagonal& w);
-  // Contact c made by Make with `pair`, after the solve: its normal impulse γ_n [N·s], normal
-  // velocity v_n and slip speed ‖v_t‖ at the step's end [m/s].
+  // Contact c made by Make with `pair`, after the solve: its normal impulse γ_n [N·s] and
+  // slip speed ‖v_t‖ at the step's end [m/s].
   ContactModelDiagnostics Diagnose(int c, const ContactProperties& pair, double dt_s,
-                                   double normal_impulse, double normal_velocity,
-                                   double slip_speed) const;
+                                   double normal_impulse, double slip_speed) const;
 
  private:
   ContactApproximationSettings settings_;

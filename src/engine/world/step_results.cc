@@ -68,7 +68,7 @@ void CollectStepResults(const WorldModel& model, const std::vector<ContactCandid
     r.slip_speed_m_per_s = v_c.head<2>().norm();
     r.signed_distance_end_m = r.signed_distance_m + dt_s * v_c.z();
     const ContactModelDiagnostics d = builder.contact_factory().Diagnose(
-        c, builder.contact_pair(c), dt_s, g.z(), v_c.z(), r.slip_speed_m_per_s);
+        c, builder.contact_pair(c), dt_s, g.z(), r.slip_speed_m_per_s);
     r.gliding_offset_m = d.gliding_offset_m;
     r.effective_stiffness_N_per_m = d.effective_stiffness_N_per_m;
     r.effective_stiction_tolerance_m_per_s = d.effective_stiction_tolerance_m_per_s;

@@ -32,8 +32,8 @@ struct ContactResult {
   // Diagnostics of the convex approximation (docs/contact-model.md §2.5): the slip speed ‖v_t‖
   // and the signed distance φ0 + δt·v_n at the end of the step, the normal offset the
   // approximation introduces while slipping (gliding: SAP μ(δt + τ_d)‖v_t‖, Similar μδt‖v_t‖,
-  // Lagged 0), the normal stiffness in force and the slip speed below which friction sticks
-  // (ContactModelDiagnostics).
+  // Lagged 0), the normal stiffness in force (§2.5 Table I) and the slip speed below which
+  // friction sticks (ContactModelDiagnostics).
   double slip_speed_m_per_s = 0;
   double signed_distance_end_m = 0;
   double gliding_offset_m = 0;

@@ -81,41 +81,47 @@ TEST(ContactConstraintFactory, SimilarAndHydroelasticElasticForce) {
 }
 
 TEST(ContactConstraintFactory, DiagnosesGlidingStiffnessAndStictionPerApproximation) {
+  // docs/contact-model.md §2.5, Table I, worked by hand for μ = 0.5, k = 1e5 N/m, d = 20 s/m,
+  // τ_d = 0.1 s, δt = 1 ms, γ_n = 2e-3 N·s, ‖v_t‖ = 0.3 m/s.
   ContactConstraintFactory factory;
   ContactApproximationSettings s;
   s.stiction_tolerance_m_per_s = 1e-4;
-  const double gamma_n = 2e-3, vn = 0.01, slip = 0.3;
-  // SAP: gliding μ(δt + τ_d)‖v_t‖; k itself while 1/(δt k (δt + τ)) exceeds the near-rigid
-  // β²w_n/(4π²); stiction σ w_t μ γ_n.
+  const double gamma_n = 2e-3, slip = 0.3;
+  // SAP: gliding μ(δt + τ_d)‖v_t‖; stiction σ w_t μ γ_n; stiffness k_R = 1/(δt(δt + τ)R_n) = k
+  // here (compliance above the near-rigid floor), divided by 1 + μ²R_t/R_n while sliding.
   s.approximation = ContactApproximation::kSap;
   factory.Reset(s, 1);
   factory.Make(0, kPair, Penetrating(), kDt, {.w_t = 2.0, .w_n = 3.0});
-  ContactModelDiagnostics d = factory.Diagnose(0, kPair, kDt, gamma_n, vn, slip);
+  ContactModelDiagnostics d = factory.Diagnose(0, kPair, kDt, gamma_n, slip);
+  const double R_n = 1.0 / (kDt * 1e5 * 0.101), R_t = 1e-3 * 2.0;
   EXPECT_NEAR(d.gliding_offset_m, 0.5 * 0.101 * 0.3, 1e-15);
+  EXPECT_NEAR(d.effective_stiction_tolerance_m_per_s, 0.5 * R_t * gamma_n, 1e-18);
+  EXPECT_NEAR(d.effective_stiffness_N_per_m, 1e5 / (1 + 0.25 * R_t / R_n), 1e-6);
+  d = factory.Diagnose(0, kPair, kDt, gamma_n, 1e-9);  // sticking: the stiffness itself
   EXPECT_NEAR(d.effective_stiffness_N_per_m, 1e5, 1e-6);
-  EXPECT_NEAR(d.effective_stiction_tolerance_m_per_s, 1e-3 * 2.0 * 0.5 * gamma_n, 1e-18);
-  // A stiff contact the near-rigid rule regularizes: k_eff = 4π²/(β² w_n δt (δt + τ)) < k.
+  // A stiff contact the near-rigid rule regularizes: k_R = 4π²/(β² w_n δt (δt + τ)) < k.
   ContactProperties stiff = kPair;
   stiff.stiffness_N_per_m = 1e9;
   factory.Make(0, stiff, Penetrating(), kDt, {.w_t = 2.0, .w_n = 3.0});
-  d = factory.Diagnose(0, stiff, kDt, gamma_n, vn, slip);
+  d = factory.Diagnose(0, stiff, kDt, gamma_n, 1e-9);
   const double pi = std::numbers::pi;
   EXPECT_NEAR(d.effective_stiffness_N_per_m, 4 * pi * pi / (3.0 * kDt * 0.101), 1e-6);
-  // Lagged: no gliding; Hunt & Crossley k(1 − d v_n); ε = v_s.
+  // Lagged: no gliding, stiffness k, ε = v_s.
   s.approximation = ContactApproximation::kLagged;
   factory.Reset(s, 1);
   factory.Make(0, kPair, Penetrating(), kDt, {});
-  d = factory.Diagnose(0, kPair, kDt, gamma_n, vn, slip);
+  d = factory.Diagnose(0, kPair, kDt, gamma_n, slip);
   EXPECT_EQ(d.gliding_offset_m, 0.0);
-  EXPECT_NEAR(d.effective_stiffness_N_per_m, 1e5 * (1 - 20 * 0.01), 1e-9);
+  EXPECT_EQ(d.effective_stiffness_N_per_m, 1e5);
   EXPECT_EQ(d.effective_stiction_tolerance_m_per_s, 1e-4);
-  // Similar: gliding μ δt ‖v_t‖.
+  // Similar: gliding μ δt ‖v_t‖, stiffness k(1 + μ d ‖v_t‖) = 1e5·(1 + 0.5·20·0.3) = 4e5.
   s.approximation = ContactApproximation::kSimilar;
   factory.Reset(s, 1);
   factory.Make(0, kPair, Penetrating(), kDt, {});
-  d = factory.Diagnose(0, kPair, kDt, gamma_n, vn, slip);
+  d = factory.Diagnose(0, kPair, kDt, gamma_n, slip);
   EXPECT_NEAR(d.gliding_offset_m, 0.5 * kDt * 0.3, 1e-15);
-  EXPECT_NEAR(d.effective_stiffness_N_per_m, 1e5 * 0.8, 1e-9);
+  EXPECT_NEAR(d.effective_stiffness_N_per_m, 4e5, 1e-9);
+  EXPECT_EQ(d.effective_stiction_tolerance_m_per_s, 1e-4);
 }
 
 }  // namespace
