@@ -2,12 +2,9 @@
 // approximation (docs/architecture.md §7, docs/contact-model.md §2.5).
 #pragma once
 
-#include <spdlog/fmt/fmt.h>
-
-#include <cstdio>
-#include <memory>
 #include <string>
 
+#include "app/csv_file.h"
 #include "engine/world/world.h"
 
 namespace contactlab {
@@ -20,11 +17,7 @@ class ContactLog {
   void Write(const World& world);
 
  private:
-  struct Closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, Closer> file_;
-  fmt::memory_buffer line_;  // reused: no allocation per row once warm
+  CsvFile file_;
 };
 
 // "stick" | "slip" | "separating" | "margin".

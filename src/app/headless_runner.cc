@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/contact_log.h"
+#include "app/csv_file.h"
 #include "app/json_writer.h"
 #include "app/task_monitor.h"
 
@@ -49,32 +50,33 @@ struct Distribution {
   }
 };
 
-// One CSV row per step; floating bodies' state then every body's net contact forces.
-class CsvLog {
- public:
-  CsvLog(const World& world, const std::string& path) : file_(std::fopen(path.c_str(), "w")) {
-    if (!file_) throw std::runtime_error(fmt::format("{}: cannot open the log for writing", path));
-    const SceneSpec& scene = world.scene();
-    std::string header = "t,step_ms,iterations,num_contacts,residual";
-    for (size_t i = 0; i < scene.bodies.size(); ++i) {
-      const SceneBody& b = scene.bodies[i];
-      if (b.kind == SceneBody::Kind::kDynamic && b.body.joint == JointType::kFloating) {
-        floating_.push_back(static_cast<int>(i));
-        for (const char* c :
-             {"px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"}) {
-          header += fmt::format(",{}.{}", b.body.name, c);
-        }
+// The per-step log's header: the step's statistics, floating bodies' state, every body's net
+// contact forces; *floating gets the floating bodies' scene indices.
+std::string StepLogHeader(const SceneSpec& scene, std::vector<int>* floating) {
+  std::string header = "t,step_ms,iterations,num_contacts,residual";
+  for (size_t i = 0; i < scene.bodies.size(); ++i) {
+    const SceneBody& b = scene.bodies[i];
+    if (b.kind == SceneBody::Kind::kDynamic && b.body.joint == JointType::kFloating) {
+      floating->push_back(static_cast<int>(i));
+      for (const char* c :
+           {"px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"}) {
+        header += fmt::format(",{}.{}", b.body.name, c);
       }
     }
-    for (const SceneBody& b : scene.bodies) header += fmt::format(",{0}.fn,{0}.ft", b.body.name);
-    header += '\n';
-    std::fputs(header.c_str(), file_.get());
   }
+  for (const SceneBody& b : scene.bodies) header += fmt::format(",{0}.fn,{0}.ft", b.body.name);
+  return header;
+}
+
+// One CSV row per step (--log).
+class CsvLog {
+ public:
+  CsvLog(const World& world, const std::string& path)
+      : file_(path, "log", StepLogHeader(world.scene(), &floating_)) {}
 
   void Write(const World& world) {
-    line_.clear();
     const StepStats& s = world.last_stats();
-    auto out = std::back_inserter(line_);
+    auto out = std::back_inserter(file_.BeginRow());
     fmt::format_to(out, "{:.9g},{:.6g},{},{},{:.6g}", world.time(), s.total_ms, s.iterations,
                    s.num_contacts, s.residual);
     for (int i : floating_) {
@@ -92,17 +94,12 @@ class CsvLog {
       fmt::format_to(out, ",{:.9g},{:.9g}", world.NetNormalForce(i).norm(),
                      world.NetFrictionForce(i).norm());
     }
-    line_.push_back('\n');
-    std::fwrite(line_.data(), 1, line_.size(), file_.get());
+    file_.EndRow();
   }
 
  private:
-  struct Closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, Closer> file_;
-  std::vector<int> floating_;
-  fmt::memory_buffer line_;
+  std::vector<int> floating_;  // before file_: the header fills it
+  CsvFile file_;
 };
 
 // What a run measures step by step for the summary.

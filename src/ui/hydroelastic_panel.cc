@@ -46,11 +46,9 @@ bool IsCompliant(const GeometrySpec* spec) {
   return spec != nullptr && spec->hydroelastic.model == ContactModel::kHydroelasticCompliant;
 }
 
-// The properties in force of geometry g (the scene's, with live changes applied; the scene's
-// own for a snapshot that does not carry them).
+// The properties in force of geometry g (the scene's, with live changes applied).
 const HydroelasticProperties& InForce(const Snapshot& s, int g) {
-  return g < static_cast<int>(s.geometry_hydroelastic.size()) ? s.geometry_hydroelastic[g]
-                                                              : s.geometries[g]->hydroelastic;
+  return s.geometry_hydroelastic[g];
 }
 
 // Resolution in force: the value in force, or the default for 0 (DefaultHydroelasticResolution).

@@ -23,10 +23,14 @@ void SetHydroelasticFields(const ContactCandidate& candidate, ContactResult* r) 
 
 }  // namespace
 
-void StepResults::Clear() {
-  contacts.clear();
+void StepResults::ZeroForces() {
   for (auto& f : net_normal_force) f.setZero();
   for (auto& f : net_friction_force) f.setZero();
+}
+
+void StepResults::Clear() {
+  contacts.clear();
+  ZeroForces();
 }
 
 void CollectStepResults(const WorldModel& model, const std::vector<ContactCandidate>& candidates,
@@ -39,8 +43,7 @@ void CollectStepResults(const WorldModel& model, const std::vector<ContactCandid
   results->contacts.resize(nc);
   results->net_normal_force.resize(model.num_bodies());
   results->net_friction_force.resize(model.num_bodies());
-  for (auto& f : results->net_normal_force) f.setZero();
-  for (auto& f : results->net_friction_force) f.setZero();
+  results->ZeroForces();
   for (HydroelasticPatch& patch : *patches) {
     patch.normal_force_W.setZero();
     patch.friction_force_W.setZero();
@@ -65,10 +68,9 @@ void CollectStepResults(const WorldModel& model, const std::vector<ContactCandid
     r.slip_velocity_W = R.leftCols<2>() * v_c.head<2>();
     r.normal_velocity = v_c.z();
     r.state = ContactState(g.z(), v_c, stiction_tolerance_m_per_s);
-    r.slip_speed_m_per_s = v_c.head<2>().norm();
     r.signed_distance_end_m = r.signed_distance_m + dt_s * v_c.z();
     const ContactModelDiagnostics d = builder.contact_factory().Diagnose(
-        c, builder.contact_pair(c), dt_s, g.z(), r.slip_speed_m_per_s);
+        c, builder.contact_pair(c), dt_s, g.z(), v_c.head<2>().norm());
     r.gliding_offset_m = d.gliding_offset_m;
     r.effective_stiffness_N_per_m = d.effective_stiffness_N_per_m;
     r.effective_stiction_tolerance_m_per_s = d.effective_stiction_tolerance_m_per_s;

@@ -29,12 +29,11 @@ struct ContactResult {
   // kStick / kSlip: pressed (γ_n > 0), slipping at most / more than 2·v_s; kSeparating: no
   // force and opening (v_n > 0); kMargin: no force, within the contact margin, not opening.
   enum class State { kStick, kSlip, kSeparating, kMargin } state = State::kMargin;
-  // Diagnostics of the convex approximation (docs/contact-model.md §2.5): the slip speed ‖v_t‖
-  // and the signed distance φ0 + δt·v_n at the end of the step, the normal offset the
+  // Diagnostics of the convex approximation (docs/contact-model.md §2.5): the signed distance
+  // φ0 + δt·v_n at the end of the step, the normal offset the
   // approximation introduces while slipping (gliding: SAP μ(δt + τ_d)‖v_t‖, Similar μδt‖v_t‖,
   // Lagged 0), the normal stiffness in force (§2.5 Table I) and the slip speed below which
   // friction sticks (ContactModelDiagnostics).
-  double slip_speed_m_per_s = 0;
   double signed_distance_end_m = 0;
   double gliding_offset_m = 0;
   double effective_stiffness_N_per_m = 0;
@@ -59,6 +58,7 @@ struct StepResults {
   std::vector<ContactResult> contacts;
   // Per scene body: the net contact force over the last step, normal and friction parts [N].
   std::vector<Eigen::Vector3d> net_normal_force, net_friction_force;
+  void ZeroForces();
   void Clear();  // no contacts, zero forces (Reset)
 };
 

@@ -90,6 +90,27 @@ TEST_P(WorldModels, CostNeverIncreasesAndHessianIsSpd) {
 INSTANTIATE_TEST_SUITE_P(AllModels, WorldModels, ::testing::ValuesIn(testing::kAllApproximations),
                          testing::ApproximationTestName);
 
+TEST_P(WorldModels, ContactStatesWithinTheMargin) {
+  // A sphere of radius 5 cm, its lowest point 5 mm above the floor (inside the 1 cm margin):
+  // moving up it is separating, creeping down too slowly to be pushed it is in the margin
+  // (SAP pushes once v_n < v̂_n = −φ0/(δt + τ_d) ≈ −0.049 m/s); neither carries a force, and
+  // φ0 + δt·v_n is the distance after the step.
+  for (const double vz : {1.0, -0.01}) {
+    SceneSpec s = Pile(1, GetParam());
+    s.bodies[1].initial_pose.translation() = Eigen::Vector3d(0, 0, 0.055);
+    s.bodies[1].initial_velocity << 0, 0, 0, 0, 0, vz;
+    World world(s);
+    ASSERT_TRUE(world.Step());
+    ASSERT_EQ(world.contacts().size(), 1u);
+    const ContactResult& c = world.contacts()[0];
+    EXPECT_NEAR(c.signed_distance_m, 0.005, 1e-12);
+    EXPECT_EQ(c.normal_force_W.norm(), 0.0);
+    EXPECT_EQ(c.state, vz > 0 ? ContactResult::State::kSeparating : ContactResult::State::kMargin);
+    EXPECT_NEAR(c.signed_distance_end_m, c.signed_distance_m + s.dt_s * c.normal_velocity, 1e-15);
+    EXPECT_EQ(c.gliding_offset_m, 0.0);  // no slip
+  }
+}
+
 TEST(World, FreeFlightIsExactUnderGravity) {
   SceneSpec s = Pile(1, ContactApproximation::kLagged);
   s.bodies.erase(s.bodies.begin());  // no floor
