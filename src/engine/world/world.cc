@@ -123,6 +123,23 @@ void World::SetPdEffortLimit(int scene_body, double effort_limit) {
   pd.effort_limit = effort_limit;
 }
 
+ContactSettings World::contact_settings() const {
+  return {inputs_.overrides, inputs_.dt_s, inputs_.approximation,
+          inputs_.stiction_tolerance_m_per_s};
+}
+
+void World::SetContactSettings(const ContactSettings& settings) {
+  if (!(settings.dt_s > 0) || !std::isfinite(settings.dt_s) ||
+      !(settings.stiction_tolerance_m_per_s > 0) ||
+      !std::isfinite(settings.stiction_tolerance_m_per_s)) {
+    throw std::invalid_argument("SetContactSettings: δt and v_s must be positive and finite");
+  }
+  inputs_.overrides = settings.overrides;
+  inputs_.dt_s = settings.dt_s;
+  inputs_.approximation = settings.approximation;
+  inputs_.stiction_tolerance_m_per_s = settings.stiction_tolerance_m_per_s;
+}
+
 void World::SetActuation(const std::vector<std::optional<JointPdSpec>>& pd) {
   if (pd.size() != inputs_.pd.size()) {
     throw std::invalid_argument("SetActuation: one entry per scene body expected");

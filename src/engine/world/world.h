@@ -52,6 +52,10 @@ class World {
 
   // Live settings, between steps (the UI or command line). Validated by ApplyOverrides.
   void SetOverrides(const ContactOverrides& o);
+  // The live settings as one value, and back (e.g. those a timeline recorded with a step).
+  // Throws std::invalid_argument for a non-positive δt or v_s, changing nothing.
+  ContactSettings contact_settings() const;
+  void SetContactSettings(const ContactSettings& settings);
   // Teleoperation and scripted motion: new targets (and effort limit, e.g. the grip force) of
   // a PD-controlled 1-dof joint, used from the next step on. Throws std::invalid_argument for a
   // body without a PD controller or a non-finite / non-positive value.

@@ -40,6 +40,15 @@ struct WorldInputs {
   ExternalForce external_force;
 };
 
+// The live contact settings of WorldInputs as one value (what a timeline records per step).
+struct ContactSettings {
+  ContactOverrides overrides;
+  double dt_s = 1e-3;
+  ContactApproximation approximation = ContactApproximation::kLagged;
+  double stiction_tolerance_m_per_s = 1e-4;
+  bool operator==(const ContactSettings&) const = default;
+};
+
 // The inputs a model starts with: the scene's own settings and PD targets, and the
 // hydroelastic representations built from its geometry specs (meshing: off the step).
 WorldInputs MakeInitialInputs(const WorldModel& model);
