@@ -18,12 +18,13 @@ struct Perturbation {
   Eigen::Vector3d target_W = Eigen::Vector3d::Zero();  // where the mouse points [m]
 };
 
-// The spring's natural frequency with the moved mass, and its damping ratio (critical).
-inline constexpr double kPerturbationFrequency_Hz = 2.0;
+// The spring's natural frequency with the moved mass, and its damping ratio (critical): stiff
+// enough to lift a body against gravity with a sag of g/ω² ≈ 1 cm.
+inline constexpr double kPerturbationFrequency_Hz = 5.0;
 inline constexpr double kPerturbationDampingRatio = 1.0;
 // The pull is capped at this acceleration of the moved mass (a target dragged far away must
 // not launch the body).
-inline constexpr double kPerturbationMaxAcceleration_m_per_s2 = 50.0;
+inline constexpr double kPerturbationMaxAcceleration_m_per_s2 = 100.0;
 
 // The mass a force on `scene_body` moves: the body and its descendants in the multibody [kg].
 double PerturbedMass(const World& world, int scene_body);

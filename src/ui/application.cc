@@ -177,6 +177,8 @@ struct Application::Impl {
   // Double-click selects, Ctrl+drag pulls; true while a drag holds the mouse.
   bool HandlePicking(const PointerInput& pointer, const Snapshot& snapshot);
   void AppendGhostDifferences();
+  // Screenshots: until the ghost has caught up with main step `step` (or 60 s have passed).
+  void WaitForGhost(uint64_t step);
   FrameStats Stats(int frames, Clock::time_point start, uint64_t start_step, double work_ms_sum,
                    double max_frame_ms) const;
 };
@@ -460,8 +462,10 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
   ui.frame_stats = timer.stats();
   DrawUi(snapshot, plots, io.DisplaySize.x, io.DisplaySize.y, &ui, &actions);
   if (ui.show_panels) {
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 30), ImGuiCond_FirstUseEver);
+    // Top right, folded until the user opens it (the scene stays in view).
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 410, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Inspect")) {
       if (ImGui::CollapsingHeader("Selected body", ImGuiTreeNodeFlags_DefaultOpen)) {
         SelectedBodyPanel(snapshot, inspect);
@@ -577,6 +581,7 @@ bool Application::Impl::HandlePicking(const PointerInput& pointer, const Snapsho
       // The mouse moves the target in the plane through the grabbed point facing the camera.
       drag = {hit->body, snapshot.body_poses[hit->body].inverse() * hit->p_W, hit->p_W,
               -ray.direction_W};
+      ui.auto_frame = false;  // the view holds still under the mouse while it pulls
     }
   }
   if (drag.body < 0) return false;
@@ -588,6 +593,16 @@ bool Application::Impl::HandlePicking(const PointerInput& pointer, const Snapsho
   const std::optional<Eigen::Vector3d> target = IntersectPlane(ray, drag.plane_p_W, drag.plane_n_W);
   if (target) runtime->Post(command::Perturb{drag.body, drag.p_BoQ_B, *target});
   return true;
+}
+
+void Application::Impl::WaitForGhost(uint64_t step) {
+  const Clock::time_point start = Clock::now();
+  while (Seconds(Clock::now() - start) < 60.0) {
+    const std::shared_ptr<const Snapshot> g = runtime->LatestGhost();
+    if (g && g->step_index >= step) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  AddError("the ghost did not catch up with the main run for the screenshot");
 }
 
 // Pairs each ghost sample with the main run's sample of the same step (the ghost lags: main
@@ -736,8 +751,11 @@ void Application::Screenshot(int frames, const std::string& png_path) {
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     // The last frame is framed on the bodies where they are then (fast ones may have left the
-    // initial view).
-    if (k == frames) a.frame_next = true;
+    // initial view), and shows the ghost (if any) at the same step.
+    if (k == frames) {
+      a.frame_next = true;
+      if (a.options.ghost) a.WaitForGhost(base + target);
+    }
     a.Frame(k == frames ? &pixels : nullptr, &width, &height);
     if (!a.ui.errors.empty()) {
       throw std::runtime_error(a.ui.errors.back());

@@ -175,7 +175,7 @@ TEST(SimRuntimePerturbation, TheSpringPullsTheBodyTowardTheMouseAndIsLogged) {
   const Eigen::Vector3d p0 = rt.Latest()->body_poses[1].translation();
   const Eigen::Vector3d target = p0 + Eigen::Vector3d(0, 0, 0.2);
   rt.Post(command::Perturb{1, Eigen::Vector3d::Zero(), target});
-  StepAndWait(&rt, 2000);  // 2 s: four periods of the critically damped 2 Hz spring
+  StepAndWait(&rt, 2000);  // 2 s: ten periods of the critically damped 5 Hz spring
   const Snapshot& s = *rt.Latest();
   EXPECT_EQ(s.perturbation.body, 1);
   // Critically damped: it settles at the target without overshoot (no gravity, no contact).
