@@ -12,6 +12,10 @@ namespace {
 // Default scales: the gliding offset μ·δt·‖v_t‖ of μ = 0.5, δt = 1 ms at 2 m/s; a slow slide.
 constexpr double kDefaultGlidingTop_m = 1e-3;
 constexpr double kDefaultSlipTop_m_per_s = 1e-2;
+// Below these the largest value is noise (a sticking contact's 1e-15 m offset, 1e-20 m/s slip)
+// and a scale fitted to it would paint noise: the default scale is used instead.
+constexpr double kMinGlidingTop_m = 1e-6;
+constexpr double kMinSlipTop_m_per_s = 1e-5;
 
 }  // namespace
 
@@ -68,7 +72,8 @@ double AutoContactColorTop(const std::vector<ContactResult>& contacts, ContactCo
     const double v = ContactColorValue(c, mode);
     if (std::isfinite(v)) largest = std::max(largest, v);
   }
-  return ContactColorTop(mode, NiceUpperBound(largest));
+  const double floor = mode == ContactColorMode::kSlip ? kMinSlipTop_m_per_s : kMinGlidingTop_m;
+  return ContactColorTop(mode, largest >= floor ? NiceUpperBound(largest) : 0.0);
 }
 
 Rgb8 ContactColor(const ContactResult& c, ContactColorMode mode, double max) {

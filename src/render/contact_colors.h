@@ -31,7 +31,7 @@ double ContactColorTop(ContactColorMode mode, double max);
 
 // Automatic top: the largest value over `contacts`, rounded up by NiceUpperBound (labels read
 // well and the scale only moves when the largest value crosses a 1-2-5 step); the default
-// scale when every value is 0.
+// scale when the largest is negligible (below 1 µm, or 10 µm/s) or there are no contacts.
 double AutoContactColorTop(const std::vector<ContactResult>& contacts, ContactColorMode mode);
 
 // The marker colour: ContactStateColor in kState, else PressureColorMap8(value / top) with top

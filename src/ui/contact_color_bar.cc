@@ -6,10 +6,16 @@
 #include "render/contact_colors.h"
 
 namespace contactlab {
+namespace {
+
+// Below a nanometre (per second) a value is numerical noise (a sticking contact's offset).
+constexpr double kZero = 1e-9;
+
+}  // namespace
 
 std::string FormatContactValue(double value, double scale, ContactColorMode mode) {
   if (!std::isfinite(value)) return "-";
-  if (value == 0.0) return "0";
+  if (std::abs(value) < kZero) return "0";
   const double s = std::isfinite(scale) && scale > 0 ? scale : std::abs(value);
   const bool speed = mode == ContactColorMode::kSlip;
   const char* unit = speed ? "m/s" : "m";
@@ -43,8 +49,7 @@ void ContactColorBar(const Snapshot& snapshot, float scene_right, float scene_bo
                                  FormatContactValue(top, top, mode)};
   const bool pressure_bar = layers->contact_patches && !snapshot.hydroelastic.empty();
   ColorMapBar("##contact_color_bar", ContactColorBarRect(scene_right, scene_bottom, pressure_bar),
-              mode == ContactColorMode::kGliding ? "gliding offset (auto, linear)"
-                                                 : "slip speed |v_t| (auto, linear)",
+              mode == ContactColorMode::kGliding ? "gliding offset (auto)" : "slip speed (auto)",
               labels);
 }
 

@@ -13,7 +13,7 @@ namespace contactlab {
 
 // "0", "0.31 mm", "12 µm", "35 mm/s", "0.25 m/s": two significant digits in µm below a scale
 // of 0.1 mm, mm below 0.1 m, else m (per second for kSlip); `scale` is the top of the range, so
-// that every label of one bar shares its unit.
+// that every label of one bar shares its unit. Below 1e-9 (a nanometre) "0".
 std::string FormatContactValue(double value, double scale, ContactColorMode mode);
 
 // The bar's window: where the pressure bar goes, or just above it when that one shows too.

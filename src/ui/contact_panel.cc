@@ -100,6 +100,7 @@ void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c) {
 }
 
 void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
+  FollowPinned(snapshot.contacts, snapshot.time_s, &ui->contacts.pinned);
   ColorModeCombo(&ui->layers);
   ImGui::Checkbox("gliding overlay", &ui->contacts.gliding_overlay);
   if (ImGui::IsItemHovered()) {
@@ -114,6 +115,7 @@ void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
 
 void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui) {
   ContactInspectorState& state = ui->contacts;
+  // Again (it finds the same contact) for when the panels are hidden: the ring follows.
   FollowPinned(snapshot.contacts, snapshot.time_s, &state.pinned);
   const ImGuiIO& io = ImGui::GetIO();
   const Eigen::Vector2f viewport(io.DisplaySize.x, io.DisplaySize.y);

@@ -16,11 +16,12 @@ inline constexpr float kContactHoverRadiusPx = 6.0f;
 // A table of every diagnostic of `c` (docs/contact-model.md §2.5), bodies by name.
 void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c);
 
-// The panel's content (DrawUi places it in the sidebar).
+// The panel's content (DrawUi places it in the sidebar); first follows the pinned contact into
+// the snapshot (FollowPinned), so that the read-out and the ring show this step.
 void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
 
-// After the panels, with the camera the scene is drawn with this frame: follows the pinned
-// contact into the snapshot, finds the hovered contact (tooltip, ring) unless the mouse is over
+// After the panels, with the camera the scene is drawn with this frame: finds the hovered
+// contact (tooltip, ring) unless the mouse is over
 // a window, pins it on a click (a press and release without a drag, which orbits the camera),
 // and draws the gliding overlay. Between ImGui::NewFrame and ImGui::Render.
 void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui);

@@ -512,6 +512,7 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
         SolverPanel(snapshot, ui);
       }
       if (ui->contacts.pinned.active) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+      // Always open while a contact is pinned: the panel follows the pin.
       if (ImGui::CollapsingHeader("Contacts", ImGuiTreeNodeFlags_DefaultOpen)) {
         ContactPanel(snapshot, ui, actions);
       }

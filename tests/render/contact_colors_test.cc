@@ -19,6 +19,8 @@ void ExpectEq(Rgb8 actual, Rgb8 expected) {
 
 ContactResult Sliding(double gliding_offset_m, double slip_speed_m_per_s) {
   ContactResult c;
+  c.position_W.setZero();
+  c.normal_W = Eigen::Vector3d::UnitZ();
   c.state = ContactResult::State::kSlip;
   c.gliding_offset_m = gliding_offset_m;
   c.slip_velocity_W = Eigen::Vector3d(0, slip_speed_m_per_s, 0);
@@ -56,6 +58,13 @@ TEST(ContactColors, AutoTopIsTheLargestValueRoundedUpOrTheDefaultScale) {
   const std::vector<ContactResult> lagged = {Sliding(0, 0.3)};
   EXPECT_DOUBLE_EQ(AutoContactColorTop(lagged, ContactColorMode::kGliding), 1e-3);
   EXPECT_DOUBLE_EQ(AutoContactColorTop({}, ContactColorMode::kSlip), 1e-2);
+  // A sticking contact's numerical noise gets the default scale, not a 5e-20 m/s one.
+  const std::vector<ContactResult> stick = {Sliding(3e-15, 3e-20)};
+  EXPECT_DOUBLE_EQ(AutoContactColorTop(stick, ContactColorMode::kGliding), 1e-3);
+  EXPECT_DOUBLE_EQ(AutoContactColorTop(stick, ContactColorMode::kSlip), 1e-2);
+  const std::vector<ContactResult> small = {Sliding(1.5e-6, 1.5e-5)};
+  EXPECT_DOUBLE_EQ(AutoContactColorTop(small, ContactColorMode::kGliding), 2e-6);
+  EXPECT_DOUBLE_EQ(AutoContactColorTop(small, ContactColorMode::kSlip), 2e-5);
   EXPECT_DOUBLE_EQ(ContactColorTop(ContactColorMode::kGliding, 2e-4), 2e-4);
 }
 

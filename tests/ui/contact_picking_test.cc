@@ -32,6 +32,7 @@ Eigen::Matrix4f FrontViewProjection() {
 ContactResult At(double x, double y, double z, int body_a = 0, int body_b = 1) {
   ContactResult c;
   c.position_W = Eigen::Vector3d(x, y, z);
+  c.normal_W = Eigen::Vector3d::UnitZ();
   c.body_a = body_a;
   c.body_b = body_b;
   return c;

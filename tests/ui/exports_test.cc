@@ -116,6 +116,8 @@ TEST(Exports, AnUnwritablePathIsAMessageNotACrash) {
 
 TEST(ContactColorBar, LabelsInTheUnitOfTheTop) {
   EXPECT_EQ(FormatContactValue(0, 5e-4, ContactColorMode::kGliding), "0");
+  EXPECT_EQ(FormatContactValue(3.3e-15, 3.3e-15, ContactColorMode::kGliding), "0");
+  EXPECT_EQ(FormatContactValue(5e-8, 5e-8, ContactColorMode::kGliding), "0.05 \u00b5m");
   EXPECT_EQ(FormatContactValue(3.1e-4, 5e-4, ContactColorMode::kGliding), "0.31 mm");
   EXPECT_EQ(FormatContactValue(2.5e-5, 5e-5, ContactColorMode::kGliding), "25 \u00b5m");
   EXPECT_EQ(FormatContactValue(0.25, 0.5, ContactColorMode::kSlip), "0.25 m/s");
