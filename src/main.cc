@@ -14,6 +14,7 @@
 #include "input/input_spec.h"
 #include "io/scene_loader.h"
 #if CONTACTLAB_HAS_GUI
+#include "render/contact_colors.h"
 #include "ui/application.h"
 #include "ui/gui_stats.h"
 #endif
@@ -64,6 +65,8 @@ int RunGui(const contactlab::CommandLine& cl) {
   options.input =
       !cl.input.empty() ? cl.input : (screenshot || gui_stats ? "keyboard" : "spacemouse");
   options.record_path = cl.record_path;
+  // Validated by ParseCommandLine against the same names.
+  if (const auto mode = ParseContactColorMode(cl.contact_colors)) options.contact_colors = *mode;
   try {
     Application app(options);
     if (gui_stats) {

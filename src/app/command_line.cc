@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <regex>
 
@@ -62,6 +63,8 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
                   "GUI anti-aliasing samples: 0, 2, 4 or 8 (default 4)");
   app->add_option("--gui-stats", out->gui_stats_path,
                   "run the GUI for --duration s of wall time, write frame/sim timing JSON, exit");
+  app->add_option("--contact-colors", out->contact_colors,
+                  "GUI contact point colours: state (default), gliding (offset) or slip (speed)");
   app->add_flag("-v,--verbose", out->verbose, "debug logging");
 }
 
@@ -91,6 +94,11 @@ std::string CheckGuiOptions(const CLI::App& app, const RawOptions& raw, CommandL
   if (app.count("--msaa") && out->msaa_samples != 0 && out->msaa_samples != 2 &&
       out->msaa_samples != 4 && out->msaa_samples != 8) {
     return "--msaa must be 0, 2, 4 or 8";
+  }
+  if (app.count("--contact-colors") &&
+      std::find(std::begin(kContactColorModes), std::end(kContactColorModes),
+                out->contact_colors) == std::end(kContactColorModes)) {
+    return "--contact-colors must be state, gliding or slip, got '" + out->contact_colors + "'";
   }
   if (!out->gui_stats_path.empty()) {
     if (out->headless) return "--gui-stats measures the GUI; it can't be combined with --headless";

@@ -30,8 +30,14 @@ struct CommandLine {
   // --gui-stats FILE: run the GUI for --duration seconds of wall time, write frame and sim
   // timing statistics as JSON, exit.
   std::string gui_stats_path;
+  // --contact-colors state|gliding|slip: the GUI's contact point colours at start (validated
+  // here against kContactColorModes; "" the default, by state).
+  std::string contact_colors;
   bool verbose = false;
 };
+
+// The values --contact-colors takes.
+inline constexpr const char* kContactColorModes[] = {"state", "gliding", "slip"};
 
 // Parses "WxH" (each 64–8192); false on anything else.
 bool ParseWindowSize(const std::string& text, int* width, int* height);

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "render/body_colors.h"
+#include "render/contact_colors.h"
 #include "render/gpu_mesh.h"
 #include "render/patch_layer.h"
 #include "render/primitive_meshes.h"
@@ -20,6 +21,7 @@
 #include "render/shadow_map.h"
 #include "render/shape_mesh_cache.h"
 #include "render/transforms.h"
+#include "render/view_projection.h"
 
 namespace contactlab {
 namespace {
@@ -417,11 +419,7 @@ Renderer::Impl::Frame Renderer::Impl::BeginFrame(const Snapshot& snapshot, const
   f.nb = static_cast<int>(std::min(snapshot.body_poses.size(), body_colors.size()));
   f.nb_poses = static_cast<int>(snapshot.body_poses.size());
 
-  Camera camera = camera_in;
-  if (camera.follow_body >= 0 &&
-      camera.follow_body < static_cast<int>(snapshot.body_poses.size())) {
-    camera.target = snapshot.body_poses[camera.follow_body].translation().cast<float>();
-  }
+  const Camera camera = CameraAsDrawn(camera_in, snapshot);
   f.camera_target = camera.target;
   const float aspect = static_cast<float>(width) / static_cast<float>(height);
   f.view_projection = camera.Projection(aspect) * camera.View();
@@ -796,8 +794,9 @@ void Renderer::Impl::DrawPatchArrows(const Frame& f) {
   }
 }
 
-// A marker per point contact in its state's colour, flat (u_shading = 0) so that the exact
-// colour lands in the pixels (the GUI tests look for it).
+// A marker per point contact in its state's colour (or its gliding offset's or slip speed's:
+// RenderLayers::contact_colors), flat (u_shading = 0) so that the exact colour lands in the
+// pixels (the GUI tests look for it).
 void Renderer::Impl::DrawContactPoints(const Frame& f) const {
   const RenderLayers& layers = f.layers;
   for (const ContactResult& c : f.snapshot.contacts) {
@@ -808,10 +807,8 @@ void Renderer::Impl::DrawContactPoints(const Frame& f) const {
     Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
     model.topLeftCorner<3, 3>() *= radius;
     model.block<3, 1>(0, 3) = p_WC;
-    Rgb8 color = kMarginColor;
-    if (c.state == ContactResult::State::kStick) color = kStickColor;
-    if (c.state == ContactResult::State::kSlip) color = kSlipColor;
-    DrawOverlay(marker, model, color, 0.0f);
+    DrawOverlay(marker, model, ContactColor(c, layers.contact_colors, layers.contact_color_max),
+                0.0f);
   }
 }
 

@@ -60,6 +60,11 @@ inline constexpr Rgb8 kTeleopTcpColor{250, 250, 250};    // measured TCP (teleop
 inline constexpr Rgb8 kGhostColor{80, 200, 255};         // the ghost run's bodies (tinted)
 inline constexpr Rgb8 kPerturbationColor{230, 60, 230};  // the mouse spring
 
+// What colours the contact point markers: their state (kStickColor, kSlipColor, kMarginColor),
+// or on the pressure colour map (render/contact_colors.h) their gliding offset
+// (ContactResult::gliding_offset_m) or slip speed.
+enum class ContactColorMode { kState, kGliding, kSlip };
+
 // Layers the UI toggles.
 struct RenderLayers {
   bool bodies = true;
@@ -75,6 +80,11 @@ struct RenderLayers {
   float force_scale_m_per_N = 0.01f;  // arrow length per newton
   // Diameter of the contact point markers (never drawn smaller than ~7 pixels across).
   float contact_point_size_m = 0.008f;
+  // Colour by state, gliding offset or slip speed; the last two from 0 to contact_color_max
+  // (metres or m/s, set by the UI every frame; ≤ 0 or not finite: a default scale,
+  // ContactColorTop).
+  ContactColorMode contact_colors = ContactColorMode::kState;
+  float contact_color_max = 0.0f;
   // Bodies with visual geometry (a URDF's <visual> meshes and primitives) are drawn with it
   // instead of their collision geometry; off: the collision geometry (what contact sees).
   bool visual_geometry = true;

@@ -16,6 +16,8 @@ struct UiActions {
   std::vector<Command> commands;          // posted to the SimRuntime in order
   std::optional<std::string> load_scene;  // built-in name or path
   bool export_csv = false;                // write the visible plot window to csv_path
+  bool export_contacts = false;           // write the shown step's contacts (exports.h)
+  bool export_plot_png = false;           // read back the chosen plot's pixels (exports.h)
   bool reload_shaders = false;
   std::optional<CameraPreset> camera_preset;
   bool frame_scene = false;  // aim the camera at the whole scene

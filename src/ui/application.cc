@@ -29,6 +29,8 @@
 #include "ui/actions.h"
 #include "ui/body_picker.h"
 #include "ui/camera_controller.h"
+#include "ui/contact_panel.h"
+#include "ui/exports.h"
 #include "ui/frame_timer.h"
 #include "ui/inspect_panels.h"
 #include "ui/panels.h"
@@ -127,6 +129,7 @@ struct Application::Impl {
   double last_work_cpu_ms = 0;
   uint64_t plot_run = 0;  // samples of earlier runs (scenes) are not plotted
   double last_work_ms = 0;
+  bool pending_plot_png = false;  // read the chosen plot back after this frame is drawn
 
   // Visual debugging: picking, the mouse spring, the ghost's difference plots.
   InspectState inspect;
@@ -169,6 +172,8 @@ struct Application::Impl {
   // Swaps, then sleeps out the rest of the frame when no display paces the loop.
   void SwapAndPace(Clock::time_point work_start, double cpu_start_ms);
   void OnNewScene(const Snapshot& snapshot);
+  // The plot the PNG button chose, from the framebuffer just drawn (exports.h).
+  void ExportShownPlot(int fb_w, int fb_h);
   // The part of the view's height the panels leave for the scene (for framing).
   float FreeViewFraction() const;
   void Execute(UiActions& actions, const Snapshot& snapshot);
@@ -196,6 +201,7 @@ Application::Impl::Impl(const ApplicationOptions& o) : options(o) {
       options.scene_defaults.bodies.empty() ? options.scene : options.scene_defaults);
   pending_scene_name = ui.current_scene;
   ApplyCameraPreset(CameraPreset::kIso, &ui.camera);
+  ui.layers.contact_colors = options.contact_colors;
 
   // The sim thread is created before the window and the GL context, at normal priority; the
   // main thread then lowers its own, so that the threads the GL driver creates with the context
@@ -333,6 +339,7 @@ void Application::Impl::OnNewScene(const Snapshot& snapshot) {
     ui.defaults = ComputeSceneDefaults(*snapshot.scene);
   }
   ui.posted = ContactOverrides{};
+  Unpin(&ui.contacts.pinned);       // body indices of another scene
   TrackConvergence(snapshot, &ui);  // a new scene is a new run
   plot_run = snapshot.run;
   plots.Clear();
@@ -381,6 +388,15 @@ void Application::Impl::Execute(UiActions& actions, const Snapshot& snapshot) {
       AddError(e.what());
     }
   }
+  if (actions.export_contacts) {
+    const std::string error = ExportContacts(snapshot, &ui.contacts);
+    if (error.empty()) {
+      ui.status = ui.contacts.export_message;
+    } else {
+      AddError(error);
+    }
+  }
+  pending_plot_png = actions.export_plot_png;
   if (actions.reload_shaders) {
     BuildRenderer();
     if (render_error.empty()) ui.status = "shaders reloaded";
@@ -401,6 +417,7 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
   const std::shared_ptr<const Snapshot> snapshot = TakeSimOutput();
   HandleInputAndPanels(*snapshot);
   const Camera view = ViewCamera(*snapshot);
+  InspectContacts(*snapshot, view, &ui);
   Draw(*snapshot, view, capture, capture_w, capture_h);
   SwapAndPace(work_start, cpu_start_ms);
 }
@@ -522,10 +539,24 @@ void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
   }
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (pending_plot_png && renderer) ExportShownPlot(fb_w, fb_h);
+  pending_plot_png = false;
   if (capture && renderer) {
     *capture = renderer->ReadPixels(fb_w, fb_h);
     *capture_w = fb_w;
     *capture_h = fb_h;
+  }
+}
+
+void Application::Impl::ExportShownPlot(int fb_w, int fb_h) {
+  const int plot = std::clamp(ui.contacts.png_plot, 0, kNumPlots - 1);
+  const float scale = ImGui::GetIO().DisplaySize.x > 0 ? fb_w / ImGui::GetIO().DisplaySize.x : 1;
+  const std::string error = ExportPlotPng(renderer->ReadPixels(fb_w, fb_h), fb_w, fb_h, scale,
+                                          ui.plot_views[plot], &ui.contacts);
+  if (error.empty()) {
+    ui.status = ui.contacts.export_message;
+  } else {
+    AddError(error);
   }
 }
 

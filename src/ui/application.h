@@ -14,6 +14,7 @@
 
 #include "app/snapshot.h"
 #include "engine/world/scene_spec.h"
+#include "render/renderer.h"
 
 namespace contactlab {
 
@@ -53,6 +54,8 @@ struct ApplicationOptions {
   // Nice increment of the render (main) thread and of the GL driver's threads it creates: the
   // sim thread keeps priority over rendering. 0: leave priorities alone.
   int render_thread_nice = 10;
+  // What colours the contact points at start (--contact-colors; the Contacts panel changes it).
+  ContactColorMode contact_colors = ContactColorMode::kState;
   // A ghost run with this approximation from the start (--ghost); unset: none.
   std::optional<ContactApproximation> ghost;
 };

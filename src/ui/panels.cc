@@ -8,6 +8,9 @@
 #include <span>
 #include <string>
 
+#include "ui/contact_color_bar.h"
+#include "ui/contact_panel.h"
+#include "ui/exports.h"
 #include "ui/hydroelastic_panel.h"
 #include "ui/pressure_color_bar.h"
 #include "ui/shortcuts.h"
@@ -401,9 +404,13 @@ void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, Ui
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  if (PlotToolbar(plots, &ui->plot_window, ui->csv_path, sizeof ui->csv_path)) {
+  if (PlotToolbar(plots, &ui->plot_window, ui->csv_path, sizeof ui->csv_path,
+                  kPlotPngControlsWidth)) {
     actions->export_csv = true;
   }
+  ImGui::SameLine();
+  static constexpr const char* kPlotNames[kNumPlots] = {"forces", "slip", "distance", "solver"};
+  PlotPngControls(kPlotNames, kNumPlots, &ui->contacts, actions);
 
   // The grip (finger) force next to the held object's forces in teleoperation only.
   static constexpr int kForces[] = {kSeriesNormalForce, kSeriesFrictionForce, kSeriesGripForce};
@@ -504,6 +511,11 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
       if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) {
         SolverPanel(snapshot, ui);
       }
+      if (ui->contacts.pinned.active) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
+      // Always open while a contact is pinned: the panel follows the pin.
+      if (ImGui::CollapsingHeader("Contacts", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ContactPanel(snapshot, ui, actions);
+      }
       if (snapshot.teleop.active &&
           ImGui::CollapsingHeader("Teleoperation", ImGuiTreeNodeFlags_DefaultOpen)) {
         TeleopPanel(snapshot, ui, actions);
@@ -524,6 +536,7 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
   // The patch layer's pressure range, then its colour bar in the scene's bottom-right corner.
   ui->pressure_range.Update(snapshot, ImGui::GetIO().DeltaTime, &ui->layers);
   PressureColorBar(snapshot, ui->layers, display_w, display_h - layout.plots_h);
+  ContactColorBar(snapshot, display_w, display_h - layout.plots_h, &ui->layers);
   HelpWindow(ui);
   ErrorBanner(display_w, ui);
 }

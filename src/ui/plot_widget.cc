@@ -207,6 +207,8 @@ void PlotWidget(const char* id, const char* title, const PlotData& data,
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(ImGui::GetContentRegionAvail().x, kMinLeftMargin + 60.0f);
   ImGui::InvisibleButton("plot", ImVec2(width, height));
+  view->rect_x0 = origin.x, view->rect_y0 = origin.y;
+  view->rect_x1 = origin.x + width, view->rect_y1 = origin.y + height;
   const bool hovered = ImGui::IsItemHovered();
   const float font = ImGui::GetFontSize();
   const float plot_h = height - kBottomMargin;
@@ -239,8 +241,8 @@ void PlotWidget(const char* id, const char* title, const PlotData& data,
   ImGui::PopID();
 }
 
-bool PlotToolbar(const PlotData& data, PlotTimeWindow* window, char* csv_path,
-                 size_t csv_path_size) {
+bool PlotToolbar(const PlotData& data, PlotTimeWindow* window, char* csv_path, size_t csv_path_size,
+                 float reserve_right_px) {
   bool export_requested = false;
   if (ImGui::Button(window->paused ? "Resume plots" : "Pause plots")) {
     window->paused = !window->paused;
@@ -266,7 +268,8 @@ bool PlotToolbar(const PlotData& data, PlotTimeWindow* window, char* csv_path,
       }
     }
   }
-  ImGui::SetNextItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - 120.0f));
+  ImGui::SetNextItemWidth(
+      std::max(80.0f, ImGui::GetContentRegionAvail().x - 120.0f - reserve_right_px));
   ImGui::InputText("##csv", csv_path, csv_path_size);
   ImGui::SameLine();
   if (ImGui::Button("Export CSV")) export_requested = true;

@@ -18,6 +18,8 @@ namespace contactlab {
 struct PlotViewState {
   bool auto_fit = true;  // fit the y axis to the visible data every frame
   double y_min = 0, y_max = 1;
+  // Where the plot was last drawn (ImGui screen coordinates): the PNG export reads it back.
+  float rect_x0 = 0, rect_y0 = 0, rect_x1 = 0, rect_y1 = 0;
 };
 
 // The visible time window, shared by a panel's plots.
@@ -45,7 +47,8 @@ void PlotWidget(const char* id, const char* title, const PlotData& data,
 
 // Pause / window span / CSV export controls. `csv_path` is an editable buffer; returns true when
 // the user asked to export (the caller writes PlotCsv of the visible window to csv_path).
-bool PlotToolbar(const PlotData& data, PlotTimeWindow* window, char* csv_path,
-                 size_t csv_path_size);
+// reserve_right_px: room left after the Export CSV button for the caller's controls.
+bool PlotToolbar(const PlotData& data, PlotTimeWindow* window, char* csv_path, size_t csv_path_size,
+                 float reserve_right_px = 0.0f);
 
 }  // namespace contactlab

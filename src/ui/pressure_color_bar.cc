@@ -68,7 +68,17 @@ void PressureColorBar(const Snapshot& snapshot, const RenderLayers& layers, floa
   if (!layers.contact_patches || snapshot.hydroelastic.empty()) return;
   // The range the renderer uses this frame (the same fallback when the layers' is unusable).
   const PressureRange range = EffectivePressureRange(layers, snapshot.hydroelastic);
-  const ColorBarRect r = PressureColorBarRect(scene_right, scene_bottom);
+  // Labels: bottom, middle and top of the range, in the top's unit.
+  const float top = range.max_Pa;
+  const std::string labels[3] = {FormatPressure(range.min_Pa, top),
+                                 FormatPressure(0.5f * (range.min_Pa + top), top),
+                                 FormatPressure(top, top)};
+  ColorMapBar("##pressure_color_bar", PressureColorBarRect(scene_right, scene_bottom),
+              layers.pressure_auto ? "contact pressure (auto)" : "contact pressure", labels);
+}
+
+void ColorMapBar(const char* id, const ColorBarRect& r, const std::string& title,
+                 const std::string (&labels)[3]) {
   ImGui::SetNextWindowPos(ImVec2(r.x0, r.y0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(r.x1 - r.x0, r.y1 - r.y0), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.75f);
@@ -76,8 +86,8 @@ void PressureColorBar(const Snapshot& snapshot, const RenderLayers& layers, floa
                                       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                                       ImGuiWindowFlags_NoBringToFrontOnFocus;
-  if (ImGui::Begin("##pressure_color_bar", nullptr, kFlags)) {
-    ImGui::Text("contact pressure%s", layers.pressure_auto ? " (auto)" : "");
+  if (ImGui::Begin(id, nullptr, kFlags)) {
+    ImGui::TextUnformatted(title.c_str());
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
     constexpr float kBarH = 12.0f;
@@ -90,11 +100,6 @@ void PressureColorBar(const Snapshot& snapshot, const RenderLayers& layers, floa
                                     ImVec2(p0.x + t1 * w, p0.y + kBarH), c0, c1, c1, c0);
     }
     ImGui::Dummy(ImVec2(w, kBarH));
-    // Labels: bottom, middle and top of the range, in the top's unit.
-    const float top = range.max_Pa;
-    const std::string labels[3] = {FormatPressure(range.min_Pa, top),
-                                   FormatPressure(0.5f * (range.min_Pa + top), top),
-                                   FormatPressure(top, top)};
     const float y = ImGui::GetCursorScreenPos().y;
     for (int i = 0; i < 3; ++i) {
       const float label_w = ImGui::CalcTextSize(labels[i].c_str()).x;

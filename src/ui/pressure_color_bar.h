@@ -36,6 +36,11 @@ struct ColorBarRect {
 };
 ColorBarRect PressureColorBarRect(float scene_right, float scene_bottom);
 
+// A colour bar window at r: `title`, the colour map from left to right, and labels at its
+// left end, middle and right end (what the pressure and contact colour bars share).
+void ColorMapBar(const char* id, const ColorBarRect& r, const std::string& title,
+                 const std::string (&labels)[3]);
+
 // Draws the bar (colour map, 0 / middle / top labels) when the patch layer is on and the
 // snapshot has patches. Call between ImGui::NewFrame and ImGui::Render.
 void PressureColorBar(const Snapshot& snapshot, const RenderLayers& layers, float scene_right,

@@ -8,6 +8,7 @@
 
 #include "engine/world/scene_spec.h"
 #include "render/renderer.h"
+#include "ui/contact_inspector_state.h"
 #include "ui/frame_timer.h"
 #include "ui/plot_widget.h"
 #include "ui/pressure_color_bar.h"
@@ -72,6 +73,7 @@ struct UiState {
   bool auto_frame = true;
   RenderLayers layers;
   AutoPressureRange pressure_range;  // sets layers' pressure range while pressure_auto
+  ContactInspectorState contacts;    // contact read-out, gliding overlay, exports
 
   // Windows and messages.
   bool show_help = false;

@@ -19,6 +19,8 @@
 
 #include "render/renderer.h"
 #include "test_support/color_map_pixels.h"
+#include "ui/contact_color_bar.h"
+#include "ui/gliding_overlay.h"
 #include "ui/panels.h"
 #include "ui/pressure_color_bar.h"
 
@@ -270,6 +272,52 @@ TEST(Screenshot, HydroBoxShowsThePressurePatchAndItsColourBar) {
     if (!HasFailure()) fs::remove(png);
   }
   fs::remove(point_scene);
+}
+
+Region ToRegion(const contactlab::ColorBarRect& r) {
+  return {static_cast<int>(r.x0), static_cast<int>(r.y0), static_cast<int>(r.x1),
+          static_cast<int>(r.y1)};
+}
+
+TEST(Screenshot, ConveyorInTheGlidingColourModeShowsItsColourBarAndOverlay) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  // The box slides on the belt with SAP (gliding offset up to ~1 cm, conveyor.yaml): its contact
+  // points take colours of the map (not the state colours), the gliding colour bar shows in the
+  // scene's bottom-right corner, and the gliding overlay's line is drawn. By state: no bar.
+  for (const std::string mode : {"gliding", "state"}) {
+    const std::string png = TempPath("conveyor_" + mode + ".png");
+    const Result r =
+        RunContactlab("--screenshot " + png +
+                      " --frames 40 --scene conveyor --model sap --contact-colors " + mode);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const Image img = LoadPng(png);
+    ASSERT_TRUE(img.ok());
+    const contactlab::PanelLayout layout = contactlab::ComputePanelLayout(img.w, img.h, true);
+    const Region bar = ToRegion(
+        contactlab::ContactColorBarRect(static_cast<float>(img.w), img.h - layout.plots_h, false));
+    size_t in_bar = 0;
+    const size_t markers = ColorMapPixels(img, SceneRegion(img), 2, bar, &in_bar);
+    EXPECT_GT(PixelsNear(img, SceneRegion(img), contactlab::kGlidingLineColor, 6), 10u) << png;
+    const size_t state_markers = PixelsNear(img, SceneRegion(img), contactlab::kSlipColor, 10) +
+                                 PixelsNear(img, SceneRegion(img), contactlab::kStickColor, 10);
+    if (mode == "gliding") {
+      EXPECT_GT(in_bar, 1000u) << png;
+      EXPECT_GT(markers, 20u) << png;
+      EXPECT_LT(state_markers, 5u) << png;
+    } else {
+      EXPECT_LT(in_bar, 20u) << png;
+      EXPECT_GT(state_markers, 20u) << png;
+    }
+    if (!HasFailure()) fs::remove(png);
+  }
+}
+
+TEST(Screenshot, ABadContactColourModeIsOneClearErrorAndExitCode2) {
+  const Result r = RunContactlab("--screenshot /tmp/x.png --contact-colors pressure");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--contact-colors must be state, gliding or slip"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
 }
 
 }  // namespace
