@@ -192,6 +192,14 @@ struct SimRuntime::Impl {
   void LeaveView();
   void RestartHistory();
   void FillViews(Snapshot* s) const;
+  void LogTimeline() const {
+    const double MB = static_cast<double>(timeline->memory_bytes()) / (1024.0 * 1024.0);
+    spdlog::debug(
+        "sim runtime: timeline of {} steps ({:.0f} s at dt = {} s): {:.1f} MB, {:.2f} MB "
+        "per 10 s",
+        timeline->capacity(), timeline->capacity() * world->dt(), world->dt(), MB,
+        MB * 10.0 / (timeline->capacity() * world->dt()));
+  }
   void SelectBody(int body) {
     selected_body = body;
     plot_body.store(body, std::memory_order_relaxed);
@@ -228,6 +236,7 @@ SimRuntime::SimRuntime(const SceneSpec& scene, double target_realtime_factor)
   Impl& m = *impl_;
   m.world = std::make_unique<World>(scene);  // throws on an invalid scene
   m.timeline = std::make_unique<Timeline>(*m.world, kTimelineDuration_s);
+  m.LogTimeline();
   m.target_factor = target_realtime_factor;
   m.SelectBody(DefaultPlotBody(scene));
   m.queue.reserve(64);
@@ -429,6 +438,7 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
   RestartHistory();
   world = std::move(fresh);
   timeline = std::make_unique<Timeline>(*world, kTimelineDuration_s);
+  LogTimeline();
   ++scene_generation;
   step_index = 0;
   ++run;

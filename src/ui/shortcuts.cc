@@ -8,7 +8,8 @@ namespace contactlab {
 namespace {
 constexpr Shortcut kShortcuts[] = {
     {"Space or Enter", "pause / resume the simulation (robot scenes: Enter)"},
-    {"S or .", "one step, pausing first (robot scenes: .)"},
+    {"S or .", "one step, pausing first (robot scenes: .); forward through the timeline"},
+    {",", "one step back through the timeline (pauses)"},
     {"R", "reset to the scene's initial state (the task)"},
     {"F", "follow the plot body with the camera (toggle)"},
     {"1 2 3 4", "camera: front, side, top, iso"},
@@ -24,6 +25,8 @@ constexpr Shortcut kShortcuts[] = {
     {"Left drag", "orbit"},
     {"Right / middle drag", "pan"},
     {"Wheel", "zoom (over a plot: zoom its y axis)"},
+    {"Double-click", "select a body (Inspect window, plot body)"},
+    {"Ctrl + left drag", "pull a body toward the mouse with a spring"},
 };
 
 bool Pressed(int key) { return ImGui::IsKeyPressed(key, false); }
