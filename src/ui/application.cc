@@ -26,10 +26,12 @@
 #include "app/sim_runtime.h"
 #include "io/scene_loader.h"
 #include "render/renderer.h"
+#include "render/view_projection.h"
 #include "ui/actions.h"
 #include "ui/body_picker.h"
 #include "ui/camera_controller.h"
 #include "ui/contact_panel.h"
+#include "ui/contact_picking.h"
 #include "ui/exports.h"
 #include "ui/frame_timer.h"
 #include "ui/inspect_panels.h"
@@ -134,7 +136,7 @@ struct Application::Impl {
   // Visual debugging: picking, the mouse spring, the ghost's difference plots.
   InspectState inspect;
   BodyPicker picker;
-  Camera last_view;  // the camera of the last frame drawn (as the renderer used it)
+  Eigen::Matrix4f last_view_projection = Eigen::Matrix4f::Identity();  // of the last frame drawn
   std::optional<PointerInput> synthetic_pointer;
   bool left_was_down = false;
   struct Drag {
@@ -524,7 +526,8 @@ void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
   if (renderer && fb_w > 0 && fb_h > 0) {
     try {
       renderer->Render(snapshot, view, ui.layers, fb_w, fb_h, ghost.get());
-      last_view = EffectiveCamera(view, snapshot);
+      last_view_projection =
+          ViewProjection(view, snapshot, static_cast<float>(fb_w) / static_cast<float>(fb_h));
       drawn = true;
     } catch (const std::exception& e) {
       AddError(std::string("renderer: ") + e.what());
@@ -599,7 +602,7 @@ bool Application::Impl::HandlePicking(const PointerInput& pointer, const Snapsho
   const bool pressed = pointer.left_down && !left_was_down;
   left_was_down = pointer.left_down;
   if (w <= 0 || h <= 0) return false;
-  const Ray ray = ScreenRay(last_view, pointer.x, pointer.y, w, h);
+  const Ray ray = ScreenRay(last_view_projection, {pointer.x, pointer.y}, {w, h});
   if (pointer.double_click && !pointer.ctrl) {
     if (const std::optional<BodyHit> hit = picker.Pick(snapshot, ray)) {
       inspect.selected_body = ui.plot_body = hit->body;
@@ -692,7 +695,7 @@ void Application::SetSyntheticPointer(std::optional<PointerInput> pointer) {
 
 std::optional<Eigen::Vector2f> Application::ProjectToWindow(const Eigen::Vector3d& p_W) const {
   const ImGuiIO& io = ImGui::GetIO();
-  return ProjectToScreen(impl_->last_view, p_W, io.DisplaySize.x, io.DisplaySize.y);
+  return ProjectToScreen(impl_->last_view_projection, p_W, {io.DisplaySize.x, io.DisplaySize.y});
 }
 
 std::shared_ptr<const Snapshot> Application::LatestSnapshot() const {

@@ -7,32 +7,17 @@
 
 namespace contactlab {
 
-Camera EffectiveCamera(const Camera& camera, const Snapshot& snapshot) {
-  Camera c = camera;
-  if (c.follow_body >= 0 && c.follow_body < static_cast<int>(snapshot.body_poses.size())) {
-    c.target = snapshot.body_poses[c.follow_body].translation().cast<float>();
-  }
-  return c;
-}
-
-Ray ScreenRay(const Camera& camera, float x, float y, float width, float height) {
-  const Eigen::Matrix4f inverse = (camera.Projection(width / height) * camera.View()).inverse();
-  const float ndc_x = 2.0f * x / width - 1.0f, ndc_y = 1.0f - 2.0f * y / height;
+Ray ScreenRay(const Eigen::Matrix4f& view_projection, const Eigen::Vector2f& pixel_px,
+              const Eigen::Vector2f& viewport_px) {
+  const Eigen::Matrix4f clip_to_world = view_projection.inverse();
+  const float ndc_x = 2.0f * pixel_px.x() / viewport_px.x() - 1.0f;
+  const float ndc_y = 1.0f - 2.0f * pixel_px.y() / viewport_px.y();
   const auto unproject = [&](float ndc_z) {
-    const Eigen::Vector4f p = inverse * Eigen::Vector4f(ndc_x, ndc_y, ndc_z, 1.0f);
+    const Eigen::Vector4f p = clip_to_world * Eigen::Vector4f(ndc_x, ndc_y, ndc_z, 1.0f);
     return Eigen::Vector3d((p.head<3>() / p.w()).cast<double>());
   };
   const Eigen::Vector3d near = unproject(-1.0f), far = unproject(1.0f);
   return {near, (far - near).normalized()};
-}
-
-std::optional<Eigen::Vector2f> ProjectToScreen(const Camera& camera, const Eigen::Vector3d& p_W,
-                                               float width, float height) {
-  const Eigen::Vector4f clip = camera.Projection(width / height) * camera.View() *
-                               Eigen::Vector4f(p_W.x(), p_W.y(), p_W.z(), 1.0f);
-  if (!(clip.w() > 0)) return std::nullopt;
-  const Eigen::Vector2f ndc = clip.head<2>() / clip.w();
-  return Eigen::Vector2f(0.5f * (ndc.x() + 1.0f) * width, 0.5f * (1.0f - ndc.y()) * height);
 }
 
 std::optional<Eigen::Vector3d> IntersectPlane(const Ray& ray, const Eigen::Vector3d& p_W,

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "app/snapshot.h"
-#include "render/renderer.h"
 #include "render/triangle_mesh.h"
 
 namespace contactlab {
@@ -18,13 +17,11 @@ struct Ray {
   Eigen::Vector3d direction_W = Eigen::Vector3d::UnitX();  // unit
 };
 
-// The camera as the renderer uses it (Renderer::Render: looking at the followed body).
-Camera EffectiveCamera(const Camera& camera, const Snapshot& snapshot);
-// The ray from the eye through pixel (x, y) of a width × height view (y down).
-Ray ScreenRay(const Camera& camera, float x, float y, float width, float height);
-// Where p_W appears in that view (pixels, y down); nullopt behind the camera.
-std::optional<Eigen::Vector2f> ProjectToScreen(const Camera& camera, const Eigen::Vector3d& p_W,
-                                               float width, float height);
+// The ray from the eye through pixel_px of a viewport of viewport_px pixels (x right, y down
+// from the top-left corner), for the world-to-clip matrix it was drawn with (the inverse of
+// ProjectToScreen of ui/contact_picking.h).
+Ray ScreenRay(const Eigen::Matrix4f& view_projection, const Eigen::Vector2f& pixel_px,
+              const Eigen::Vector2f& viewport_px);
 // Where the ray meets the plane through p_W with normal n_W (nullopt: parallel or behind).
 std::optional<Eigen::Vector3d> IntersectPlane(const Ray& ray, const Eigen::Vector3d& p_W,
                                               const Eigen::Vector3d& n_W);
