@@ -8,11 +8,16 @@
 #include <stdexcept>
 #include <utility>
 
+#include "app/thread_priority.h"
+
 namespace contactlab {
 
 namespace {
 // Samples the UI has not drained yet (the plot ring's size: a few seconds of steps).
 constexpr size_t kGhostSampleCapacity = 8192;
+// The ghost thread's nice value above its creator's (the render thread's is +10: the ghost
+// takes precedence over drawing, the main run over the ghost).
+constexpr int kGhostNiceIncrement = 5;
 }  // namespace
 
 GhostRuntime::GhostRuntime(GhostStart start, int queue_steps)
@@ -60,6 +65,11 @@ void GhostRuntime::Fail(std::string message) {
 // The ghost's thread: build the world as the main run was, then take the queued steps in
 // order, sleeping on wake_ while the queue is empty.
 void GhostRuntime::Run(GhostStart start) {
+  // Below the sim thread (which created this one with its own priority): on a machine without
+  // a core to spare the ghost lags, not the main run.
+  if (!LowerThisThreadsPriority(kGhostNiceIncrement)) {
+    spdlog::debug("ghost ({}): could not lower its thread's priority", label_);
+  }
   std::unique_ptr<World> world;
   try {
     world = std::make_unique<World>(start.scene);

@@ -8,13 +8,9 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <spdlog/spdlog.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -24,6 +20,7 @@
 #include <vector>
 
 #include "app/sim_runtime.h"
+#include "app/thread_priority.h"
 #include "io/scene_loader.h"
 #include "render/renderer.h"
 #include "render/view_projection.h"
@@ -76,11 +73,7 @@ void LowerCallingThreadPriority(int increment) {
   static bool lowered = false;
   if (increment <= 0 || lowered) return;
   lowered = true;
-  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-  errno = 0;
-  const int current = getpriority(PRIO_PROCESS, tid);
-  if (errno != 0) return;
-  if (setpriority(PRIO_PROCESS, tid, std::min(current + increment, 19)) != 0) {
+  if (!LowerThisThreadsPriority(increment)) {
     spdlog::debug("could not lower the render thread's priority");
   }
 }
