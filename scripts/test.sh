@@ -5,5 +5,7 @@ cd "$(dirname "$0")/.."
 scripts/install_deps.sh
 scripts/build.sh build
 cd build
-# GUI and renderer tests need a display: run everything under a virtual X server.
-xvfb-run -a -s "-screen 0 1280x1024x24" ctest --output-on-failure -j "$(nproc)" --timeout 900
+# GUI and renderer tests need a display: run everything under a virtual X server. -noreset: by
+# default Xvfb resets when its last client disconnects, and a GUI test connecting during that
+# reset (ctest runs two at once) fails with "cannot open display".
+xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" ctest --output-on-failure -j "$(nproc)" --timeout 900

@@ -373,14 +373,13 @@ void SimRuntime::Impl::Run() {
 }
 
 void SimRuntime::Impl::ApplyCommands() {
-  for (Command& c : drained) {
-    std::visit([this](auto& cmd) { Apply(cmd); }, c);
-    commands_processed.fetch_add(1, std::memory_order_release);
-  }
-  drained.clear();
+  for (Command& c : drained) std::visit([this](auto& cmd) { Apply(cmd); }, c);
   // While running, the next step publishes the new parameters within a step; while paused,
-  // publish now so the UI shows them (and the paused flag) without stepping.
+  // publish now so the UI shows them (and the paused flag) without stepping. Counted after
+  // that: a reader who sees the count then finds the change in Latest() while paused.
   if (paused) Publish();
+  commands_processed.fetch_add(drained.size(), std::memory_order_release);
+  drained.clear();
 }
 
 void SimRuntime::Impl::Apply(command::SetOverrides& c) {

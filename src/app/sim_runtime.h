@@ -159,7 +159,7 @@ class SimRuntime {
 
   // Any thread. Commands the sim thread has taken off the queue and handled (applied or
   // rejected), in posting order: after Post() number n, commands_processed() >= n means it
-  // has taken effect (and the next published snapshot shows it).
+  // has taken effect: while paused, Latest() shows it; while running, the next snapshot does.
   uint64_t commands_processed() const;
   // Plot samples lost because DrainPlotSamples was not called often enough.
   uint64_t plot_samples_dropped() const;
