@@ -670,6 +670,7 @@ FrameStats Application::Impl::Stats(int frames, Clock::time_point start, uint64_
   s.sim_steps = snapshot->step_index >= start_step ? snapshot->step_index - start_step : 0;
   s.sim_time_s = snapshot->time_s;
   s.errors = ui.errors.size();
+  if (snapshot->ghost.active) s.ghost_lag_s = snapshot->ghost.lag_s;
   return s;
 }
 

@@ -78,6 +78,7 @@ struct FrameStats {
   uint64_t sim_steps = 0;  // steps the sim thread took meanwhile (snapshot step index delta)
   double sim_time_s = 0;   // simulated time at the end
   size_t errors = 0;       // messages in the error banner at the end
+  double ghost_lag_s = -1;  // how far a ghost run was behind at the end (−1: no ghost)
 };
 
 // Per frame of a run (RunFor with a trace), for --gui-stats.

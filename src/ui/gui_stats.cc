@@ -93,6 +93,7 @@ void WriteGuiStats(const std::string& path, const ApplicationOptions& options, d
       .Number("min_0.5s_window", min_rtf)
       .EndObject()
       .Integer("errors", static_cast<long long>(stats.errors))
+      .Number("ghost_lag_s", stats.ghost_lag_s)
       .EndObject();
   std::ofstream out(path);
   out << json.str() << "\n";
