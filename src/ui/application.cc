@@ -609,6 +609,8 @@ bool Application::Impl::HandlePicking(const PointerInput& pointer, const Snapsho
       drag = {hit->body, snapshot.body_poses[hit->body].inverse() * hit->p_W, hit->p_W,
               -ray.direction_W};
       ui.auto_frame = false;  // the view holds still under the mouse while it pulls
+      inspect.selected_body = ui.plot_body = hit->body;  // its panel shows the pull
+      runtime->Post(command::SelectPlotBody{hit->body});
     }
   }
   if (drag.body < 0) return false;
