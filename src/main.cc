@@ -44,6 +44,7 @@ int RunGui(const contactlab::CommandLine& cl) {
   }
   options.scene_name = cl.scene;
   options.realtime_factor = cl.realtime_factor.value_or(1.0);
+  options.ghost = cl.ghost;
   options.width = screenshot ? 960 : 1280;
   options.height = screenshot ? 600 : 720;
   if (cl.window_width > 0 && cl.window_height > 0) {

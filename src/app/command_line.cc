@@ -25,7 +25,7 @@ namespace {
 // Options CLI11 parses into these first, to be checked and converted into CommandLine after
 // parsing (NaN: not given).
 struct RawOptions {
-  std::string model, window_size;
+  std::string model, ghost, window_size;
   double max_fps = NAN;
   double dt = NAN, stiffness = NAN, hunt_crossley = NAN, relaxation = NAN, stiction = NAN,
          friction = NAN, duration = NAN, rtf = NAN;
@@ -36,6 +36,8 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--scene", out->scene, "built-in scene name or path to a scene file");
   app->add_option("--duration", raw->duration, "simulated time to run headless [s]");
   app->add_option("--model", raw->model, "contact approximation: sap|lagged|similar");
+  app->add_option("--ghost", raw->ghost,
+                  "GUI: a ghost run with this approximation from the start: sap|lagged|similar");
   app->add_option("--dt", raw->dt, "time step [s]");
   app->add_option("--stiffness", raw->stiffness, "point-contact stiffness override [N/m]");
   app->add_option("--hunt-crossley", raw->hunt_crossley,
@@ -112,6 +114,12 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
     if (!out->overrides.approximation) {
       return "--model must be sap, lagged or similar, got '" + raw.model + "'";
     }
+  }
+  if (!raw.ghost.empty()) {
+    out->ghost = ParseContactApproximation(raw.ghost);
+    if (!out->ghost) return "--ghost must be sap, lagged or similar, got '" + raw.ghost + "'";
+    if (out->headless)
+      return "--ghost draws a ghost in the GUI; it can't be combined with --headless";
   }
   ContactOverrides& o = out->overrides;
   if (!TakeNumber(app, raw.dt, "--dt", &o.dt_s, false)) return "--dt must be a positive number";

@@ -16,7 +16,8 @@ struct CommandLine {
   std::string input;
   std::string record_path;  // --record: the teleoperation commands applied, as a replay CSV
   std::string log_path, summary_path;
-  std::string contact_log_path;  // --log-contacts
+  std::string contact_log_path;               // --log-contacts
+  std::optional<ContactApproximation> ghost;  // --ghost (GUI): a ghost run from the start
   std::optional<double> realtime_factor;
   std::string screenshot_path;
   int frames = 0;

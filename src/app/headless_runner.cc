@@ -50,55 +50,104 @@ struct Distribution {
   }
 };
 
-// The per-step log's header: the step's statistics, floating bodies' state, every body's net
-// contact forces; *floating gets the floating bodies' scene indices.
-std::string StepLogHeader(const SceneSpec& scene, std::vector<int>* floating) {
-  std::string header = "t,step_ms,iterations,num_contacts,residual";
-  for (size_t i = 0; i < scene.bodies.size(); ++i) {
-    const SceneBody& b = scene.bodies[i];
-    if (b.kind == SceneBody::Kind::kDynamic && b.body.joint == JointType::kFloating) {
-      floating->push_back(static_cast<int>(i));
-      for (const char* c :
-           {"px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"}) {
-        header += fmt::format(",{}.{}", b.body.name, c);
-      }
+// The columns of a body's world pose and spatial velocity in the per-step log.
+constexpr const char* kStateColumns[] = {"px", "py", "pz", "qw", "qx", "qy", "qz",
+                                         "vx", "vy", "vz", "wx", "wy", "wz"};
+
+// A dynamic body whose state the per-step log writes: its scene index and, for a 1-dof joint,
+// the indices of its joint position and rate in World::q() and World::v() (else −1).
+struct LoggedBody {
+  int scene_body = -1;
+  int q_index = -1, v_index = -1;
+};
+
+// Which bodies the per-step log's state columns cover. The floating bodies come first (their
+// columns precede the contact forces, as they always have); every other dynamic body (robot
+// links, welded or jointed bodies) is appended after the forces, so the columns written before
+// it was logged keep their positions (docs/architecture.md §7).
+struct LoggedBodies {
+  std::vector<LoggedBody> floating, jointed;
+};
+
+LoggedBodies FindLoggedBodies(const World& world) {
+  LoggedBodies logged;
+  const SceneSpec& scene = world.scene();
+  for (int i = 0; i < static_cast<int>(scene.bodies.size()); ++i) {
+    const int b = world.multibody_index(i);
+    if (b < 0) continue;  // static or kinematic
+    LoggedBody body;
+    body.scene_body = i;
+    const JointType joint = world.multibody().body(b).joint;
+    if (joint == JointType::kFloating) {
+      logged.floating.push_back(body);
+      continue;
     }
+    if (world.multibody().joint_num_velocities(b) == 1) {
+      body.q_index = world.multibody().position_start(b);
+      body.v_index = world.multibody().velocity_start(b);
+    }
+    logged.jointed.push_back(body);
   }
+  return logged;
+}
+
+void AppendStateHeader(const SceneSpec& scene, const LoggedBody& body, std::string* header) {
+  const std::string& name = scene.bodies[body.scene_body].body.name;
+  for (const char* c : kStateColumns) *header += fmt::format(",{}.{}", name, c);
+  if (body.q_index >= 0) *header += fmt::format(",{0}.q,{0}.qd", name);
+}
+
+// The per-step log's header: the step's statistics, the floating bodies' state, every body's
+// net contact forces, then the other dynamic bodies' state (and joint position and rate).
+std::string StepLogHeader(const SceneSpec& scene, const LoggedBodies& logged) {
+  std::string header = "t,step_ms,iterations,num_contacts,residual";
+  for (const LoggedBody& b : logged.floating) AppendStateHeader(scene, b, &header);
   for (const SceneBody& b : scene.bodies) header += fmt::format(",{0}.fn,{0}.ft", b.body.name);
+  for (const LoggedBody& b : logged.jointed) AppendStateHeader(scene, b, &header);
   return header;
+}
+
+// Appends a body's world pose (origin, quaternion) and spatial velocity (origin velocity,
+// angular velocity) and, on a 1-dof joint, its joint position and rate.
+void AppendState(const World& world, const LoggedBody& body, fmt::memory_buffer* row) {
+  const Eigen::Isometry3d X_WB = world.BodyPose(body.scene_body);
+  const Eigen::Quaterniond q_WB(X_WB.linear());
+  const Eigen::Matrix<double, 6, 1> V_WB = world.BodyVelocity(body.scene_body);  // [ω, v]
+  const Eigen::Vector3d p_WB = X_WB.translation();
+  auto out = std::back_inserter(*row);
+  fmt::format_to(out, ",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", p_WB.x(), p_WB.y(),
+                 p_WB.z(), q_WB.w(), q_WB.x(), q_WB.y(), q_WB.z());
+  fmt::format_to(out, ",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", V_WB[3], V_WB[4], V_WB[5],
+                 V_WB[0], V_WB[1], V_WB[2]);
+  if (body.q_index >= 0) {
+    fmt::format_to(out, ",{:.9g},{:.9g}", world.q()[body.q_index], world.v()[body.v_index]);
+  }
 }
 
 // One CSV row per step (--log).
 class CsvLog {
  public:
   CsvLog(const World& world, const std::string& path)
-      : file_(path, "log", StepLogHeader(world.scene(), &floating_)) {}
+      : logged_(FindLoggedBodies(world)),
+        file_(path, "log", StepLogHeader(world.scene(), logged_)) {}
 
   void Write(const World& world) {
     const StepStats& s = world.last_stats();
-    auto out = std::back_inserter(file_.BeginRow());
-    fmt::format_to(out, "{:.9g},{:.6g},{},{},{:.6g}", world.time(), s.total_ms, s.iterations,
-                   s.num_contacts, s.residual);
-    for (int i : floating_) {
-      const Eigen::Isometry3d X = world.BodyPose(i);
-      const Eigen::Quaterniond q(X.linear());
-      const Eigen::Matrix<double, 6, 1> V = world.BodyVelocity(i);
-      const Eigen::Vector3d p = X.translation();
-      fmt::format_to(out, ",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", p.x(), p.y(), p.z(),
-                     q.w(), q.x(), q.y(), q.z());
-      fmt::format_to(out, ",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", V[3], V[4], V[5], V[0],
-                     V[1], V[2]);
-    }
+    fmt::memory_buffer& row = file_.BeginRow();
+    fmt::format_to(std::back_inserter(row), "{:.9g},{:.6g},{},{},{:.6g}", world.time(), s.total_ms,
+                   s.iterations, s.num_contacts, s.residual);
+    for (const LoggedBody& b : logged_.floating) AppendState(world, b, &row);
     const int nb = static_cast<int>(world.scene().bodies.size());
     for (int i = 0; i < nb; ++i) {
-      fmt::format_to(out, ",{:.9g},{:.9g}", world.NetNormalForce(i).norm(),
+      fmt::format_to(std::back_inserter(row), ",{:.9g},{:.9g}", world.NetNormalForce(i).norm(),
                      world.NetFrictionForce(i).norm());
     }
+    for (const LoggedBody& b : logged_.jointed) AppendState(world, b, &row);
     file_.EndRow();
   }
 
  private:
-  std::vector<int> floating_;  // before file_: the header fills it
+  LoggedBodies logged_;  // before file_: the header needs it
   CsvFile file_;
 };
 

@@ -16,8 +16,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "app/perturbation.h"
 #include "app/spsc_ring.h"
 #include "app/teleop_controller.h"
+#include "app/timeline.h"
 
 namespace contactlab {
 
@@ -51,33 +53,7 @@ constexpr double kMaxLag_s = 0.02;
 // taken every kRateMarkInterval, i.e. a sliding window of about 0.5 s.
 constexpr int kRateMarks = 11;
 constexpr std::chrono::milliseconds kRateMarkInterval{50};
-// More snapshots than this alive at once means a reader hoards them; still served, but logged.
-constexpr size_t kPoolWarnSize = 16;
 constexpr size_t kMaxQueuedErrors = 256;
-
-// The newest published snapshot. Equivalent to std::atomic<std::shared_ptr<const T>>, which
-// libstdc++ 12 implements with an internal lock bit that load() releases with relaxed order, so
-// its read of the pointer is not ordered before the writer's next swap (ThreadSanitizer reports
-// it). Here the critical sections are a reference-count increment (Load) and a pointer swap
-// (Store); the old snapshot's reference is dropped outside the lock.
-template <typename T>
-class SharedPtrExchange {
- public:
-  std::shared_ptr<const T> Load() const {
-    std::lock_guard lock(mu_);
-    return ptr_;
-  }
-  void Store(std::shared_ptr<const T> p) {
-    {
-      std::lock_guard lock(mu_);
-      ptr_.swap(p);
-    }
-  }  // the previous value is released here, outside the lock
-
- private:
-  mutable std::mutex mu_;
-  std::shared_ptr<const T> ptr_;
-};
 
 }  // namespace
 
@@ -138,11 +114,31 @@ struct SimRuntime::Impl {
   int rate_count = 0, rate_newest = -1;
   double achieved_factor = 0;
 
-  std::vector<std::shared_ptr<Snapshot>> pool;
   std::vector<Command> drained;  // swapped with `queue`, reused
 
+  // The timeline (Timeline): recorded before every step. While a recorded step is shown,
+  // `view` is its record (−1: the head is shown); a branch replays `replay` from replay_next.
+  std::unique_ptr<Timeline> timeline;
+  int view = -1;
+  bool settings_edited_in_view = false;
+  std::vector<StepInputs> replay;
+  size_t replay_next = 0;
+  StepInputs step_inputs;  // the step's, captured for the timeline and the ghost (reused)
+
+  // The mouse spring, and its record for the log line at its release.
+  Perturbation perturbation;
+  double perturbation_start_s = 0, perturbation_peak_N = 0;
+
+  // The ghost: created, replaced and reset by the sim thread under ghost_mu (which the main
+  // thread takes to read its snapshots); a stopped ghost waits in `retired` until its thread
+  // has ended, so that joining it never stalls a step.
+  std::unique_ptr<GhostRuntime> ghost;
+  std::vector<std::unique_ptr<GhostRuntime>> retired;
+  std::string ghost_stopped_reason;
+  mutable std::mutex ghost_mu;
+
   // ---- Shared.
-  SharedPtrExchange<Snapshot> latest;
+  SnapshotPublisher publisher{"sim runtime"};
   OverwritingSpscRing<PlotSample> plot_ring{kPlotCapacity};
   std::atomic<uint64_t> commands_processed{0};
   std::atomic<int> plot_body{-1};
@@ -181,8 +177,21 @@ struct SimRuntime::Impl {
     achieved_factor = 0;
   }
   void Publish();
-  std::shared_ptr<Snapshot> FreeSnapshot();
   void Error(std::string message);
+  void Apply(command::Perturb& c);
+  void Apply(command::StartGhost& c);
+  void Apply(command::StopGhost&);
+  void Apply(command::ShowTime& c);
+  void Apply(command::StepTimeline& c);
+  void Apply(command::Branch&);
+  void ApplyStepInputs();
+  void EndPerturbation();
+  void StopGhost(std::string reason);
+  void FeedGhost();
+  void ShowRecord(int record);
+  void LeaveView();
+  void RestartHistory();
+  void FillViews(Snapshot* s) const;
   void SelectBody(int body) {
     selected_body = body;
     plot_body.store(body, std::memory_order_relaxed);
@@ -218,6 +227,7 @@ SimRuntime::SimRuntime(const SceneSpec& scene, double target_realtime_factor)
   }
   Impl& m = *impl_;
   m.world = std::make_unique<World>(scene);  // throws on an invalid scene
+  m.timeline = std::make_unique<Timeline>(*m.world, kTimelineDuration_s);
   m.target_factor = target_realtime_factor;
   m.SelectBody(DefaultPlotBody(scene));
   m.queue.reserve(64);
@@ -269,7 +279,17 @@ void SimRuntime::SetRecorder(std::unique_ptr<Recorder> recorder) {
 
 std::shared_ptr<KeyboardDevice> SimRuntime::keyboard() const { return impl_->devices.keyboard; }
 
-std::shared_ptr<const Snapshot> SimRuntime::Latest() const { return impl_->latest.Load(); }
+std::shared_ptr<const Snapshot> SimRuntime::Latest() const { return impl_->publisher.Latest(); }
+
+std::shared_ptr<const Snapshot> SimRuntime::LatestGhost() const {
+  std::lock_guard lock(impl_->ghost_mu);
+  return impl_->ghost ? impl_->ghost->Latest() : nullptr;
+}
+
+void SimRuntime::DrainGhostSamples(std::vector<GhostSample>* out) {
+  std::lock_guard lock(impl_->ghost_mu);
+  if (impl_->ghost) impl_->ghost->DrainSamples(out);
+}
 
 void SimRuntime::DrainPlotSamples(std::vector<PlotSample>* out) { impl_->plot_ring.Drain(out); }
 
@@ -362,6 +382,11 @@ void SimRuntime::Impl::Apply(command::SetOverrides& c) {
     world->SetOverrides(c.overrides);
   } catch (const std::exception& e) {
     Error(e.what());
+    return;
+  }
+  if (view >= 0) {  // the shown step, recomputed with the new settings a branch would use
+    settings_edited_in_view = true;
+    ShowRecord(view);
   }
 }
 
@@ -369,6 +394,7 @@ void SimRuntime::Impl::Apply(command::Pause&) { paused = true; }
 
 void SimRuntime::Impl::Apply(command::Resume&) {
   if (!paused) return;
+  LeaveView();
   paused = false;
   pending_single_steps = 0;
   pace_valid = false;  // the pause does not count as lag
@@ -376,10 +402,12 @@ void SimRuntime::Impl::Apply(command::Resume&) {
 }
 
 void SimRuntime::Impl::Apply(command::StepOnce&) {
+  LeaveView();
   if (paused) ++pending_single_steps;  // running: a no-op, the sim steps anyway
 }
 
 void SimRuntime::Impl::Apply(command::Reset&) {
+  RestartHistory();
   world->Reset();
   if (teleop) teleop->Reset(*world);
   grip_force_N_measured = 0;
@@ -398,7 +426,9 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
     Error(fmt::format("scene '{}' rejected: {}", c.scene.name, e.what()));
     return;
   }
+  RestartHistory();
   world = std::move(fresh);
+  timeline = std::make_unique<Timeline>(*world, kTimelineDuration_s);
   ++scene_generation;
   step_index = 0;
   ++run;
@@ -440,7 +470,7 @@ void SimRuntime::Impl::Apply(command::SetArtificialStepDelay& c) {
 void SimRuntime::Impl::DoStep() {
   const Clock::time_point start = Clock::now();
   const double dt = world->dt();
-  UpdateTeleop();
+  ApplyStepInputs();
   const bool ok = world->Step();
   grip_force_N_measured = teleop && !teleop->config().finger_bodies.empty()
                               ? world->NetNormalForce(teleop->config().finger_bodies[0]).norm()
@@ -475,22 +505,15 @@ void SimRuntime::Impl::PushPlotSample(double step_ms) {
   p.step_ms = step_ms;
   p.converged = world->last_stats().converged;
   p.run = run;
+  p.step_index = step_index;
   p.grip_force_N = grip_force_N_measured;
   const int b = selected_body;
   if (b >= 0 && b < static_cast<int>(world->scene().bodies.size())) {
     p.normal_force_N = world->NetNormalForce(b).norm();
     p.friction_force_N = world->NetFrictionForce(b).norm();
-    const ContactResult* strongest = nullptr;
-    double strongest_force = -1;
-    for (const ContactResult& c : world->contacts()) {
-      if (c.body_a != b && c.body_b != b) continue;
-      const double f = c.normal_force_W.norm();
-      if (f > strongest_force) {
-        strongest_force = f;
-        strongest = &c;
-      }
-    }
-    if (strongest) {
+    const Eigen::Vector3d p_WB = world->BodyPose(b).translation();
+    p.body_position_W = {p_WB.x(), p_WB.y(), p_WB.z()};
+    if (const ContactResult* strongest = StrongestContact(*world, b)) {
       p.slip_speed_m_per_s = strongest->slip_velocity_W.norm();
       p.signed_distance_m = strongest->signed_distance_m;
     }
@@ -716,22 +739,6 @@ void SimRuntime::Impl::UpdateAchievedFactor(Clock::time_point now) {
   if (wall > 1e-3) achieved_factor = (sim_total - oldest.sim) / wall;
 }
 
-std::shared_ptr<Snapshot> SimRuntime::Impl::FreeSnapshot() {
-  for (const std::shared_ptr<Snapshot>& slot : pool) {
-    // Only the pool holds it, and nobody else can acquire a new reference (it is not the
-    // published one), so the count stays 1. That read is relaxed, but the copy's increment is
-    // an acquire read-modify-write of the same count: it synchronizes with the last reader's
-    // releasing decrement, so that reader's accesses happen before our refill.
-    if (slot.use_count() == 1) return slot;
-  }
-  pool.push_back(std::make_shared<Snapshot>());
-  if (pool.size() == kPoolWarnSize) {
-    spdlog::warn("sim runtime: {} snapshots alive at once; is a reader holding on to them?",
-                 pool.size());
-  }
-  return pool.back();
-}
-
 void SimRuntime::Impl::Publish() {
   // Device status strings are built on request; once every so many steps is often enough for a
   // status line, and keeps the per-step path free of allocations.
@@ -741,7 +748,7 @@ void SimRuntime::Impl::Publish() {
     device_status = devices.active->Status();
     device_connected = devices.active->Connected();
   }
-  std::shared_ptr<Snapshot> s = FreeSnapshot();
+  std::shared_ptr<Snapshot> s = publisher.Free();
   FillSnapshot(*world, scene_generation, step_index, s.get());
   s->paused = paused;
   s->run = run;
@@ -749,13 +756,238 @@ void SimRuntime::Impl::Publish() {
   s->target_realtime_factor = target_factor;
   s->achieved_realtime_factor = paused ? 0 : achieved_factor;
   FillTeleopView(s.get());
-  latest.Store(std::shared_ptr<const Snapshot>(std::move(s)));
+  FillViews(s.get());
+  publisher.Publish(std::move(s));
 }
 
 void SimRuntime::Impl::Error(std::string message) {
   spdlog::warn("sim runtime: {}", message);
   std::lock_guard lock(errors_mu);
   if (errors.size() < kMaxQueuedErrors) errors.push_back(std::move(message));
+}
+
+// ---- Step inputs: live (teleoperation and the mouse spring) or a branch's replay ----------
+
+// Sets the coming step's inputs, then hands them to the timeline and the ghost.
+void SimRuntime::Impl::ApplyStepInputs() {
+  if (replay_next < replay.size()) {
+    contactlab::ApplyStepInputs(replay[replay_next++], world.get());
+    if (replay_next == replay.size()) {
+      spdlog::info("sim runtime: branch replayed {} recorded steps; live input from t = {:.3f} s",
+                   replay.size(), world->time());
+      replay.clear();
+      replay_next = 0;
+      if (teleop) teleop->Reset(*world);  // the arm's targets from where the replay left it
+    }
+  } else {
+    UpdateTeleop();
+    if (perturbation.scene_body >= 0) {
+      try {
+        const ExternalForce f = PerturbationForce(*world, perturbation);
+        world->SetExternalForce(f);
+        perturbation_peak_N = std::max(perturbation_peak_N, f.f_Q_W.norm());
+      } catch (const std::exception& e) {
+        Error(fmt::format("perturbation stopped: {}", e.what()));
+        EndPerturbation();
+      }
+    }
+  }
+  timeline->Record(*world, step_index);
+  FeedGhost();
+}
+
+void SimRuntime::Impl::Apply(command::Perturb& c) {
+  if (c.body == -1) {
+    EndPerturbation();
+    return;
+  }
+  const Perturbation next{c.body, c.p_BoQ_B, c.target_W};
+  try {
+    PerturbationForce(*world, next);  // validates
+  } catch (const std::exception& e) {
+    Error(fmt::format("perturbation rejected: {}", e.what()));
+    return;
+  }
+  if (perturbation.scene_body != c.body) {
+    EndPerturbation();
+    perturbation_start_s = world->time();
+    perturbation_peak_N = 0;
+    const Eigen::Vector3d p_WQ = world->BodyPose(c.body) * c.p_BoQ_B;
+    spdlog::info(
+        "sim runtime: perturbation: pulling '{}' at ({:.3f}, {:.3f}, {:.3f}) m from t = "
+        "{:.3f} s",
+        world->scene().bodies[c.body].body.name, p_WQ.x(), p_WQ.y(), p_WQ.z(), world->time());
+  }
+  perturbation = next;
+}
+
+void SimRuntime::Impl::EndPerturbation() {
+  if (perturbation.scene_body < 0) return;
+  spdlog::info(
+      "sim runtime: perturbation: released '{}' at t = {:.3f} s after {:.3f} s, peak "
+      "force {:.2f} N",
+      world->scene().bodies[perturbation.scene_body].body.name, world->time(),
+      world->time() - perturbation_start_s, perturbation_peak_N);
+  perturbation = Perturbation{};
+  world->SetExternalForce({});
+}
+
+// ---- The ghost -------------------------------------------------------------------------------
+
+void SimRuntime::Impl::Apply(command::StartGhost& c) {
+  LeaveView();
+  GhostStart start;
+  start.settings = world->contact_settings();
+  try {
+    ContactSettings& g = start.settings;
+    ApplyOverrides(c.overrides,
+                   {&g.overrides, &g.dt_s, &g.approximation, &g.stiction_tolerance_m_per_s});
+  } catch (const std::exception& e) {
+    Error(fmt::format("ghost rejected: {}", e.what()));
+    return;
+  }
+  start.scene = world->shared_scene();
+  start.scene_generation = scene_generation;
+  for (int g = 0; g < world->num_geometries(); ++g) {
+    start.hydroelastic.push_back(world->hydroelastic_representation(g));
+  }
+  start.q = world->q();
+  start.v = world->v();
+  start.time_s = world->time();
+  CaptureStepInputs(*world, &start.inputs);
+  start.step_index = step_index;
+  start.label = c.label.empty() ? "ghost" : c.label;
+  StopGhost("");
+  const int queue_steps = static_cast<int>(std::ceil(kGhostMaxLag_s / world->dt()));
+  auto fresh = std::make_unique<GhostRuntime>(std::move(start), queue_steps);
+  std::lock_guard lock(ghost_mu);
+  ghost = std::move(fresh);
+  ghost_stopped_reason.clear();
+}
+
+void SimRuntime::Impl::Apply(command::StopGhost&) { StopGhost(""); }
+
+// Stops the ghost without waiting for its thread (`reason` non-empty: shown and logged).
+void SimRuntime::Impl::StopGhost(std::string reason) {
+  for (size_t i = 0; i < retired.size();) {  // ended ones are joined at once
+    if (retired[i]->finished()) {
+      retired.erase(retired.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+  if (!ghost) return;
+  if (!reason.empty()) Error(fmt::format("ghost ({}) stopped: {}", ghost->label(), reason));
+  ghost->RequestStop();
+  std::lock_guard lock(ghost_mu);
+  retired.push_back(std::move(ghost));
+  ghost_stopped_reason = std::move(reason);
+}
+
+void SimRuntime::Impl::FeedGhost() {
+  if (!ghost) return;
+  if (ghost->finished()) {
+    StopGhost(ghost->error().empty() ? "its thread ended" : ghost->error());
+    return;
+  }
+  CaptureStepInputs(*world, &step_inputs);
+  if (!ghost->Push(step_inputs, selected_body)) {
+    StopGhost(fmt::format("it fell more than {:.0f} s behind", kGhostMaxLag_s));
+  }
+}
+
+// ---- The timeline ----------------------------------------------------------------------------
+
+// A reset or a new scene: the history, a branch's replay, the view, the ghost and the mouse
+// spring all belonged to the old run.
+void SimRuntime::Impl::RestartHistory() {
+  timeline->Clear();
+  view = -1;
+  settings_edited_in_view = false;
+  replay.clear();
+  replay_next = 0;
+  EndPerturbation();
+  StopGhost(ghost ? "the main run was reset" : "");
+}
+
+// Recomputes recorded step `record` and publishes it (paused).
+void SimRuntime::Impl::ShowRecord(int record) {
+  paused = true;
+  pending_single_steps = 0;
+  view = record;
+  timeline->Restore(record, world.get(), settings_edited_in_view);
+  if (!world->Step()) Error("the recorded step could not be recomputed (non-finite state)");
+  step_index = timeline->step_index(record) + 1;
+  Publish();
+}
+
+// Back to the head (the newest record's step, recomputed), if a recorded step is shown.
+void SimRuntime::Impl::LeaveView() {
+  if (view < 0) return;
+  ShowRecord(timeline->size() - 1);
+  view = -1;
+  settings_edited_in_view = false;
+  Publish();
+}
+
+void SimRuntime::Impl::Apply(command::ShowTime& c) {
+  if (timeline->size() == 0 || !std::isfinite(c.time_s)) return;
+  ShowRecord(timeline->Find(c.time_s));
+}
+
+void SimRuntime::Impl::Apply(command::StepTimeline& c) {
+  const int n = timeline->size();
+  if (n == 0 || c.steps == 0) return;
+  const int from = view >= 0 ? view : n - 1;
+  const int to = from + c.steps;
+  if (to >= n - 1 && view >= 0) {
+    LeaveView();
+    paused = true;
+    return;
+  }
+  ShowRecord(std::clamp(to, 0, n - 1));
+}
+
+void SimRuntime::Impl::Apply(command::Branch&) {
+  if (view < 0) return;
+  const int n = timeline->size();
+  replay.resize(static_cast<size_t>(n - 1 - view));
+  for (int i = view + 1; i < n; ++i) timeline->Inputs(i, &replay[i - view - 1]);
+  replay_next = 0;
+  timeline->TruncateAfter(view);
+  spdlog::info("sim runtime: branch at t = {:.4f} s ({}), replaying {} recorded steps",
+               world->time() - world->dt(), ContactApproximationName(world->approximation()),
+               replay.size());
+  view = -1;
+  settings_edited_in_view = false;
+  StopGhost(ghost ? "the main run branched" : "");
+  EndPerturbation();
+  ++run;
+  Publish();  // still paused: a Resume (or single steps) continues the branch
+}
+
+void SimRuntime::Impl::FillViews(Snapshot* s) const {
+  PerturbationView& p = s->perturbation;
+  p.body = perturbation.scene_body;
+  if (p.body >= 0) {
+    p.p_WQ = world->BodyPose(p.body) * perturbation.p_BoQ_B;
+    p.target_W = perturbation.target_W;
+    p.f_W = world->inputs().external_force.f_Q_W;
+  }
+  GhostView& g = s->ghost;
+  g.active = ghost != nullptr;
+  g.ready = ghost && ghost->ready();
+  g.label = ghost ? ghost->label() : "";
+  g.lag_s =
+      ghost ? static_cast<double>(ghost->steps_queued() - ghost->steps_taken()) * ghost->dt() : 0.0;
+  g.stopped_reason = ghost_stopped_reason;
+  TimelineView& t = s->timeline;
+  t.records = timeline->size();
+  t.oldest_s = t.records ? timeline->time_s(0) : world->time();
+  t.newest_s = t.records ? timeline->time_s(t.records - 1) + world->dt() : world->time();
+  t.viewing = view >= 0;
+  t.memory_MB = static_cast<double>(timeline->memory_bytes()) / (1024.0 * 1024.0);
+  t.replay_steps_left = static_cast<int>(replay.size() - replay_next);
 }
 
 }  // namespace contactlab

@@ -4,6 +4,7 @@
 // for more than a pointer swap.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "app/ghost_runtime.h"
 #include "app/snapshot.h"
 #include "engine/world/world.h"
 #include "input/input_spec.h"
@@ -58,13 +60,45 @@ struct SetHydroelastic {
   std::optional<double> modulus_Pa;
   std::optional<double> resolution_m;
 };
+// The mouse spring (Perturbation): grab `body` at p_BoQ_B and pull it toward target_W from the
+// next step on; posted again as the mouse moves. body −1 releases it. Logged when it starts
+// and ends. A body that is not dynamic is rejected.
+struct Perturb {
+  int body = -1;
+  Eigen::Vector3d p_BoQ_B = Eigen::Vector3d::Zero();
+  Eigen::Vector3d target_W = Eigen::Vector3d::Zero();
+};
+// A ghost (GhostRuntime) from the current state: the main run's settings with `overrides`
+// applied (validated: a bad value is an error and no ghost starts). Replaces a running ghost.
+// A reset, a scene load or a branch stops it.
+struct StartGhost {
+  ContactOverrides overrides;
+  std::string label;  // what differs, for the UI
+};
+struct StopGhost {};
+// The timeline (Timeline). Pauses the run and shows the recorded step that was in progress
+// at `time_s` (clamped to the history), recomputed from its record.
+struct ShowTime {
+  double time_s = 0;
+};
+// Shows the recorded step `steps` away from the one shown (the newest if none is): −1 back,
+// +1 forward; past the newest, the head again. Pauses the run.
+struct StepTimeline {
+  int steps = 0;
+};
+// Continues from the step shown, with the settings now in force (changed while viewing, or
+// those recorded), dropping the history after it; the recorded inputs that followed it are
+// replayed, then live input takes over. A new run; still paused (Resume or StepOnce go on).
+struct Branch {};
 }  // namespace command
 
 using Command =
     std::variant<command::SetOverrides, command::Pause, command::Resume, command::StepOnce,
                  command::Reset, command::LoadScene, command::SetRealtimeFactor,
                  command::SelectPlotBody, command::SetArtificialStepDelay,
-                 command::SetTeleopOptions, command::SetHydroelastic>;
+                 command::SetTeleopOptions, command::SetHydroelastic, command::Perturb,
+                 command::StartGhost, command::StopGhost, command::ShowTime, command::StepTimeline,
+                 command::Branch>;
 
 // One sample per simulated step for the live plots (a lossless stream, unlike snapshots, which
 // the renderer may skip).
@@ -79,7 +113,9 @@ struct PlotSample {
   bool converged = true;  // the step's solve met its tolerance
   // Teleoperation: |net normal contact force| on the leader finger [N] (0 without a robot).
   double grip_force_N = 0;
-  uint64_t run = 0;  // Snapshot::run of the step (a reset or a new scene starts a new run)
+  uint64_t run = 0;         // Snapshot::run of the step (a reset or a new scene starts a new run)
+  uint64_t step_index = 0;  // Snapshot::step_index of the step
+  std::array<double, 3> body_position_W{};  // of the selected body (the ghost's differences)
 };
 
 // The body whose forces the plots show first (the runtime's plot samples and the UI): in a
@@ -131,6 +167,16 @@ class SimRuntime {
   int plot_body() const;
   // Capacity of the plot sample ring (steps).
   static constexpr size_t kPlotCapacity = 8192;
+
+  // The ghost's newest snapshot (null without a ready ghost) and its samples since the last
+  // call. Never waits for the ghost or the sim thread beyond a pointer copy.
+  std::shared_ptr<const Snapshot> LatestGhost() const;
+  void DrainGhostSamples(std::vector<GhostSample>* out);
+
+  // The timeline keeps this much simulated time at the scene's δt.
+  static constexpr double kTimelineDuration_s = 40.0;
+  // A ghost may lag this much simulated time behind before it is stopped.
+  static constexpr double kGhostMaxLag_s = 10.0;
 
  private:
   struct Impl;

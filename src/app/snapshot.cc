@@ -109,10 +109,12 @@ void FillSnapshot(const World& world, uint64_t scene_generation, uint64_t step_i
   const int nb = static_cast<int>(world.scene().bodies.size());
   const int ng = world.num_geometries();
   s->body_poses.resize(nb);
+  s->body_velocities.resize(nb);
   s->net_normal_force.resize(nb);
   s->net_friction_force.resize(nb);
   for (int b = 0; b < nb; ++b) {
     s->body_poses[b] = world.BodyPose(b);
+    s->body_velocities[b] = world.BodyVelocity(b);
     s->net_normal_force[b] = world.NetNormalForce(b);
     s->net_friction_force[b] = world.NetFrictionForce(b);
   }
@@ -135,6 +137,20 @@ void FillSnapshot(const World& world, uint64_t scene_generation, uint64_t step_i
   s->dt_s = inputs.dt_s;
   s->stiction_tolerance_m_per_s = inputs.stiction_tolerance_m_per_s;
   s->overrides = inputs.overrides;
+}
+
+const ContactResult* StrongestContact(const World& world, int scene_body) {
+  const ContactResult* strongest = nullptr;
+  double strongest_force = -1;
+  for (const ContactResult& c : world.contacts()) {
+    if (c.body_a != scene_body && c.body_b != scene_body) continue;
+    const double f = c.normal_force_W.norm();
+    if (f > strongest_force) {
+      strongest_force = f;
+      strongest = &c;
+    }
+  }
+  return strongest;
 }
 
 }  // namespace contactlab

@@ -80,6 +80,33 @@ struct HydroelasticSnapshot {
   bool empty() const { return patches.empty(); }
 };
 
+// The user's mouse spring as applied in the step (Perturbation; body −1: none).
+struct PerturbationView {
+  int body = -1;                                       // scene body
+  Eigen::Vector3d p_WQ = Eigen::Vector3d::Zero();      // the grabbed point, now
+  Eigen::Vector3d target_W = Eigen::Vector3d::Zero();  // the mouse point
+  Eigen::Vector3d f_W = Eigen::Vector3d::Zero();       // the spring force on the body [N]
+};
+
+// The ghost run (GhostRuntime), as the UI shows it.
+struct GhostView {
+  bool active = false;         // a ghost is running (its snapshots: SimRuntime::LatestGhost)
+  bool ready = false;          // its world is built
+  std::string label;           // what differs from the main run
+  double lag_s = 0;            // simulated time it is behind the main run
+  std::string stopped_reason;  // why the last ghost stopped by itself ("" if none did)
+};
+
+// The timeline (Timeline), as the UI shows it.
+struct TimelineView {
+  int records = 0;                    // steps held
+  double oldest_s = 0, newest_s = 0;  // the span the slider covers (start of the oldest
+                                      // step, end of the newest)
+  bool viewing = false;               // the snapshot shows a recorded step, not the head
+  double memory_MB = 0;               // allocated for the history
+  int replay_steps_left = 0;          // a branch replaying the recorded inputs
+};
+
 struct Snapshot {
   // The scene this snapshot belongs to (shapes, names, initial values: immutable, shared).
   // scene_generation changes whenever the scene is replaced, so a renderer can rebuild meshes.
@@ -88,10 +115,11 @@ struct Snapshot {
   uint64_t step_index = 0;  // steps since the last reset
   double time_s = 0;
 
-  std::vector<Eigen::Isometry3d> body_poses;      // per scene body, X_WB
-  std::vector<Eigen::Isometry3d> geometry_poses;  // per geometry (World order), X_WG
-  std::vector<int> geometry_body;                 // scene body of each geometry
-  std::vector<const GeometrySpec*> geometries;    // into *scene (valid while scene is held)
+  std::vector<Eigen::Isometry3d> body_poses;                 // per scene body, X_WB
+  std::vector<Eigen::Matrix<double, 6, 1>> body_velocities;  // per scene body, [ω, v_Bo] (W)
+  std::vector<Eigen::Isometry3d> geometry_poses;             // per geometry (World order), X_WG
+  std::vector<int> geometry_body;                            // scene body of each geometry
+  std::vector<const GeometrySpec*> geometries;  // into *scene (valid while scene is held)
   // Per geometry: its hydroelastic properties in force (the scene's, with the E_h and mesh
   // resolution of live changes).
   std::vector<HydroelasticProperties> geometry_hydroelastic;
@@ -116,7 +144,14 @@ struct Snapshot {
   double target_realtime_factor = 1.0;  // 0: as fast as possible
   double achieved_realtime_factor = 0;  // measured over the last ~0.5 s of wall time
   TeleopView teleop;                    // teleoperation (scenes with a robot arm)
+  PerturbationView perturbation;
+  GhostView ghost;
+  TimelineView timeline;
 };
+
+// The contact of `scene_body` that carried the largest normal force in the last step (the one
+// the plots follow); null if it has none.
+const ContactResult* StrongestContact(const World& world, int scene_body);
 
 // Copies the world's state into `s` without allocating once `s` has held a scene this size.
 // The snapshot shares the world's scene (World::shared_scene).

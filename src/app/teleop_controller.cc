@@ -70,9 +70,9 @@ std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene, const std::
 }
 
 std::string DefaultTeleopScript(const SceneSpec& scene) {
-  if (scene.name.rfind("peg_in_hole", 0) == 0) {
-    return (std::filesystem::path(AssetDirectory()) / "teleop" / "insert_peg.csv").string();
-  }
+  const std::filesystem::path teleop = std::filesystem::path(AssetDirectory()) / "teleop";
+  if (scene.name.rfind("peg_in_hole", 0) == 0) return (teleop / "insert_peg.csv").string();
+  if (scene.name == "push_block") return (teleop / "push_block.csv").string();
   return "";
 }
 

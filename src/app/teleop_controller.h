@@ -72,7 +72,7 @@ std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene,
                                              const std::string& prefix = "");
 
 // The scene's default teleop script (a replay CSV path) or "" when it has none: for
-// peg_in_hole, <assets>/teleop/insert_peg.csv.
+// peg_in_hole, <assets>/teleop/insert_peg.csv; for push_block, <assets>/teleop/push_block.csv.
 std::string DefaultTeleopScript(const SceneSpec& scene);
 
 // What the GUI shows (a copy; cheap).

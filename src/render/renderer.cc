@@ -275,6 +275,8 @@ struct Renderer::Impl {
   void DrawGround(Frame* f) const;
   void DrawOpaqueBodies(Frame* f);
   void DrawSeeThroughStatic(Frame* f);
+  void DrawGhost(const Frame& f, const Snapshot& ghost) const;
+  void DrawPerturbation(const Frame& f) const;
   void EndMainPass() const;
   void DrawPatches(const Frame& f);
   void DrawOverlays(const Frame& f);
@@ -385,7 +387,7 @@ Renderer::~Renderer() = default;
 int Renderer::num_shape_meshes() const { return impl_->shape_meshes.size(); }
 
 void Renderer::Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
-                      int width, int height) {
+                      int width, int height, const Snapshot* ghost) {
   if (width <= 0 || height <= 0) return;
   Impl& r = *impl_;
   r.SyncScene(snapshot);
@@ -397,6 +399,9 @@ void Renderer::Render(const Snapshot& snapshot, const Camera& camera, const Rend
   if (layers.bodies) {
     r.DrawOpaqueBodies(&f);
     r.DrawSeeThroughStatic(&f);
+    if (ghost && layers.ghost && ghost->scene_generation == snapshot.scene_generation) {
+      r.DrawGhost(f, *ghost);
+    }
   }
   r.EndMainPass();
   r.DrawPatches(f);
@@ -623,6 +628,42 @@ void Renderer::Impl::DrawSeeThroughStatic(Frame* f) {
   ShaderProgram::Set(lit_loc.alpha, 1.0f);
 }
 
+// The ghost's dynamic bodies in one tint, blended over the scene without writing depth, so
+// that where it overlaps the main run both stay visible.
+void Renderer::Impl::DrawGhost(const Frame& f, const Snapshot& ghost) const {
+  const int ng = std::min(f.ng, static_cast<int>(ghost.geometry_poses.size()));
+  glEnable(GL_BLEND);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+  glDepthMask(GL_FALSE);
+  glStencilMask(0x00);
+  ShaderProgram::Set(lit_loc.alpha, std::clamp(f.layers.ghost_alpha, 0.0f, 1.0f));
+  ShaderProgram::Set(lit_loc.color, ToFloat(kGhostColor));
+  for (int g = 0; g < ng; ++g) {
+    const int b = ghost.geometry_body[g];
+    if (geometry_meshes[g] == nullptr || b < 0 ||
+        ghost.scene->bodies[b].kind != SceneBody::Kind::kDynamic) {
+      continue;
+    }
+    const Eigen::Isometry3d& X_WG = ghost.geometry_poses[g];
+    ShaderProgram::Set(lit_loc.model, ToMatrix(X_WG));
+    ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
+    geometry_meshes[g]->Draw();
+  }
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+  glStencilMask(0xFF);
+  ShaderProgram::Set(lit_loc.alpha, 1.0f);
+}
+
+// The mouse spring: from the grabbed point to the mouse point.
+void Renderer::Impl::DrawPerturbation(const Frame& f) const {
+  const PerturbationView& p = f.snapshot.perturbation;
+  if (p.body < 0) return;
+  const Eigen::Vector3f from = p.p_WQ.cast<float>();
+  const float radius = 1.5f * pixel_size_per_metre * (from - eye).norm();
+  DrawArrow(from, (p.target_W - p.p_WQ).cast<float>(), radius, kPerturbationColor);
+}
+
 void Renderer::Impl::EndMainPass() const { glBindTexture(GL_TEXTURE_2D, 0); }
 
 // Hydroelastic patches, coloured by pressure: after the bodies (whose stencil marks they
@@ -661,7 +702,8 @@ void Renderer::Impl::DrawOverlays(const Frame& f) {
   const RenderLayers& layers = f.layers;
   const bool teleop_gizmo = layers.teleop_target && f.snapshot.teleop.active;
   const bool any_overlay = layers.body_frames || layers.contact_points || layers.normal_forces ||
-                           layers.friction_forces || teleop_gizmo || layers.traction_arrows;
+                           layers.friction_forces || teleop_gizmo || layers.traction_arrows ||
+                           f.snapshot.perturbation.body >= 0;
   if (!any_overlay) return;
   glClear(GL_DEPTH_BUFFER_BIT);
   overlay.Use();
@@ -669,6 +711,7 @@ void Renderer::Impl::DrawOverlays(const Frame& f) {
   ShaderProgram::Set(overlay_loc.eye, eye);
   if (layers.body_frames) DrawBodyFrames(f);
   if (teleop_gizmo) DrawTeleopGizmo(f);
+  DrawPerturbation(f);
   DrawContactForces(f);
   DrawPatchArrows(f);
   // Last, so that the exact state colours land in the pixels.

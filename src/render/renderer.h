@@ -56,7 +56,9 @@ inline constexpr Rgb8 kSlipColor{245, 130, 20};    // sliding contact
 inline constexpr Rgb8 kMarginColor{70, 150, 245};  // in the margin, not touching
 inline constexpr Rgb8 kNormalForceColor{230, 40, 40};
 inline constexpr Rgb8 kFrictionForceColor{240, 220, 40};
-inline constexpr Rgb8 kTeleopTcpColor{250, 250, 250};  // measured TCP (teleoperation)
+inline constexpr Rgb8 kTeleopTcpColor{250, 250, 250};    // measured TCP (teleoperation)
+inline constexpr Rgb8 kGhostColor{80, 200, 255};         // the ghost run's bodies (tinted)
+inline constexpr Rgb8 kPerturbationColor{230, 60, 230};  // the mouse spring
 
 // What colours the contact point markers: their state (kStickColor, kSlipColor, kMarginColor),
 // or on the pressure colour map (render/contact_colors.h) their gliding offset
@@ -107,6 +109,9 @@ struct RenderLayers {
   // parts as the normal and friction force arrows, with their own scale.
   bool traction_arrows = false;
   float traction_scale_m_per_Pa = 1e-5f;  // arrow length per pascal
+  // The ghost run's dynamic bodies (Render's `ghost`), see-through in kGhostColor.
+  bool ghost = true;
+  float ghost_alpha = 0.4f;
 };
 
 // Where a half-space is drawn: the plane through its geometry origin with normal +z of its
@@ -142,8 +147,10 @@ class Renderer {
   // the contact point; contact points, arrows and frames are drawn over the bodies. A patch's
   // force and traction arrows show the force on the pair's geometry later in World order (B of
   // every point contact, whose pairs are ordered so), so point and patch arrows agree.
+  // A ghost snapshot of the same scene (GhostRuntime) is drawn over it, see-through; the mouse
+  // spring (Snapshot::perturbation) as an arrow from the grabbed point to the mouse point.
   void Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers, int width,
-              int height);
+              int height, const Snapshot* ghost = nullptr);
   // Reads the current framebuffer back as RGBA8 rows top to bottom (for screenshots); alpha
   // is set to 255.
   std::vector<uint8_t> ReadPixels(int width, int height) const;

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -26,10 +27,12 @@
 #include "io/scene_loader.h"
 #include "render/renderer.h"
 #include "ui/actions.h"
+#include "ui/body_picker.h"
 #include "ui/camera_controller.h"
 #include "ui/contact_panel.h"
 #include "ui/exports.h"
 #include "ui/frame_timer.h"
+#include "ui/inspect_panels.h"
 #include "ui/panels.h"
 #include "ui/plot_data.h"
 #include "ui/shortcuts.h"
@@ -128,6 +131,20 @@ struct Application::Impl {
   double last_work_ms = 0;
   bool pending_plot_png = false;  // read the chosen plot back after this frame is drawn
 
+  // Visual debugging: picking, the mouse spring, the ghost's difference plots.
+  InspectState inspect;
+  BodyPicker picker;
+  Camera last_view;  // the camera of the last frame drawn (as the renderer used it)
+  std::optional<PointerInput> synthetic_pointer;
+  bool left_was_down = false;
+  struct Drag {
+    int body = -1;  // −1: not dragging
+    Eigen::Vector3d p_BoQ_B, plane_p_W, plane_n_W;
+  } drag;
+  std::deque<PlotSample> main_samples;  // awaiting the ghost's samples of the same steps
+  std::vector<GhostSample> ghost_samples;
+  std::shared_ptr<const Snapshot> ghost;  // the ghost's newest snapshot this frame
+
   // The sim thread exists (paused) from construction on; the first run lets it go.
   void EnsureStarted() {
     if (!started) runtime->Post(command::Resume{});
@@ -161,6 +178,12 @@ struct Application::Impl {
   float FreeViewFraction() const;
   void Execute(UiActions& actions, const Snapshot& snapshot);
   void LoadScene(const std::string& name_or_path);
+  PointerInput ReadPointer();
+  // Double-click selects, Ctrl+drag pulls; true while a drag holds the mouse.
+  bool HandlePicking(const PointerInput& pointer, const Snapshot& snapshot);
+  void AppendGhostDifferences();
+  // Screenshots: until the ghost has caught up with main step `step` (or 60 s have passed).
+  void WaitForGhost(uint64_t step);
   FrameStats Stats(int frames, Clock::time_point start, uint64_t start_step, double work_ms_sum,
                    double max_frame_ms) const;
 };
@@ -201,6 +224,12 @@ Application::Impl::Impl(const ApplicationOptions& o) : options(o) {
     if (recorder->is_open()) runtime->SetRecorder(std::move(recorder));
   }
   runtime->Post(command::Pause{});
+  if (options.ghost) {
+    command::StartGhost ghost;
+    ghost.overrides.approximation = *options.ghost;
+    ghost.label = ContactApproximationName(*options.ghost);
+    runtime->Post(std::move(ghost));
+  }
   runtime->Start();
   LowerCallingThreadPriority(options.render_thread_nice);
 
@@ -409,9 +438,12 @@ std::shared_ptr<const Snapshot> Application::Impl::TakeSimOutput() {
                                         s.step_ms,
                                         s.grip_force_N};
     plots.Append(s.time_s, row);
+    if (snapshot->ghost.active) main_samples.push_back(s);
   }
   CountConvergence(samples, &ui);
   samples.clear();
+  ghost = runtime->LatestGhost();
+  AppendGhostDifferences();
   if (frame_next) {
     FrameScene(*snapshot, FreeViewFraction(), &ui.camera);
     frame_next = false;
@@ -428,7 +460,9 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
   UiActions actions;
   HandleShortcuts(snapshot, &ui, &actions);
   FeedTeleopKeys(snapshot.teleop.active, runtime->keyboard().get());
-  if (!io.WantCaptureMouse) {
+  const PointerInput pointer = ReadPointer();
+  const bool dragging = HandlePicking(pointer, snapshot);
+  if (!io.WantCaptureMouse && !dragging) {
     MouseInput mouse;
     mouse.dx = io.MouseDelta.x;
     mouse.dy = io.MouseDelta.y;
@@ -444,6 +478,24 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
   }
   ui.frame_stats = timer.stats();
   DrawUi(snapshot, plots, io.DisplaySize.x, io.DisplaySize.y, &ui, &actions);
+  if (ui.show_panels) {
+    // Top right, folded until the user opens it (the scene stays in view).
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 410, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Inspect")) {
+      if (ImGui::CollapsingHeader("Selected body", ImGuiTreeNodeFlags_DefaultOpen)) {
+        SelectedBodyPanel(snapshot, inspect);
+      }
+      if (ImGui::CollapsingHeader("Timeline", ImGuiTreeNodeFlags_DefaultOpen)) {
+        TimelinePanel(snapshot, &actions);
+      }
+      if (ImGui::CollapsingHeader("Ghost", ImGuiTreeNodeFlags_DefaultOpen)) {
+        GhostPanel(snapshot, &inspect, &actions);
+      }
+    }
+    ImGui::End();
+  }
   Execute(actions, snapshot);
 }
 
@@ -471,7 +523,8 @@ void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
   bool drawn = false;
   if (renderer && fb_w > 0 && fb_h > 0) {
     try {
-      renderer->Render(snapshot, view, ui.layers, fb_w, fb_h);
+      renderer->Render(snapshot, view, ui.layers, fb_w, fb_h, ghost.get());
+      last_view = EffectiveCamera(view, snapshot);
       drawn = true;
     } catch (const std::exception& e) {
       AddError(std::string("renderer: ") + e.what());
@@ -529,6 +582,86 @@ void Application::Impl::SwapAndPace(Clock::time_point work_start, double cpu_sta
   }
 }
 
+PointerInput Application::Impl::ReadPointer() {
+  if (synthetic_pointer) {
+    const PointerInput p = *synthetic_pointer;
+    synthetic_pointer->double_click = false;  // one frame
+    return p;
+  }
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureMouse && drag.body < 0) return PointerInput{};  // over a panel
+  return {io.MousePos.x, io.MousePos.y, io.MouseDown[0], io.MouseDoubleClicked[0], io.KeyCtrl};
+}
+
+bool Application::Impl::HandlePicking(const PointerInput& pointer, const Snapshot& snapshot) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float w = io.DisplaySize.x, h = io.DisplaySize.y;
+  const bool pressed = pointer.left_down && !left_was_down;
+  left_was_down = pointer.left_down;
+  if (w <= 0 || h <= 0) return false;
+  const Ray ray = ScreenRay(last_view, pointer.x, pointer.y, w, h);
+  if (pointer.double_click && !pointer.ctrl) {
+    if (const std::optional<BodyHit> hit = picker.Pick(snapshot, ray)) {
+      inspect.selected_body = ui.plot_body = hit->body;
+      runtime->Post(command::SelectPlotBody{hit->body});
+      ui.status = "selected " + snapshot.scene->bodies[hit->body].body.name;
+    }
+  }
+  if (pressed && pointer.ctrl) {
+    if (const std::optional<BodyHit> hit = picker.Pick(snapshot, ray)) {
+      // The mouse moves the target in the plane through the grabbed point facing the camera.
+      drag = {hit->body, snapshot.body_poses[hit->body].inverse() * hit->p_W, hit->p_W,
+              -ray.direction_W};
+      ui.auto_frame = false;  // the view holds still under the mouse while it pulls
+    }
+  }
+  if (drag.body < 0) return false;
+  if (!pointer.left_down) {
+    runtime->Post(command::Perturb{});
+    drag.body = -1;
+    return false;
+  }
+  const std::optional<Eigen::Vector3d> target = IntersectPlane(ray, drag.plane_p_W, drag.plane_n_W);
+  if (target) runtime->Post(command::Perturb{drag.body, drag.p_BoQ_B, *target});
+  return true;
+}
+
+void Application::Impl::WaitForGhost(uint64_t step) {
+  const Clock::time_point start = Clock::now();
+  while (Seconds(Clock::now() - start) < 60.0) {
+    const std::shared_ptr<const Snapshot> g = runtime->LatestGhost();
+    if (g && g->step_index >= step) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  AddError("the ghost did not catch up with the main run for the screenshot");
+}
+
+// Pairs each ghost sample with the main run's sample of the same step (the ghost lags: main
+// samples wait in main_samples) and plots ghost − main.
+void Application::Impl::AppendGhostDifferences() {
+  if (!ghost) {
+    main_samples.clear();
+    return;
+  }
+  runtime->DrainGhostSamples(&ghost_samples);
+  for (const GhostSample& g : ghost_samples) {
+    while (!main_samples.empty() && main_samples.front().step_index < g.step_index) {
+      main_samples.pop_front();
+    }
+    if (main_samples.empty() || main_samples.front().step_index != g.step_index) continue;
+    const PlotSample& m = main_samples.front();
+    const Eigen::Vector3d dp(g.body_position_W[0] - m.body_position_W[0],
+                             g.body_position_W[1] - m.body_position_W[1],
+                             g.body_position_W[2] - m.body_position_W[2]);
+    const double row[kNumGhostSeries] = {dp.norm(), g.normal_force_N - m.normal_force_N,
+                                         g.slip_speed_m_per_s - m.slip_speed_m_per_s};
+    inspect.ghost_plots.Append(g.time_s, row);
+  }
+  ghost_samples.clear();
+  constexpr size_t kMaxWaiting = 1 << 16;  // a ghost far behind: forget the oldest
+  while (main_samples.size() > kMaxWaiting) main_samples.pop_front();
+}
+
 FrameStats Application::Impl::Stats(int frames, Clock::time_point start, uint64_t start_step,
                                     double work_ms_sum, double max_frame_ms) const {
   FrameStats s;
@@ -552,6 +685,21 @@ Application::Application(const ApplicationOptions& options)
 Application::~Application() = default;
 
 const std::string& Application::render_error() const { return impl_->render_error; }
+
+void Application::SetSyntheticPointer(std::optional<PointerInput> pointer) {
+  impl_->synthetic_pointer = pointer;
+}
+
+std::optional<Eigen::Vector2f> Application::ProjectToWindow(const Eigen::Vector3d& p_W) const {
+  const ImGuiIO& io = ImGui::GetIO();
+  return ProjectToScreen(impl_->last_view, p_W, io.DisplaySize.x, io.DisplaySize.y);
+}
+
+std::shared_ptr<const Snapshot> Application::LatestSnapshot() const {
+  return impl_->runtime->Latest();
+}
+
+int Application::selected_body() const { return impl_->inspect.selected_body; }
 
 int Application::Run() {
   impl_->EnsureStarted();
@@ -634,8 +782,11 @@ void Application::Screenshot(int frames, const std::string& png_path) {
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     // The last frame is framed on the bodies where they are then (fast ones may have left the
-    // initial view).
-    if (k == frames) a.frame_next = true;
+    // initial view), and shows the ghost (if any) at the same step.
+    if (k == frames) {
+      a.frame_next = true;
+      if (a.options.ghost) a.WaitForGhost(base + target);
+    }
     a.Frame(k == frames ? &pixels : nullptr, &width, &height);
     if (!a.ui.errors.empty()) {
       throw std::runtime_error(a.ui.errors.back());

@@ -4,12 +4,15 @@
 // draw the panels, post the user's commands.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "app/snapshot.h"
 #include "engine/world/scene_spec.h"
 #include "render/renderer.h"
 
@@ -53,6 +56,17 @@ struct ApplicationOptions {
   int render_thread_nice = 10;
   // What colours the contact points at start (--contact-colors; the Contacts panel changes it).
   ContactColorMode contact_colors = ContactColorMode::kState;
+  // A ghost run with this approximation from the start (--ghost); unset: none.
+  std::optional<ContactApproximation> ghost;
+};
+
+// A pointer (mouse) state for one frame, in window pixels (y down): what the application reads
+// from the real mouse, or takes from SetSyntheticPointer (tests, scripted demos).
+struct PointerInput {
+  float x = 0, y = 0;
+  bool left_down = false;
+  bool double_click = false;  // a left double-click this frame
+  bool ctrl = false;
 };
 
 // What a run of frames did (RunFrames / RunFor).
@@ -101,6 +115,16 @@ class Application {
   // std::runtime_error on failure (the renderer could not be built, the simulation failed or
   // stalled, the file can't be written).
   void Screenshot(int frames, const std::string& png_path);
+
+  // Synthetic pointer input, used instead of the mouse from the next frame on (nullopt: the
+  // mouse again); a double_click counts for one frame. Picking (double-click selects a body)
+  // and pushing (Ctrl+drag) then work as with the mouse.
+  void SetSyntheticPointer(std::optional<PointerInput> pointer);
+  // Where p_W appears in the window with the last frame's camera (pixels, y down).
+  std::optional<Eigen::Vector2f> ProjectToWindow(const Eigen::Vector3d& p_W) const;
+  // The newest snapshot of the sim thread, and the body picked by double-click (−1: none).
+  std::shared_ptr<const Snapshot> LatestSnapshot() const;
+  int selected_body() const;
 
   // A shader or renderer error ("" if the renderer is fine).
   const std::string& render_error() const;

@@ -54,10 +54,15 @@ void HandleShortcuts(const Snapshot& snapshot, UiState* ui, UiActions* actions) 
       actions->commands.push_back(command::Pause{});
     }
   }
-  if ((!teleop && Pressed(GLFW_KEY_S)) || Pressed(GLFW_KEY_PERIOD)) {
+  // '.' steps forward: through the timeline while a recorded step is shown, else one new step;
+  // ',' steps back through the timeline (pausing the run).
+  if (Pressed(GLFW_KEY_PERIOD) && snapshot.timeline.viewing) {
+    actions->commands.push_back(command::StepTimeline{+1});
+  } else if ((!teleop && Pressed(GLFW_KEY_S)) || Pressed(GLFW_KEY_PERIOD)) {
     if (!snapshot.paused) actions->commands.push_back(command::Pause{});
     actions->commands.push_back(command::StepOnce{});
   }
+  if (Pressed(GLFW_KEY_COMMA)) actions->commands.push_back(command::StepTimeline{-1});
   if (Pressed(GLFW_KEY_R)) actions->commands.push_back(command::Reset{});
   if (Pressed(GLFW_KEY_F)) ToggleFollow(ui);
   if (Pressed(GLFW_KEY_1)) actions->camera_preset = CameraPreset::kFront;

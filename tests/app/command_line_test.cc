@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -69,6 +71,147 @@ TEST(CommandLine, HeadlessRunWritesLogAndSummary) {
   }
   std::filesystem::remove(log);
   std::filesystem::remove(summary);
+}
+
+// A CSV file as a header (column names) and rows of numbers.
+struct Csv {
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+  int Column(const std::string& name) const {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (columns[i] == name) return static_cast<int>(i);
+    }
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+  }
+  bool Has(const std::string& name) const {
+    return std::find(columns.begin(), columns.end(), name) != columns.end();
+  }
+  double At(size_t row, const std::string& name) const { return rows.at(row).at(Column(name)); }
+};
+
+Csv ReadCsv(const std::string& path) {
+  Csv csv;
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  std::stringstream header(line);
+  for (std::string field; std::getline(header, field, ',');) csv.columns.push_back(field);
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::stringstream ss(line);
+    for (std::string field; std::getline(ss, field, ',');) row.push_back(std::stod(field));
+    EXPECT_EQ(row.size(), csv.columns.size()) << line;
+    csv.rows.push_back(row);
+  }
+  return csv;
+}
+
+// The 13 state columns of a body in the per-step log.
+std::string StateColumns(const std::string& body) {
+  std::string s;
+  for (const char* c :
+       {"px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"}) {
+    s += "," + body + "." + c;
+  }
+  return s;
+}
+
+TEST(CommandLine, LogGivesEveryDynamicBodysStateAndJointCoordinates) {
+  // Four bodies without contact, each with a known answer: a ball falling freely (floating), a
+  // slider falling along a vertical prismatic joint, a wheel spinning at 2 rad/s on a vertical
+  // revolute joint, a bracket welded to the world (at rest). Semi-implicit Euler at δt:
+  // v_n = −g t_n, q_n = −½ g t_n (t_n + δt).
+  const std::string scene = TempPath("jointed.yaml"), log = TempPath("jointed.csv");
+  std::ofstream(scene) << R"(scene: jointed
+dt: 1.0e-3
+model: lagged
+bodies:
+  - {name: slider, joint: prismatic, axis: [0, 0, 1], joint_origin: {position: [0, 0, 1]},
+     mass: 1.0, shapes: [{type: sphere, radius: 0.05}]}
+  - {name: wheel, joint: revolute, axis: [0, 0, 1], joint_origin: {position: [1, 0, 1]},
+     joint_velocity: 2.0, mass: 1.0, shapes: [{type: cylinder, radius: 0.1, length: 0.02}]}
+  - {name: bracket, joint: weld, joint_origin: {position: [0, 1, 0.5], rpy_deg: [0, 0, 90]},
+     mass: 1.0, shapes: [{type: box, size: [0.1, 0.1, 0.1]}]}
+  - {name: ball, mass: 1.0, position: [-1, 0, 2], shapes: [{type: sphere, radius: 0.05}]}
+)";
+  const Result r = RunContactlab("--headless --scene " + scene + " --duration 0.05 --log " + log);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string csv_text = ReadFile(log);
+  // The columns written before every dynamic body was logged keep their places (floating
+  // bodies, then every body's forces); the other dynamic bodies follow.
+  const std::string expected_header =
+      "t,step_ms,iterations,num_contacts,residual" + StateColumns("ball") +
+      ",slider.fn,slider.ft,wheel.fn,wheel.ft,bracket.fn,bracket.ft,ball.fn,ball.ft" +
+      StateColumns("slider") + ",slider.q,slider.qd" + StateColumns("wheel") + ",wheel.q,wheel.qd" +
+      StateColumns("bracket");
+  EXPECT_EQ(csv_text.substr(0, csv_text.find('\n')), expected_header);
+  const Csv csv = ReadCsv(log);
+  ASSERT_EQ(csv.rows.size(), 50u);
+  const double g = 9.81, dt = 1e-3, tol = 1e-8;
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    const double t = csv.At(i, "t");
+    EXPECT_NEAR(t, (i + 1) * dt, 1e-12);
+    EXPECT_NEAR(csv.At(i, "ball.vz"), -g * t, tol);
+    EXPECT_NEAR(csv.At(i, "slider.qd"), -g * t, tol);
+    EXPECT_NEAR(csv.At(i, "slider.vz"), -g * t, tol);
+    EXPECT_NEAR(csv.At(i, "slider.q"), -0.5 * g * t * (t + dt), tol);
+    EXPECT_NEAR(csv.At(i, "slider.pz"), 1 - 0.5 * g * t * (t + dt), tol);
+    EXPECT_NEAR(csv.At(i, "slider.qw"), 1.0, tol);
+    EXPECT_NEAR(csv.At(i, "wheel.qd"), 2.0, tol);
+    EXPECT_NEAR(csv.At(i, "wheel.wz"), 2.0, tol);
+    EXPECT_NEAR(csv.At(i, "wheel.q"), 2.0 * t, tol);
+    EXPECT_NEAR(csv.At(i, "wheel.qw"), std::cos(t), tol);  // half the angle 2t
+    EXPECT_NEAR(csv.At(i, "wheel.qz"), std::sin(t), tol);
+    EXPECT_NEAR(csv.At(i, "wheel.px"), 1.0, tol);
+    EXPECT_NEAR(csv.At(i, "wheel.vx"), 0.0, tol);  // the origin is on the axis
+    EXPECT_NEAR(csv.At(i, "bracket.py"), 1.0, tol);
+    EXPECT_NEAR(csv.At(i, "bracket.pz"), 0.5, tol);
+    EXPECT_NEAR(csv.At(i, "bracket.qw"), std::sqrt(0.5), tol);  // 90° about z
+    EXPECT_NEAR(csv.At(i, "bracket.qz"), std::sqrt(0.5), tol);
+    for (const char* c : {"vx", "vy", "vz", "wx", "wy", "wz"}) {
+      EXPECT_EQ(csv.At(i, std::string("bracket.") + c), 0.0) << c;
+    }
+  }
+  std::filesystem::remove(scene);
+  std::filesystem::remove(log);
+}
+
+TEST(CommandLine, LogGivesTheRobotsJointsFromTheirInitialValues) {
+  // peg_in_hole: the arm starts at Franka's ready pose (the scene's joint_positions), the hand at
+  // (0.30689, 0, 0.59028); its script holds still for 0.3 s, so after 10 ms every joint is
+  // still there: gravity sags the arm by about its torque over the PD gain (≲ 30 N·m / 1e5 =
+  // 3e-4 rad), the fingers hold the peg.
+  const std::string log = TempPath("peg_log.csv");
+  const Result r = RunContactlab("--headless --scene peg_in_hole --duration 0.01 --log " + log);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Csv csv = ReadCsv(log);
+  ASSERT_EQ(csv.rows.size(), 10u);
+  EXPECT_TRUE(csv.Has("peg.px"));  // floating
+  EXPECT_TRUE(csv.Has("panda_hand.wz"));
+  EXPECT_FALSE(csv.Has("panda_hand.q"));  // welded to link 7
+  struct Joint {
+    const char* body;
+    double q0, tolerance;
+  };
+  for (const Joint& j :
+       {Joint{"panda_link1", 0.0, 2e-3}, Joint{"panda_link2", -0.7853981634, 2e-3},
+        Joint{"panda_link4", -2.3561944902, 2e-3}, Joint{"panda_link6", 1.5707963268, 2e-3},
+        Joint{"panda_link7", 0.7853981634, 2e-3}, Joint{"panda_leftfinger", 0.00799, 2e-4}}) {
+    const std::string body = j.body;
+    for (size_t i : {size_t{0}, csv.rows.size() - 1}) {
+      EXPECT_NEAR(csv.At(i, body + ".q"), j.q0, j.tolerance) << body << " row " << i;
+      EXPECT_NEAR(csv.At(i, std::string(body) + ".qd"), 0.0, 0.05) << body << " row " << i;
+    }
+  }
+  EXPECT_NEAR(csv.At(0, "panda_hand.px"), 0.30689, 1e-3);
+  EXPECT_NEAR(csv.At(0, "panda_hand.py"), 0.0, 1e-3);
+  EXPECT_NEAR(csv.At(0, "panda_hand.pz"), 0.59028, 1e-3);
+  // Joint 1 turns about the world z from the fixed base: link 1's ω_z is its joint rate.
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    EXPECT_NEAR(csv.At(i, "panda_link1.wz"), csv.At(i, "panda_link1.qd"), 1e-9);
+  }
+  std::filesystem::remove(log);
 }
 
 TEST(CommandLine, ContactLogHasARowPerContactWithGlidingDiagnostics) {

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "app/perturbation.h"
 #include "io/scene_loader.h"
 
 namespace contactlab {
@@ -74,6 +75,58 @@ TEST(Application, ScreenshotWithoutRunningIsDeterministicInSteps) {
   const FrameStats s = app.RunFrames(0);
   EXPECT_EQ(s.sim_steps, 0u);
   EXPECT_NEAR(s.sim_time_s, 0.1, 1e-9);
+}
+
+}  // namespace
+}  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+TEST(ApplicationPicking, DoubleClickSelectsABodyAndCtrlDragPullsIt) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  ApplicationOptions o = SmallHiddenWindow("falling_sphere");
+  o.realtime_factor = 1.0;
+  Application app(o);
+  app.RunFor(1.5);  // the sphere has landed and rests
+  const std::shared_ptr<const Snapshot> s = app.LatestSnapshot();
+  const int sphere = s->scene->FindBody("sphere");
+  ASSERT_GE(sphere, 0);
+  const Eigen::Vector3d p0 = s->body_poses[sphere].translation();
+  const std::optional<Eigen::Vector2f> at = app.ProjectToWindow(p0);
+  ASSERT_TRUE(at.has_value());
+  EXPECT_EQ(app.selected_body(), -1);
+  PointerInput pointer{at->x(), at->y(), false, true, false};  // a double-click on its centre
+  app.SetSyntheticPointer(pointer);
+  app.RunFrames(2);
+  EXPECT_EQ(app.selected_body(), sphere);
+
+  // Ctrl+drag: press on the sphere, then move the pointer 200 pixels up and hold.
+  pointer = {at->x(), at->y(), true, false, true};
+  app.SetSyntheticPointer(pointer);
+  app.RunFrames(2);
+  pointer.y -= 200;
+  app.SetSyntheticPointer(pointer);
+  app.RunFor(1.5);
+  const std::shared_ptr<const Snapshot> pulled = app.LatestSnapshot();
+  EXPECT_EQ(pulled->perturbation.body, sphere);
+  const Eigen::Vector3d p1 = pulled->body_poses[sphere].translation();
+  // It hangs from the spring at the pointer, sagging by g/ω² (critically damped, settled).
+  const Eigen::Vector3d target_W = pulled->perturbation.target_W;
+  const double w = 2 * M_PI * kPerturbationFrequency_Hz;
+  EXPECT_GT(target_W.z() - p0.z(), 0.03);
+  EXPECT_NEAR((pulled->perturbation.p_WQ - target_W).norm(), 9.81 / (w * w), 3e-3);
+  EXPECT_GT(p1.z() - p0.z(), 0.02) << "the sphere follows the pointer up";
+  // The spring's target is where the pointer is.
+  const std::optional<Eigen::Vector2f> target = app.ProjectToWindow(pulled->perturbation.target_W);
+  ASSERT_TRUE(target.has_value());
+  EXPECT_NEAR(target->y(), pointer.y, 2.0);
+  // Released: the spring goes.
+  pointer.left_down = false;
+  app.SetSyntheticPointer(pointer);
+  app.RunFrames(3);
+  app.RunFor(0.1);
+  EXPECT_EQ(app.LatestSnapshot()->perturbation.body, -1);
 }
 
 }  // namespace

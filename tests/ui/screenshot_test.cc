@@ -321,3 +321,40 @@ TEST(Screenshot, ABadContactColourModeIsOneClearErrorAndExitCode2) {
 }
 
 }  // namespace
+
+namespace {
+
+// Pixels tinted towards the ghost's colour (cyan): blue and green well above red.
+size_t CyanPixels(const Image& img) {
+  const Region scene = SceneRegion(img);
+  size_t n = 0;
+  for (int y = scene.y0; y < scene.y1; ++y) {
+    for (int x = scene.x0; x < scene.x1; ++x) {
+      const uint8_t* p = &img.rgb[(static_cast<size_t>(y) * img.w + x) * 3];
+      if (p[2] > p[0] + 60 && p[1] > p[0] + 40) ++n;
+    }
+  }
+  return n;
+}
+
+TEST(Screenshot, TheGhostIsDrawnSeeThroughInItsColour) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  size_t cyan[2] = {0, 0};
+  for (int with_ghost = 0; with_ghost < 2; ++with_ghost) {
+    const std::string png = TempPath("ghost.png");
+    const Result r = RunContactlab("--screenshot " + png + " --frames 60 --scene falling_sphere" +
+                                   (with_ghost ? " --ghost sap" : ""));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const Image img = LoadPng(png);
+    ASSERT_TRUE(img.ok());
+    cyan[with_ghost] = CyanPixels(img);
+    if (!HasFailure()) fs::remove(png);
+  }
+  // The resting sphere, tinted by the ghost resting in the same place (a few hundred pixels).
+  EXPECT_LT(cyan[0], 50u);
+  EXPECT_GT(cyan[1], 250u) << "without " << cyan[0] << ", with the ghost " << cyan[1];
+  EXPECT_EQ(RunContactlab("--headless --ghost sap --scene clutter").exit_code, 2);
+  EXPECT_EQ(RunContactlab("--screenshot x.png --ghost fast --scene clutter").exit_code, 2);
+}
+
+}  // namespace

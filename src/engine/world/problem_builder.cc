@@ -77,6 +77,7 @@ void ProblemBuilder::AddFreeMotion(const WorldModel& model, const WorldInputs& i
   mb.CalcJointSpringForces(start.q, &generalized_forces_);
   generalized_forces_ -= bias_forces_;
   generalized_forces_.array() -= mb.joint_damping().array() * start.v.array();
+  AddExternalForce(model, inputs, start);
   Eigen::VectorXd& v_star = problem_.mutable_free_motion_velocity();
   for (int t = 0; t < mb.num_trees(); ++t) {
     const int s = mb.tree_velocity_start(t), n = mb.tree_num_velocities(t);
@@ -90,6 +91,20 @@ void ProblemBuilder::AddFreeMotion(const WorldModel& model, const WorldInputs& i
     acceleration = tree_llt_[t].solve(generalized_forces_.segment(s, n));
     v_star.segment(s, n) = start.v.segment(s, n) + dt * acceleration;
   }
+}
+
+// A force f at the material point Q does the virtual work f·v_Q = f·(J_Q v), so its
+// generalized force is J_Qᵀ f (explicit: evaluated at the start of the step, like gravity).
+void ProblemBuilder::AddExternalForce(const WorldModel& model, const WorldInputs& inputs,
+                                      const StepStart& start) {
+  const ExternalForce& force = inputs.external_force;
+  if (force.scene_body < 0) return;
+  const Multibody& mb = model.multibody();
+  const int b = model.multibody_index(force.scene_body);
+  const int t = mb.body_tree(b), s = mb.tree_velocity_start(t), n = mb.tree_num_velocities(t);
+  auto J_Q = jacobian_scratch_.leftCols(n);
+  mb.CalcPointJacobian(start.data, b, start.data.X_WB[b] * force.p_BoQ_B, J_Q);
+  generalized_forces_.segment(s, n).noalias() += J_Q.transpose() * force.f_Q_W;
 }
 
 ContactProperties ProblemBuilder::PairProperties(const WorldModel& model, const WorldInputs& inputs,

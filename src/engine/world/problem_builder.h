@@ -45,6 +45,7 @@ class ProblemBuilder {
  private:
   // §1: A (v* − v0) = δt k(q0, v0), A = M + δt D + δt² K, per tree.
   void AddFreeMotion(const WorldModel& model, const WorldInputs& inputs, const StepStart& start);
+  void AddExternalForce(const WorldModel& model, const WorldInputs& inputs, const StepStart& start);
   void AddContact(const WorldModel& model, const WorldInputs& inputs, const StepStart& start,
                   const ContactCandidate& candidate, int c);
   ContactProperties PairProperties(const WorldModel& model, const WorldInputs& inputs,

@@ -91,7 +91,9 @@ struct ContactOverrides {
   // the approximation are one value per scene, which a plain override restores exactly.
   struct Clear {
     bool stiffness = false, hunt_crossley = false, relaxation_time = false, friction = false;
+    bool operator==(const Clear&) const = default;
   } clear;
+  bool operator==(const ContactOverrides&) const = default;
 };
 struct SceneSpec {
   std::string name = "unnamed";

@@ -91,6 +91,12 @@ void World::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   model_.multibody().UpdateKinematics(q_, v_, data_.get());
 }
 
+void World::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double time_s) {
+  if (!std::isfinite(time_s)) throw std::invalid_argument("World::SetState: non-finite time");
+  SetState(q, v);
+  time_ = time_s;
+}
+
 void World::SetOverrides(const ContactOverrides& o) { ApplyOverrides(o, &inputs_); }
 
 JointPdSpec& World::MutablePd(int scene_body, const char* caller) {
@@ -115,6 +121,57 @@ void World::SetPdEffortLimit(int scene_body, double effort_limit) {
     throw std::invalid_argument("SetPdEffortLimit: the effort limit must be positive");
   }
   pd.effort_limit = effort_limit;
+}
+
+ContactSettings World::contact_settings() const {
+  return {inputs_.overrides, inputs_.dt_s, inputs_.approximation,
+          inputs_.stiction_tolerance_m_per_s};
+}
+
+void World::SetContactSettings(const ContactSettings& settings) {
+  if (!(settings.dt_s > 0) || !std::isfinite(settings.dt_s) ||
+      !(settings.stiction_tolerance_m_per_s > 0) ||
+      !std::isfinite(settings.stiction_tolerance_m_per_s)) {
+    throw std::invalid_argument("SetContactSettings: δt and v_s must be positive and finite");
+  }
+  inputs_.overrides = settings.overrides;
+  inputs_.dt_s = settings.dt_s;
+  inputs_.approximation = settings.approximation;
+  inputs_.stiction_tolerance_m_per_s = settings.stiction_tolerance_m_per_s;
+}
+
+void World::SetActuation(const std::vector<std::optional<JointPdSpec>>& pd) {
+  if (pd.size() != inputs_.pd.size()) {
+    throw std::invalid_argument("SetActuation: one entry per scene body expected");
+  }
+  for (size_t b = 0; b < pd.size(); ++b) {
+    if (pd[b].has_value() != inputs_.pd[b].has_value()) {
+      throw std::invalid_argument(fmt::format("SetActuation: body '{}' {} a PD controller",
+                                              scene().bodies[b].body.name,
+                                              inputs_.pd[b] ? "needs" : "has no"));
+    }
+    if (pd[b] && (!std::isfinite(pd[b]->q_desired) || !std::isfinite(pd[b]->v_desired) ||
+                  !std::isfinite(pd[b]->feedforward) || !(pd[b]->effort_limit > 0))) {
+      throw std::invalid_argument(fmt::format(
+          "SetActuation: body '{}': targets must be finite and the effort limit positive",
+          scene().bodies[b].body.name));
+    }
+  }
+  inputs_.pd = pd;  // same sizes: copies in place
+}
+
+void World::SetExternalForce(const ExternalForce& force) {
+  if (force.scene_body != -1) {
+    if (force.scene_body < 0 || force.scene_body >= model_.num_bodies() ||
+        model_.multibody_index(force.scene_body) < 0) {
+      throw std::invalid_argument(
+          fmt::format("SetExternalForce: body {} is not a dynamic body", force.scene_body));
+    }
+    if (!force.p_BoQ_B.allFinite() || !force.f_Q_W.allFinite()) {
+      throw std::invalid_argument("SetExternalForce: the point and force must be finite");
+    }
+  }
+  inputs_.external_force = force;
 }
 
 void World::SetHydroelasticGeometry(int g, HydroelasticRepresentation r) {

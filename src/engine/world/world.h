@@ -52,11 +52,22 @@ class World {
 
   // Live settings, between steps (the UI or command line). Validated by ApplyOverrides.
   void SetOverrides(const ContactOverrides& o);
+  // The live settings as one value, and back (e.g. those a timeline recorded with a step).
+  // Throws std::invalid_argument for a non-positive δt or v_s, changing nothing.
+  ContactSettings contact_settings() const;
+  void SetContactSettings(const ContactSettings& settings);
   // Teleoperation and scripted motion: new targets (and effort limit, e.g. the grip force) of
   // a PD-controlled 1-dof joint, used from the next step on. Throws std::invalid_argument for a
   // body without a PD controller or a non-finite / non-positive value.
   void SetPdTarget(int scene_body, double q_desired, double v_desired);
   void SetPdEffortLimit(int scene_body, double effort_limit);
+  // The whole actuation at once, as inputs().pd holds it (a ghost or a replay applies another
+  // world's actuation exactly). Throws std::invalid_argument unless every body keeps its PD
+  // controller or lack of one, with finite targets and a positive effort limit.
+  void SetActuation(const std::vector<std::optional<JointPdSpec>>& pd);
+  // An external force from the next step on, held until changed (scene_body −1: none). Throws
+  // std::invalid_argument for a body that is not dynamic or a non-finite point or force.
+  void SetExternalForce(const ExternalForce& force);
   // Swaps in a representation built by BuildHydroelasticRepresentation (typically on another
   // thread) for geometry g, between steps: a pointer move, no meshing. The state, time,
   // overrides and PD targets are kept; the next step uses it. Throws std::invalid_argument if g
@@ -76,6 +87,11 @@ class World {
   const Eigen::VectorXd& q() const { return q_; }
   const Eigen::VectorXd& v() const { return v_; }
   void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // The state and the time: with the same inputs, the steps that follow are bit for bit those
+  // that followed when the world was in this state (the solver starts from v, and nothing else
+  // carries over from step to step). Throws std::invalid_argument on a wrong size or a
+  // non-finite time.
+  void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double time_s);
 
   // Scene body index → multibody body index (−1 for static/kinematic bodies).
   int multibody_index(int scene_body) const { return model_.multibody_index(scene_body); }

@@ -34,6 +34,7 @@ void ApplyOverrides(const ContactOverrides& o, WorldInputs* inputs) {
 void ResetActuation(const WorldModel& model, WorldInputs* inputs) {
   inputs->pd.clear();
   for (const SceneBody& sb : model.scene().bodies) inputs->pd.push_back(sb.pd);
+  inputs->external_force = ExternalForce{};
 }
 
 }  // namespace contactlab

@@ -3,6 +3,7 @@
 // representations, and the actuation (PD targets and effort limits).
 #pragma once
 
+#include <Eigen/Core>
 #include <optional>
 #include <vector>
 
@@ -10,6 +11,15 @@
 #include "engine/world/world_model.h"
 
 namespace contactlab {
+
+// A force applied to one body at a body-fixed point, held until changed: a user's mouse spring
+// (MuJoCo simulate's perturbation), or any other external push. Only bodies of the multibody
+// (dynamic bodies, robot links included) can be pushed.
+struct ExternalForce {
+  int scene_body = -1;                                // −1: no force
+  Eigen::Vector3d p_BoQ_B = Eigen::Vector3d::Zero();  // application point Q, body frame [m]
+  Eigen::Vector3d f_Q_W = Eigen::Vector3d::Zero();    // the force at Q, world frame [N]
+};
 
 struct WorldInputs {
   // Settings a user changes live (sliders, the command line); World::Reset keeps them, as
@@ -26,6 +36,17 @@ struct WorldInputs {
   // Actuation, which World::Reset restores from the model (like MuJoCo's mj_resetData).
   // Per scene body: its PD controller's targets, gains and effort limit, if it has one.
   std::vector<std::optional<JointPdSpec>> pd;
+  // An external force, held over steps until changed; World::Reset removes it.
+  ExternalForce external_force;
+};
+
+// The live contact settings of WorldInputs as one value (what a timeline records per step).
+struct ContactSettings {
+  ContactOverrides overrides;
+  double dt_s = 1e-3;
+  ContactApproximation approximation = ContactApproximation::kLagged;
+  double stiction_tolerance_m_per_s = 1e-4;
+  bool operator==(const ContactSettings&) const = default;
 };
 
 // The inputs a model starts with: the scene's own settings and PD targets, and the
@@ -36,7 +57,7 @@ WorldInputs MakeInitialInputs(const WorldModel& model);
 // std::invalid_argument naming the option on a bad value, and then changes nothing.
 void ApplyOverrides(const ContactOverrides& o, WorldInputs* inputs);
 
-// The actuation of the model's initial state.
+// The actuation of the model's initial state, without an external force.
 void ResetActuation(const WorldModel& model, WorldInputs* inputs);
 
 }  // namespace contactlab

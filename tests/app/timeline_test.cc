@@ -1,0 +1,86 @@
+// Timeline: a recorded step, restored into any world of the same scene and taken again, is the
+// original step bit for bit (state, inputs and settings recorded); the history is bounded.
+#include "app/timeline.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "test_support/pile_scene.h"
+
+namespace contactlab {
+namespace {
+
+// A varying push on body 1 during steps [100, 200), as a user's mouse spring would give.
+void Push(World* world, int step) {
+  if (step >= 100 && step < 200) {
+    world->SetExternalForce({1, Eigen::Vector3d(0.01, 0, 0), Eigen::Vector3d(0.02 * step, 0, 1)});
+  } else {
+    world->SetExternalForce({});
+  }
+}
+
+ContactOverrides Approximation(ContactApproximation a) {
+  ContactOverrides o;
+  o.approximation = a;
+  return o;
+}
+
+TEST(Timeline, RecordedStepsAreRecomputedBitForBit) {
+  const SceneSpec scene = testing::PileScene(6, 2e-3);
+  World world(scene);
+  Timeline timeline(world, 10.0);
+  std::vector<Eigen::VectorXd> q_after;
+  for (int i = 0; i < 300; ++i) {
+    Push(&world, i);
+    if (i == 150) world.SetOverrides(Approximation(ContactApproximation::kSap));
+    timeline.Record(world, i);
+    ASSERT_TRUE(world.Step());
+    q_after.push_back(world.q());
+  }
+  ASSERT_EQ(timeline.size(), 300);
+  World other(scene);  // Lagged, no force: everything comes from the record
+  for (int i : {0, 120, 149, 150, 299}) {
+    timeline.Restore(i, &other);
+    ASSERT_TRUE(other.Step());
+    EXPECT_EQ(other.q(), q_after[i]) << "step " << i;
+    EXPECT_EQ(other.approximation(),
+              i < 150 ? ContactApproximation::kLagged : ContactApproximation::kSap);
+  }
+  // keep_settings: the world's own settings stay (a branch with new settings).
+  other.SetOverrides(Approximation(ContactApproximation::kSimilar));
+  timeline.Restore(120, &other, /*keep_settings=*/true);
+  EXPECT_EQ(other.approximation(), ContactApproximation::kSimilar);
+  EXPECT_EQ(other.inputs().external_force.f_Q_W, Eigen::Vector3d(0.02 * 120, 0, 1));
+}
+
+TEST(Timeline, KeepsTheNewestStepsWithinItsDuration) {
+  const SceneSpec scene = testing::PileScene(2, 2e-3);
+  World world(scene);
+  Timeline timeline(world, 0.1);  // 50 steps of 2 ms, plus the one in progress
+  ASSERT_EQ(timeline.capacity(), 51);
+  for (int i = 0; i < 200; ++i) {
+    timeline.Record(world, i);
+    ASSERT_TRUE(world.Step());
+  }
+  EXPECT_EQ(timeline.size(), 51);
+  EXPECT_EQ(timeline.step_index(0), 149u);
+  EXPECT_EQ(timeline.step_index(50), 199u);
+  // Per record: step index, time, settings index, q (2 × 7), v (2 × 6), the external force (7).
+  const size_t record_doubles = 3 + 14 + 12 + 7;
+  EXPECT_GE(timeline.memory_bytes(), 51 * record_doubles * sizeof(double));
+  EXPECT_LT(timeline.memory_bytes(), 51 * record_doubles * sizeof(double) + 1024);
+  // Find: the step in progress at a time.
+  EXPECT_EQ(timeline.Find(timeline.time_s(10) + 1e-4), 10);
+  EXPECT_EQ(timeline.Find(-1.0), 0);
+  EXPECT_EQ(timeline.Find(1e9), 50);
+  timeline.TruncateAfter(20);
+  EXPECT_EQ(timeline.size(), 21);
+  EXPECT_EQ(timeline.step_index(20), 169u);
+  timeline.Clear();
+  EXPECT_EQ(timeline.size(), 0);
+  EXPECT_EQ(timeline.Find(0.0), -1);
+}
+
+}  // namespace
+}  // namespace contactlab
