@@ -73,12 +73,17 @@ TEST_F(ContactPanelTest, HoverPicksTheContactUnderTheMouse) {
   EXPECT_FALSE(ui_.contacts.pinned.active);
 }
 
-TEST_F(ContactPanelTest, AClickPinsADragDoesNot) {
+TEST_F(ContactPanelTest, AClickPinsADragOrACtrlClickDoesNot) {
   Frame(471, 300, false);
   Frame(471, 300, true);   // press
   Frame(430, 300, true);   // drag (orbit) ...
   Frame(471, 300, false);  // ... and release over the contact: not a click
   EXPECT_FALSE(ui_.contacts.pinned.active);
+  ImGui::GetIO().KeyCtrl = true;  // the mouse spring's gesture
+  Frame(471, 300, true);
+  Frame(471, 300, false);
+  EXPECT_FALSE(ui_.contacts.pinned.active);
+  ImGui::GetIO().KeyCtrl = false;
   Frame(471, 300, true);
   Frame(471, 300, false);
   ASSERT_TRUE(ui_.contacts.pinned.active);
