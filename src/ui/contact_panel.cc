@@ -138,7 +138,9 @@ void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui) 
   ContactDiagnosticsTable(snapshot, c);
   ImGui::TextColored(kDim, "click: pin in the Contacts panel");
   ImGui::EndTooltip();
-  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 9.0f) {
+  // Ctrl+click belongs to the mouse spring (Ctrl+drag pulls a body).
+  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 9.0f &&
+      !io.KeyCtrl) {
     Pin(snapshot.contacts, state.hovered, snapshot.time_s, &state.pinned);
   }
 }

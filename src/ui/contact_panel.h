@@ -22,7 +22,8 @@ void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
 
 // After the panels, with the camera the scene is drawn with this frame: finds the hovered
 // contact (tooltip, ring) unless the mouse is over
-// a window, pins it on a click (a press and release without a drag, which orbits the camera),
+// a window, pins it on a click (a press and release without a drag, which orbits the camera;
+// without Ctrl, which the mouse spring takes),
 // and draws the gliding overlay. Between ImGui::NewFrame and ImGui::Render.
 void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui);
 
