@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "engine/solver/contact_constraint_factory.h"
 #include "ui/contact_color_bar.h"
 #include "ui/contact_panel.h"
 #include "ui/exports.h"
@@ -27,6 +28,18 @@ bool SliderDouble(const char* label, double* value, double min, double max, cons
                   bool logarithmic, double* edit_buffer) {
   if (logarithmic) return LogSlider(label, value, min, max, edit_buffer);
   return ImGui::SliderScalar(label, ImGuiDataType_Double, value, &min, &max, format);
+}
+
+// A tooltip for the last item (a group of widgets), shown also while it is disabled: what the
+// parameter is physically and, when the active approximation does not read it, why.
+void ParameterTooltip(const char* help, const char* unused_reason) {
+  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  ImGui::BeginTooltip();
+  ImGui::TextUnformatted(help);
+  if (unused_reason[0] != '\0') {
+    ImGui::TextColored(kWarnColor, "not used now: %s", unused_reason);
+  }
+  ImGui::EndTooltip();
 }
 
 // A labelled row: slider (live), and a reset button when the value differs from the scene's or
@@ -166,9 +179,15 @@ void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) 
   // δt (live; applied between steps).
   double dt = ui->posted.dt_s.value_or(snapshot.dt_s);
   bool reset = false;
-  if (ParameterRow("time step dt [s]", "dt", &dt, ui->defaults.dt_s, 1e-5, 5e-2, "%.2e", true,
-                   false, &reset, &ui->edit_value) &&
-      dt > 0) {
+  ImGui::BeginGroup();
+  const bool dt_changed = ParameterRow("time step dt [s]", "dt", &dt, ui->defaults.dt_s, 1e-5, 5e-2,
+                                       "%.2e", true, false, &reset, &ui->edit_value);
+  ImGui::EndGroup();
+  ParameterTooltip(
+      "dt [s]: the time step; the convex approximations glide by mu*dt*|v_t| and SAP's "
+      "near-rigid contact is as stiff as dt allows",
+      "");
+  if (dt_changed && dt > 0) {
     ContactOverrides o;
     o.dt_s = ui->posted.dt_s = dt;
     Post(actions, o);
@@ -244,6 +263,8 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
   // Reset clears the override (ContactOverrides::clear), so that every pair has its own scene
   // value again (pairs combine per-geometry values; the row shows a representative one).
   struct Row {
+    ContactParameter parameter;
+    const char* help;  // unit and what it does physically, one line
     const char* label;
     const char* id;
     std::optional<double> ContactOverrides::*field;
@@ -255,13 +276,21 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
   };
   using Clear = ContactOverrides::Clear;
   const Row rows[] = {
-      {"stiffness k [N/m]", "k", &ContactOverrides::stiffness_N_per_m, &Clear::stiffness,
+      {ContactParameter::kStiffness,
+       "k [N/m]: point-contact stiffness, normal force per metre of penetration",
+       "stiffness k [N/m]", "k", &ContactOverrides::stiffness_N_per_m, &Clear::stiffness,
        scene.stiffness_N_per_m, 1e2, 1e9, "%.3e", true},
-      {"Hunt-Crossley d [s/m]", "d", &ContactOverrides::hunt_crossley_s_per_m,
+      {ContactParameter::kHuntCrossley,
+       "d [s/m]: Hunt & Crossley dissipation, force k*x*(1 + d*v) - bounces lose energy with d",
+       "Hunt-Crossley d [s/m]", "d", &ContactOverrides::hunt_crossley_s_per_m,
        &Clear::hunt_crossley, scene.hunt_crossley_s_per_m, 1e-2, 1e4, "%.4g", true},
-      {"SAP relaxation time [s]", "tau", &ContactOverrides::relaxation_time_s,
+      {ContactParameter::kRelaxationTime,
+       "tau_d [s]: SAP's dissipation time scale; it also adds mu*tau_d*|v_t| to the gliding",
+       "SAP relaxation time [s]", "tau", &ContactOverrides::relaxation_time_s,
        &Clear::relaxation_time, scene.relaxation_time_s, 1e-6, 1.0, "%.3e", true},
-      {"friction mu", "mu", &ContactOverrides::friction, &Clear::friction, scene.friction, 0.0, 3.0,
+      {ContactParameter::kFriction,
+       "mu [-]: Coulomb friction coefficient, the ratio of friction to normal force when sliding",
+       "friction mu", "mu", &ContactOverrides::friction, &Clear::friction, scene.friction, 0.0, 3.0,
        "%.3f", false},
   };
   for (const Row& row : rows) {
@@ -272,9 +301,15 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
         posted ? posted : (cleared ? std::nullopt : snapshot.overrides.*row.field);
     double value = in_force.value_or(row.scene_value);
     bool reset = false;
+    const char* unused = UnusedParameterReason(current, row.parameter);
+    ImGui::BeginGroup();
+    ImGui::BeginDisabled(unused[0] != '\0');
     const bool changed =
         ParameterRow(row.label, row.id, &value, row.scene_value, row.min, row.max, row.format,
                      row.logarithmic, in_force.has_value(), &reset, &ui->edit_value);
+    ImGui::EndDisabled();
+    ImGui::EndGroup();
+    ParameterTooltip(row.help, unused);
     ContactOverrides o;
     if (reset) {
       o.clear.*row.clear = ui->posted.clear.*row.clear = true;
@@ -288,10 +323,19 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
   }
   double vs = ui->posted.stiction_tolerance_m_per_s.value_or(snapshot.stiction_tolerance_m_per_s);
   bool reset = false;
-  if (ParameterRow("stiction tolerance v_s [m/s]", "vs", &vs,
-                   ui->defaults.stiction_tolerance_m_per_s, 1e-6, 1e-1, "%.2e", true, false, &reset,
-                   &ui->edit_value) ||
-      reset) {
+  const char* vs_unused = UnusedParameterReason(current, ContactParameter::kStictionTolerance);
+  ImGui::BeginGroup();
+  ImGui::BeginDisabled(vs_unused[0] != '\0');
+  const bool vs_changed = ParameterRow("stiction tolerance v_s [m/s]", "vs", &vs,
+                                       ui->defaults.stiction_tolerance_m_per_s, 1e-6, 1e-1, "%.2e",
+                                       true, false, &reset, &ui->edit_value);
+  ImGui::EndDisabled();
+  ImGui::EndGroup();
+  ParameterTooltip(
+      "v_s [m/s]: slip speed below which friction is smoothed (sticks); smaller: stiffer "
+      "stiction, harder solves",
+      vs_unused);
+  if (vs_changed || reset) {
     ContactOverrides o;
     o.stiction_tolerance_m_per_s = ui->posted.stiction_tolerance_m_per_s =
         reset ? ui->defaults.stiction_tolerance_m_per_s : vs;

@@ -15,6 +15,29 @@ bool ContactConstraintFactory::needs_delassus_diagonal() const {
          (settings_.approximation == ContactApproximation::kLagged && settings_.regularized_lagged);
 }
 
+bool UsesParameter(ContactApproximation approximation, ContactParameter parameter) {
+  return UnusedParameterReason(approximation, parameter)[0] == '\0';
+}
+
+const char* UnusedParameterReason(ContactApproximation approximation, ContactParameter parameter) {
+  const bool sap = approximation == ContactApproximation::kSap;
+  switch (parameter) {
+    case ContactParameter::kHuntCrossley:
+      return sap ? "SAP dissipates through its relaxation time tau_d, not Hunt & Crossley's d" : "";
+    case ContactParameter::kRelaxationTime:
+      return sap ? ""
+                 : "only SAP has a relaxation time; this approximation uses Hunt & Crossley's d";
+    case ContactParameter::kStictionTolerance:
+      return sap ? "SAP regularizes friction by sigma*w_t (its own stiction tolerance "
+                   "mu*R_t*gamma_n)"
+                 : "";
+    case ContactParameter::kStiffness:
+    case ContactParameter::kFriction:
+      return "";
+  }
+  return "";
+}
+
 const Constraint* ContactConstraintFactory::Make(int c, const ContactProperties& pair,
                                                  const ContactConfiguration& config, double dt_s,
                                                  const DelassusDiagonal& w) {

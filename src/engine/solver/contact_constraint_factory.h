@@ -46,6 +46,21 @@ struct ContactModelDiagnostics {
   double effective_stiction_tolerance_m_per_s = 0;
 };
 
+// The contact parameters a user sets live, and whether an approximation's constraints read them
+// (§2.1–§2.4): SAP dissipates through the relaxation time τ_d and regularizes friction with
+// σ·w_t (not v_s); Lagged and Similar dissipate through Hunt & Crossley's d and smooth friction
+// over v_s, and have no τ_d. The UI greys out the ones not read.
+enum class ContactParameter {
+  kStiffness,
+  kHuntCrossley,
+  kRelaxationTime,
+  kFriction,
+  kStictionTolerance
+};
+bool UsesParameter(ContactApproximation approximation, ContactParameter parameter);
+// One line on why `approximation` does not read `parameter` ("" if it does).
+const char* UnusedParameterReason(ContactApproximation approximation, ContactParameter parameter);
+
 class ContactConstraintFactory {
  public:
   // Makes room for the contacts of one step; the constraints of the previous step are dropped.

@@ -126,3 +126,62 @@ TEST(ContactConstraintFactory, DiagnosesGlidingStiffnessAndStictionPerApproximat
 
 }  // namespace
 }  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// Whether a constraint made with `pair` and `settings` differs anywhere from one made with
+// `changed_pair` and `changed_settings`, over constraint velocities from separating to pressing
+// and sliding.
+bool ConstraintsDiffer(ContactApproximationSettings settings, const ContactProperties& pair,
+                       ContactApproximationSettings changed_settings,
+                       const ContactProperties& changed_pair) {
+  ContactConstraintFactory a, b;
+  a.Reset(settings, 1);
+  b.Reset(changed_settings, 1);
+  const DelassusDiagonal w{.w_t = 2.0, .w_n = 3.0};
+  const Constraint* ca = a.Make(0, pair, Penetrating(), kDt, w);
+  const Constraint* cb = b.Make(0, changed_pair, Penetrating(), kDt, w);
+  Eigen::VectorXd ga(3), gb(3);
+  for (const Eigen::Vector3d& vc :
+       {Eigen::Vector3d(0, 0, 0.05), Eigen::Vector3d(0, 0, -0.2), Eigen::Vector3d(0.3, -0.1, -0.05),
+        Eigen::Vector3d(1e-5, 0, -0.01)}) {
+    if (ca->Cost(vc, ga) != cb->Cost(vc, gb) || ga != gb) return true;
+  }
+  return false;
+}
+
+// The table the UI greys parameters out by, checked against the constraints themselves: a
+// parameter is "used" exactly when changing it changes the constraint.
+TEST(ContactConstraintFactory, UsesParameterIsWhatTheConstraintsRead) {
+  for (const ContactApproximation a : {ContactApproximation::kSap, ContactApproximation::kLagged,
+                                       ContactApproximation::kSimilar}) {
+    ContactApproximationSettings s;
+    s.approximation = a;
+    const auto differs = [&](ContactProperties pair, ContactApproximationSettings changed) {
+      return ConstraintsDiffer(s, kPair, changed, pair);
+    };
+    ContactProperties p = kPair;
+    p.stiffness_N_per_m *= 2;
+    EXPECT_EQ(differs(p, s), UsesParameter(a, ContactParameter::kStiffness));
+    p = kPair;
+    p.hunt_crossley_s_per_m *= 2;
+    EXPECT_EQ(differs(p, s), UsesParameter(a, ContactParameter::kHuntCrossley));
+    p = kPair;
+    p.relaxation_time_s *= 2;
+    EXPECT_EQ(differs(p, s), UsesParameter(a, ContactParameter::kRelaxationTime));
+    p = kPair;
+    p.friction *= 2;
+    EXPECT_EQ(differs(p, s), UsesParameter(a, ContactParameter::kFriction));
+    ContactApproximationSettings changed = s;
+    changed.stiction_tolerance_m_per_s *= 10;
+    EXPECT_EQ(differs(kPair, changed), UsesParameter(a, ContactParameter::kStictionTolerance));
+    EXPECT_EQ(UsesParameter(a, ContactParameter::kHuntCrossley),
+              std::string(UnusedParameterReason(a, ContactParameter::kHuntCrossley)).empty());
+  }
+  EXPECT_FALSE(UsesParameter(ContactApproximation::kSap, ContactParameter::kHuntCrossley));
+  EXPECT_FALSE(UsesParameter(ContactApproximation::kLagged, ContactParameter::kRelaxationTime));
+}
+
+}  // namespace
+}  // namespace contactlab
