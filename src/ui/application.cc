@@ -601,6 +601,7 @@ bool Application::Impl::HandlePicking(const PointerInput& pointer, const Snapsho
       inspect.selected_body = ui.plot_body = hit->body;
       runtime->Post(command::SelectPlotBody{hit->body});
       ui.status = "selected " + snapshot.scene->bodies[hit->body].body.name;
+      ui.auto_frame = false;  // the view holds still on what the user is looking at
     }
   }
   if (pressed && pointer.ctrl) {
