@@ -19,6 +19,7 @@ struct UiActions {
   bool export_contacts = false;           // write the shown step's contacts (exports.h)
   bool export_plot_png = false;           // read back the chosen plot's pixels (exports.h)
   bool reload_shaders = false;
+  bool save_screenshot = false;  // F12: the next frame as a time-stamped PNG in the working dir
   std::optional<CameraPreset> camera_preset;
   bool frame_scene = false;  // aim the camera at the whole scene
   bool quit = false;

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <deque>
 #include <filesystem>
 #include <thread>
@@ -124,7 +125,8 @@ struct Application::Impl {
   double last_work_cpu_ms = 0;
   uint64_t plot_run = 0;  // samples of earlier runs (scenes) are not plotted
   double last_work_ms = 0;
-  bool pending_plot_png = false;  // read the chosen plot back after this frame is drawn
+  bool pending_plot_png = false;    // read the chosen plot back after this frame is drawn
+  bool pending_screenshot = false;  // F12: save this frame once it is drawn
 
   // Visual debugging: picking, the mouse spring, the ghost's difference plots.
   InspectState inspect;
@@ -169,6 +171,7 @@ struct Application::Impl {
   void OnNewScene(const Snapshot& snapshot);
   // The plot the PNG button chose, from the framebuffer just drawn (exports.h).
   void ExportShownPlot(int fb_w, int fb_h);
+  void SaveScreenshot(int fb_w, int fb_h);
   // The part of the view's height the panels leave for the scene (for framing).
   float FreeViewFraction() const;
   void Execute(UiActions& actions, const Snapshot& snapshot);
@@ -392,6 +395,7 @@ void Application::Impl::Execute(UiActions& actions, const Snapshot& snapshot) {
     }
   }
   pending_plot_png = actions.export_plot_png;
+  pending_screenshot = actions.save_screenshot;
   if (actions.reload_shaders) {
     BuildRenderer();
     if (render_error.empty()) ui.status = "shaders reloaded";
@@ -537,6 +541,8 @@ void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   if (pending_plot_png && renderer) ExportShownPlot(fb_w, fb_h);
   pending_plot_png = false;
+  if (pending_screenshot && renderer) SaveScreenshot(fb_w, fb_h);
+  pending_screenshot = false;
   if (capture && renderer) {
     *capture = renderer->ReadPixels(fb_w, fb_h);
     *capture_w = fb_w;
@@ -553,6 +559,17 @@ void Application::Impl::ExportShownPlot(int fb_w, int fb_h) {
     ui.status = ui.contacts.export_message;
   } else {
     AddError(error);
+  }
+}
+
+void Application::Impl::SaveScreenshot(int fb_w, int fb_h) {
+  const std::string path = TimestampedPath("contactlab", "png", std::time(nullptr));
+  try {
+    WritePng(path, fb_w, fb_h, renderer->ReadPixels(fb_w, fb_h));
+    ui.status = "saved " + path;
+    spdlog::info("{}", ui.status);
+  } catch (const std::exception& e) {
+    AddError(e.what());
   }
 }
 

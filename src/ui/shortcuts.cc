@@ -22,6 +22,7 @@ constexpr Shortcut kShortcuts[] = {
     {"H or F1", "this help"},
     {"Esc", "dismiss error messages, close help"},
     {"Ctrl+Q", "quit"},
+    {"F12", "save a screenshot (contactlab_DATE_TIME.png in the working directory)"},
     {"Left drag", "orbit"},
     {"Right / middle drag", "pan"},
     {"Wheel", "zoom (over a plot: zoom its y axis)"},
@@ -41,6 +42,7 @@ void ToggleFollow(UiState* ui) {
 void HandleShortcuts(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.KeyCtrl && Pressed(GLFW_KEY_Q)) actions->quit = true;
+  if (Pressed(GLFW_KEY_F12)) actions->save_screenshot = true;
   if (Pressed(GLFW_KEY_ESCAPE)) {
     ui->errors.clear();
     ui->show_help = false;
