@@ -22,6 +22,7 @@
 
 #include "app/sim_runtime.h"
 #include "app/thread_priority.h"
+#include "io/dropped_file.h"
 #include "io/scene_loader.h"
 #include "render/renderer.h"
 #include "render/view_projection.h"
@@ -176,6 +177,8 @@ struct Application::Impl {
   float FreeViewFraction() const;
   void Execute(UiActions& actions, const Snapshot& snapshot);
   void LoadScene(const std::string& name_or_path);
+  void LoadScene(SceneSpec scene, const std::string& name);  // shown as `name` in the picker
+  void DropFiles(const std::vector<std::string>& paths);
   PointerInput ReadPointer();
   // Double-click selects, Ctrl+drag pulls; true while a drag holds the mouse.
   bool HandlePicking(const PointerInput& pointer, const Snapshot& snapshot);
@@ -284,6 +287,11 @@ void Application::Impl::OpenWindow() {
   }
   glfwMakeContextCurrent(window);
   glfwSwapInterval(options.vsync ? 1 : 0);
+  glfwSetWindowUserPointer(window, this);
+  glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
+    static_cast<Impl*>(glfwGetWindowUserPointer(w))
+        ->DropFiles(std::vector<std::string>(paths, paths + count));
+  });
   if (!LoadGl(reinterpret_cast<GlProcLoader>(glfwGetProcAddress))) {
     throw GuiError(GuiError::Kind::kNoOpenGl, "OpenGL 3.3 core is not available");
   }
@@ -362,11 +370,23 @@ float Application::Impl::FreeViewFraction() const {
 
 void Application::Impl::LoadScene(const std::string& name_or_path) {
   try {
-    SceneSpec scene = LoadSceneFile(ResolveScenePath(name_or_path));
-    pending_defaults = ComputeSceneDefaults(scene);
-    pending_scene_name = name_or_path;
-    runtime->Post(command::LoadScene{std::move(scene)});
-    ui.status = "loading " + name_or_path;
+    LoadScene(LoadSceneFile(ResolveScenePath(name_or_path)), name_or_path);
+  } catch (const std::exception& e) {
+    AddError(e.what());  // the current scene stays
+  }
+}
+
+void Application::Impl::LoadScene(SceneSpec scene, const std::string& name) {
+  pending_defaults = ComputeSceneDefaults(scene);
+  pending_scene_name = name;
+  runtime->Post(command::LoadScene{std::move(scene)});
+  ui.status = "loading " + name;
+}
+
+void Application::Impl::DropFiles(const std::vector<std::string>& paths) {
+  if (paths.empty()) return;
+  try {
+    LoadScene(LoadDroppedFile(paths.front()), paths.front());
   } catch (const std::exception& e) {
     AddError(e.what());  // the current scene stays
   }
@@ -715,6 +735,8 @@ std::optional<Eigen::Vector2f> Application::ProjectToWindow(const Eigen::Vector3
 std::shared_ptr<const Snapshot> Application::LatestSnapshot() const {
   return impl_->runtime->Latest();
 }
+
+void Application::DropFiles(const std::vector<std::string>& paths) { impl_->DropFiles(paths); }
 
 int Application::selected_body() const { return impl_->inspect.selected_body; }
 

@@ -75,9 +75,9 @@ struct FrameStats {
   double wall_s = 0;
   double mean_frame_ms = 0, max_frame_ms = 0;  // frame period (start to start)
   double mean_work_ms = 0;                     // contactlab's own CPU time per frame
-  uint64_t sim_steps = 0;  // steps the sim thread took meanwhile (snapshot step index delta)
-  double sim_time_s = 0;   // simulated time at the end
-  size_t errors = 0;       // messages in the error banner at the end
+  uint64_t sim_steps = 0;   // steps the sim thread took meanwhile (snapshot step index delta)
+  double sim_time_s = 0;    // simulated time at the end
+  size_t errors = 0;        // messages in the error banner at the end
   double ghost_lag_s = -1;  // how far a ghost run was behind at the end (−1: no ghost)
 };
 
@@ -121,6 +121,10 @@ class Application {
   // mouse again); a double_click counts for one frame. Picking (double-click selects a body)
   // and pushing (Ctrl+drag) then work as with the mouse.
   void SetSyntheticPointer(std::optional<PointerInput> pointer);
+  // Files dropped on the window (GLFW's drop callback calls this too): the first that is a
+  // scene (.yaml) or a URDF (wrapped in a minimal scene, io/dropped_file.h) is loaded; anything
+  // else is an error in the red banner, and the scene stays.
+  void DropFiles(const std::vector<std::string>& paths);
   // Where p_W appears in the window with the last frame's camera (pixels, y down).
   std::optional<Eigen::Vector2f> ProjectToWindow(const Eigen::Vector3d& p_W) const;
   // The newest snapshot of the sim thread, and the body picked by double-click (−1: none).

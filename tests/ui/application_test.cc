@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "app/perturbation.h"
 #include "io/scene_loader.h"
@@ -132,6 +134,33 @@ TEST(ApplicationPicking, DoubleClickSelectsABodyAndCtrlDragPullsIt) {
   app.RunFrames(3);
   app.RunFor(0.1);
   EXPECT_EQ(app.LatestSnapshot()->perturbation.body, -1);
+}
+
+}  // namespace
+}  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+TEST(ApplicationDrop, ADroppedSceneLoadsAndAnythingElseKeepsTheScene) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  ApplicationOptions o = SmallHiddenWindow("falling_sphere");
+  Application app(o);
+  app.RunFrames(2);
+  app.DropFiles({ResolveScenePath("conveyor")});
+  FrameStats s;
+  for (int i = 0; i < 100 && app.LatestSnapshot()->scene->name != "conveyor"; ++i) {
+    s = app.RunFrames(1);
+  }
+  EXPECT_EQ(app.LatestSnapshot()->scene->name, "conveyor");
+  EXPECT_EQ(s.errors, 0u);
+  const std::string text = "/tmp/contactlab_dropped.txt";
+  std::ofstream(text) << "hello\n";
+  app.DropFiles({text});
+  s = app.RunFrames(3);
+  EXPECT_EQ(s.errors, 1u);  // the red banner
+  EXPECT_EQ(app.LatestSnapshot()->scene->name, "conveyor");
+  std::remove(text.c_str());
 }
 
 }  // namespace

@@ -1,0 +1,61 @@
+// Files dropped on the GUI: a scene file loads as is, a URDF becomes a minimal scene that runs,
+// anything else is one clear error.
+#include "io/dropped_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "engine/world/world.h"
+#include "io/scene_loader.h"
+
+namespace contactlab {
+namespace {
+
+TEST(DroppedFile, ASceneFileLoadsAsItIs) {
+  const SceneSpec scene = LoadDroppedFile(ResolveScenePath("conveyor"));
+  EXPECT_EQ(scene.name, "conveyor");
+  EXPECT_EQ(scene.bodies.size(), LoadSceneFile(ResolveScenePath("conveyor")).bodies.size());
+}
+
+TEST(DroppedFile, AUrdfBecomesAMinimalSceneThatRuns) {
+  const std::string urdf = AssetDirectory() + "/robots/panda.urdf";
+  const SceneSpec scene = LoadDroppedFile(urdf);
+  EXPECT_EQ(scene.name, "panda");
+  ASSERT_GT(scene.bodies.size(), 9u);  // the ground and the Panda's links
+  EXPECT_EQ(scene.bodies[0].body.name, "ground");
+  int held = 0;
+  for (const SceneBody& b : scene.bodies) {
+    const bool one_dof =
+        b.body.joint == JointType::kRevolute || b.body.joint == JointType::kPrismatic;
+    if (b.kind == SceneBody::Kind::kDynamic && one_dof) {
+      EXPECT_TRUE(b.pd.has_value()) << b.body.name;
+      ++held;
+    }
+  }
+  EXPECT_EQ(held, 9);  // 7 arm joints and 2 fingers
+  World world(scene);
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(world.Step());
+  EXPECT_TRUE(world.q().allFinite());
+}
+
+TEST(DroppedFile, AnythingElseIsOneClearError) {
+  const std::string text = (std::filesystem::temp_directory_path() / "dropped.txt").string();
+  std::ofstream(text) << "not a scene\n";
+  try {
+    LoadDroppedFile(text);
+    FAIL() << "a text file loaded";
+  } catch (const SceneError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("dropped.txt: not a scene (.yaml) or robot (.urdf) file"),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos);
+  }
+  EXPECT_THROW(LoadDroppedFile("/nonexistent/robot.urdf"), SceneError);
+  std::filesystem::remove(text);
+}
+
+}  // namespace
+}  // namespace contactlab
