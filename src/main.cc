@@ -16,6 +16,7 @@
 #if CONTACTLAB_HAS_GUI
 #include "render/contact_colors.h"
 #include "ui/application.h"
+#include "ui/gui_settings.h"
 #include "ui/gui_stats.h"
 #endif
 
@@ -55,6 +56,13 @@ int RunGui(const contactlab::CommandLine& cl) {
       spdlog::warn("CONTACTLAB_WINDOW_SIZE='{}' is not WxH; using {}x{}", size, options.width,
                    options.height);
     }
+  }
+  // The interactive GUI remembers its window, layers and camera; screenshots and timed runs
+  // stay reproducible.
+  if (!screenshot && !gui_stats && !cl.no_settings) {
+    options.settings_dir = DefaultSettingsDirectory();
+    options.window_size_from_settings =
+        cl.window_width <= 0 && std::getenv("CONTACTLAB_WINDOW_SIZE") == nullptr;
   }
   if (cl.max_fps) options.max_fps = *cl.max_fps;
   if (cl.msaa_samples >= 0) options.msaa_samples = cl.msaa_samples;

@@ -55,6 +55,8 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--realtime-factor", raw->rtf,
                   "pace to R x wall time (headless default: unpaced)");
   app->add_option("--screenshot", out->screenshot_path, "render, save a PNG and exit");
+  app->add_flag("--no-settings", out->no_settings,
+                "GUI: ignore the saved settings (window, layers, camera) and do not save them");
   app->add_option("--frames", out->frames, "frames to render before the screenshot");
   app->add_option("--window-size", raw->window_size, "GUI/screenshot window size WxH in pixels");
   app->add_option("--max-fps", raw->max_fps,

@@ -34,6 +34,7 @@ struct CommandLine {
   // here against kContactColorModes; "" the default, by state).
   std::string contact_colors;
   bool verbose = false;
+  bool no_settings = false;  // --no-settings: the GUI neither reads nor writes its settings file
 };
 
 // The values --contact-colors takes.

@@ -33,6 +33,7 @@
 #include "ui/contact_picking.h"
 #include "ui/exports.h"
 #include "ui/frame_timer.h"
+#include "ui/gui_settings.h"
 #include "ui/inspect_panels.h"
 #include "ui/panels.h"
 #include "ui/plot_data.h"
@@ -151,6 +152,10 @@ struct Application::Impl {
 
   explicit Impl(const ApplicationOptions& o);
   ~Impl();
+  std::string imgui_ini_path;             // Dear ImGui's window positions ("" without settings)
+  std::optional<Camera> restored_camera;  // from the settings, for the first scene shown
+  void RestoreSettings();
+  void SaveSettings() const;
   void OpenWindow();
   void BuildRenderer();
   void AddError(const std::string& message);
@@ -234,11 +239,41 @@ Application::Impl::Impl(const ApplicationOptions& o) : options(o) {
   runtime->Start();
   LowerCallingThreadPriority(options.render_thread_nice);
 
+  RestoreSettings();
   OpenWindow();
   BuildRenderer();
 }
 
+void Application::Impl::RestoreSettings() {
+  if (options.settings_dir.empty()) return;
+  GuiSettings defaults;
+  defaults.layers = ui.layers;
+  defaults.show_panels = ui.show_panels;
+  const GuiSettings saved = LoadGuiSettings(options.settings_dir, defaults);
+  ui.layers = saved.layers;
+  ui.show_panels = saved.show_panels;
+  if (saved.camera && saved.scene == ui.current_scene) restored_camera = saved.camera;
+  if (options.window_size_from_settings && saved.width >= 64 && saved.height >= 64) {
+    options.width = saved.width;
+    options.height = saved.height;
+  }
+  imgui_ini_path = (std::filesystem::path(options.settings_dir) / "imgui.ini").string();
+}
+
+void Application::Impl::SaveSettings() const {
+  if (options.settings_dir.empty() || window == nullptr) return;
+  GuiSettings s;
+  glfwGetWindowSize(window, &s.width, &s.height);
+  s.show_panels = ui.show_panels;
+  s.layers = ui.layers;
+  s.scene = ui.current_scene;
+  s.camera = ui.camera;
+  SaveGuiSettings(options.settings_dir, s);
+  if (imgui_context) ImGui::SaveIniSettingsToDisk(imgui_ini_path.c_str());
+}
+
 Application::Impl::~Impl() {
+  SaveSettings();
   if (runtime) runtime->Stop();
   runtime.reset();
   if (window) glfwMakeContextCurrent(window);
@@ -302,7 +337,10 @@ void Application::Impl::OpenWindow() {
   ImGui::CreateContext();
   imgui_context = true;
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // the layout is computed every frame; nothing to persist
+  // The sidebar and plots are laid out every frame; other windows' positions (Inspect) persist
+  // with the settings, in our own directory, loaded here and saved with them (SaveSettings).
+  io.IniFilename = nullptr;
+  if (!imgui_ini_path.empty()) ImGui::LoadIniSettingsFromDisk(imgui_ini_path.c_str());
   ImGui::StyleColorsDark();
   ImGuiStyle& style = ImGui::GetStyle();
   style.WindowRounding = 3.0f;
@@ -354,8 +392,14 @@ void Application::Impl::OnNewScene(const Snapshot& snapshot) {
     runtime->Post(command::SelectPlotBody{ui.plot_body});
   }
   if (ui.camera.follow_body >= 0) ui.camera.follow_body = ui.plot_body;
-  FrameScene(snapshot, FreeViewFraction(), &ui.camera);
-  ui.auto_frame = true;
+  if (restored_camera) {  // the first scene, as the user last looked at it
+    ui.camera = *restored_camera;
+    ui.auto_frame = false;
+    restored_camera.reset();
+  } else {
+    FrameScene(snapshot, FreeViewFraction(), &ui.camera);
+    ui.auto_frame = true;
+  }
   if (window) glfwSetWindowTitle(window, ("contactlab - " + ui.current_scene).c_str());
 }
 

@@ -56,6 +56,11 @@ struct ApplicationOptions {
   int render_thread_nice = 10;
   // What colours the contact points at start (--contact-colors; the Contacts panel changes it).
   ContactColorMode contact_colors = ContactColorMode::kState;
+  // The directory of the GUI's settings (ui/gui_settings.h), read at start and written when the
+  // Application ends; empty: none (tests, screenshots, --no-settings). With
+  // window_size_from_settings the saved window size replaces width × height.
+  std::string settings_dir;
+  bool window_size_from_settings = false;
   // A ghost run with this approximation from the start (--ghost); unset: none.
   std::optional<ContactApproximation> ghost;
 };

@@ -6,10 +6,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "app/perturbation.h"
 #include "io/scene_loader.h"
+#include "ui/gui_settings.h"
 
 namespace contactlab {
 namespace {
@@ -161,6 +163,51 @@ TEST(ApplicationDrop, ADroppedSceneLoadsAndAnythingElseKeepsTheScene) {
   EXPECT_EQ(s.errors, 1u);  // the red banner
   EXPECT_EQ(app.LatestSnapshot()->scene->name, "conveyor");
   std::remove(text.c_str());
+}
+
+}  // namespace
+}  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+TEST(ApplicationSettings, LayersCameraAndWindowSizePersistBetweenRuns) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  const std::string dir = "/tmp/contactlab_settings_test";
+  std::filesystem::remove_all(dir);
+  GuiSettings saved;
+  saved.width = 700;
+  saved.height = 500;
+  saved.layers.grid = false;
+  saved.layers.force_scale_m_per_N = 0.05f;
+  saved.scene = "falling_sphere";
+  saved.camera = Camera{};
+  saved.camera->distance_m = 3.5f;
+  saved.camera->yaw_rad = 1.25f;
+  ASSERT_TRUE(SaveGuiSettings(dir, saved));
+  {
+    ApplicationOptions o = SmallHiddenWindow("falling_sphere");
+    o.settings_dir = dir;
+    o.window_size_from_settings = true;
+    Application app(o);
+    app.RunFrames(3);
+  }  // saves on the way out: what it restored, and its window
+  const GuiSettings again = LoadGuiSettings(dir, GuiSettings{});
+  EXPECT_EQ(again.width, 700);
+  EXPECT_EQ(again.height, 500);
+  EXPECT_FALSE(again.layers.grid);
+  EXPECT_FLOAT_EQ(again.layers.force_scale_m_per_N, 0.05f);
+  ASSERT_TRUE(again.camera.has_value());
+  EXPECT_FLOAT_EQ(again.camera->distance_m, 3.5f);  // the restored view, not re-framed
+  EXPECT_FLOAT_EQ(again.camera->yaw_rad, 1.25f);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/imgui.ini"));
+
+  // A damaged file: the bad lines are skipped, the rest applies.
+  std::ofstream(dir + "/settings.txt") << "layer.grid = maybe\nnonsense\nlayer.shadows = 0\n";
+  const GuiSettings damaged = LoadGuiSettings(dir, GuiSettings{});
+  EXPECT_TRUE(damaged.layers.grid);
+  EXPECT_FALSE(damaged.layers.shadows);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
