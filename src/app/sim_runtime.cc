@@ -346,6 +346,7 @@ void SimRuntime::Impl::DoStep() {
   sim_total += dt;
   UpdateAchievedFactor(end);
   PushPlotSample(SecondsBetween(start, end) * 1e3);
+  EndReplayIfDone();
   Publish();
 }
 
@@ -608,6 +609,7 @@ void SimRuntime::Impl::Publish() {
   s->achieved_realtime_factor = paused ? 0 : achieved_factor;
   FillTeleopView(s.get());
   FillViews(s.get());
+  FillRecordingView(s.get());
   publisher.Publish(std::move(s));
 }
 

@@ -90,6 +90,18 @@ struct StepTimeline {
 // those recorded), dropping the history after it; the recorded inputs that followed it are
 // replayed, then live input takes over. A new run; still paused (Resume or StepOnce go on).
 struct Branch {};
+// Recording in the window (the replay CSV of --record): resets to the scene's initial state and
+// records every teleoperation command applied from there, so that `--headless --input
+// replay:FILE` reproduces the run bit for bit. A file that cannot be written is an error.
+struct StartRecording {
+  std::string path;
+};
+struct StopRecording {};  // closes the file (also done by a new recording or a replay)
+// Plays a replay CSV from the scene's initial state (a reset) in place of the live device; live
+// input takes over where it ends. A malformed file is an error and nothing changes.
+struct PlayReplay {
+  std::string path;
+};
 }  // namespace command
 
 using Command =
@@ -98,7 +110,8 @@ using Command =
                  command::SelectPlotBody, command::SetArtificialStepDelay,
                  command::SetTeleopOptions, command::SetHydroelastic, command::Perturb,
                  command::StartGhost, command::StopGhost, command::ShowTime, command::StepTimeline,
-                 command::Branch>;
+                 command::Branch, command::StartRecording, command::StopRecording,
+                 command::PlayReplay>;
 
 // One sample per simulated step for the live plots (a lossless stream, unlike snapshots, which
 // the renderer may skip).

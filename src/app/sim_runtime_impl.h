@@ -23,6 +23,7 @@
 #include "app/step_inputs.h"
 #include "app/teleop_controller.h"
 #include "app/timeline.h"
+#include "input/replay_device.h"
 
 namespace contactlab {
 
@@ -153,6 +154,16 @@ struct SimRuntime::Impl {
   void LeaveView();
   void RestartHistory();
   void FillViews(Snapshot* s) const;
+  // Recording and replaying in the window (sim_runtime_recording.cc).
+  std::shared_ptr<InputDevice> live_device;  // set aside while a replay plays
+  std::shared_ptr<ReplayDevice> replay_device;
+  std::string last_recording_path;
+  void Apply(command::StartRecording& c);
+  void Apply(command::StopRecording&);
+  void Apply(command::PlayReplay& c);
+  void StopRecordingFile();
+  void EndReplayIfDone();
+  void FillRecordingView(Snapshot* s) const;
   void LogTimeline() const {
     const double MB = static_cast<double>(timeline->memory_bytes()) / (1024.0 * 1024.0);
     spdlog::debug(

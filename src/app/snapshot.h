@@ -107,6 +107,15 @@ struct TimelineView {
   int replay_steps_left = 0;          // a branch replaying the recorded inputs
 };
 
+// Recording and replaying teleoperation in the window.
+struct RecordingView {
+  bool recording = false;
+  std::string path;  // the file being recorded, or the last one written
+  size_t rows = 0;   // commands recorded so far
+  bool replaying = false;
+  double replay_end_s = 0;  // the replay's last command (progress: time_s / replay_end_s)
+};
+
 struct Snapshot {
   // The scene this snapshot belongs to (shapes, names, initial values: immutable, shared).
   // scene_generation changes whenever the scene is replaced, so a renderer can rebuild meshes.
@@ -147,6 +156,7 @@ struct Snapshot {
   PerturbationView perturbation;
   GhostView ghost;
   TimelineView timeline;
+  RecordingView recording;
 };
 
 // The contact of `scene_body` that carried the largest normal force in the last step (the one

@@ -14,6 +14,7 @@
 #include "ui/exports.h"
 #include "ui/hydroelastic_panel.h"
 #include "ui/pressure_color_bar.h"
+#include "ui/recording_panel.h"
 #include "ui/shortcuts.h"
 #include "ui/teleop_panel.h"
 
@@ -563,6 +564,7 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
       if (snapshot.teleop.active &&
           ImGui::CollapsingHeader("Teleoperation", ImGuiTreeNodeFlags_DefaultOpen)) {
         TeleopPanel(snapshot, ui, actions);
+        RecordingPanel(snapshot, &ui->recording, actions);
       }
       if (ImGui::CollapsingHeader("Camera and layers")) LayersPanel(snapshot, ui, actions);
       ImGui::Separator();

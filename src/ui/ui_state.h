@@ -12,6 +12,7 @@
 #include "ui/frame_timer.h"
 #include "ui/plot_widget.h"
 #include "ui/pressure_color_bar.h"
+#include "ui/recording_panel.h"
 
 namespace contactlab {
 
@@ -75,6 +76,7 @@ struct UiState {
   AutoPressureRange pressure_range;  // sets layers' pressure range while pressure_auto
   ContactInspectorState contacts;    // contact read-out, gliding overlay, exports
 
+  RecordingPanelState recording;  // teleoperation record / replay paths
   // Windows and messages.
   bool show_help = false;
   bool show_panels = true;

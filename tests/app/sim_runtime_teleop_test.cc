@@ -11,10 +11,13 @@
 #include <string>
 #include <thread>
 
+#include "app/headless_runner.h"
 #include "app/sim_runtime.h"
+#include "app/teleop_controller.h"
 #include "input/input_spec.h"
 #include "input/keyboard_device.h"
 #include "input/recorder.h"
+#include "input/replay_device.h"
 #include "io/scene_loader.h"
 
 namespace contactlab {
@@ -244,6 +247,68 @@ TEST(SimRuntimeTeleop, ARecordedLiveSessionReplaysBitForBit) {
   const Eigen::Isometry3d replayed = replay.Latest()->teleop.target_tcp_W;
   EXPECT_EQ(replayed.matrix(), live_target.matrix());
   EXPECT_GT((replayed.translation() - start).norm(), 0.01);  // the session did move
+}
+
+}  // namespace
+}  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// Recording in the window, replayed by the headless runner (what `--headless --input
+// replay:FILE` does): the same final state, bit for bit.
+TEST(SimRuntimeTeleop, AWindowRecordingReplaysHeadlessBitForBit) {
+  const std::string path = ::testing::TempDir() + "/window_session.csv";
+  TeleopRuntime t;
+  t.Step(30);  // some steps before: the recording starts from a reset anyway
+  t.Post(command::StartRecording{path});
+  t.Settle();
+  EXPECT_TRUE(t.rt.Latest()->recording.recording);
+  EXPECT_EQ(t.rt.Latest()->step_index, 0u);
+  t.keyboard->SetKey(KeyAction::kMoveYPos, true);
+  t.keyboard->SetKey(KeyAction::kRotXPos, true);
+  t.Step(90);
+  t.keyboard->SetKey(KeyAction::kMoveYPos, false);
+  t.keyboard->SetKey(KeyAction::kMoveZNeg, true);
+  t.Step(60);
+  t.keyboard->SetKey(KeyAction::kMoveZNeg, false);
+  t.keyboard->SetKey(KeyAction::kRotXPos, false);
+  t.Post(command::StopRecording{});
+  t.Settle();
+  const std::shared_ptr<const Snapshot> held = t.rt.Latest();  // kept: not refilled
+  const Snapshot& live = *held;
+  EXPECT_FALSE(live.recording.recording);
+  ASSERT_EQ(live.step_index, 150u);
+
+  World world(PegInHole());
+  TeleopController teleop(world, *FindTeleopConfig(world.scene()));
+  std::string error;
+  std::unique_ptr<ReplayDevice> replay = ReplayDevice::Load(path, &error);
+  ASSERT_NE(replay, nullptr) << error;
+  HeadlessOptions options;
+  options.duration_s = 150 * world.dt();
+  options.teleop = &teleop;
+  options.input = replay.get();
+  const HeadlessResult result = RunHeadless(&world, options);
+  ASSERT_EQ(result.steps, 150);
+  for (size_t b = 0; b < live.body_poses.size(); ++b) {
+    EXPECT_EQ(world.BodyPose(static_cast<int>(b)).matrix(), live.body_poses[b].matrix()) << b;
+  }
+
+  // Played back in the window from a reset, then the live keyboard again.
+  t.Post(command::PlayReplay{path});
+  t.Settle();
+  EXPECT_TRUE(t.rt.Latest()->recording.replaying);
+  EXPECT_EQ(t.rt.Latest()->step_index, 0u);
+  t.Step(150);
+  for (size_t b = 0; b < live.body_poses.size(); ++b) {
+    EXPECT_EQ(t.rt.Latest()->body_poses[b].matrix(), live.body_poses[b].matrix()) << b;
+  }
+  t.Step(5);
+  EXPECT_FALSE(t.rt.Latest()->recording.replaying);
+  t.Post(command::PlayReplay{"/nonexistent.csv"});
+  t.Settle();
+  EXPECT_EQ(t.rt.TakeErrors().size(), 1u);
 }
 
 }  // namespace
