@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "app/peg_alignment.h"
+
 namespace contactlab {
 
 namespace {
@@ -250,49 +252,17 @@ class SlidingRodMonitor : public GenericMonitor {
   int jumps_ = 0;
 };
 
-// Peg-in-hole (issue 4): the block is a static body whose origin is the hole's centre on its
-// top face (assets/scenes/peg_in_hole.yaml). Inserted: at the end, the peg's lowest point is at
-// least kInsertedDepth below the block's top and the peg's axis is inside the hole's footprint.
+// Peg-in-hole (issue 4; app/peg_alignment.h measures it). Inserted: at the end, the peg's
+// lowest point is at least kInsertedDepth_m below the block's top and the peg's axis is inside
+// the hole's footprint.
 class PegInHoleMonitor : public GenericMonitor {
  public:
-  PegInHoleMonitor(const World& world, int peg, int block) : peg_(peg), block_(block) {
-    const Eigen::Isometry3d X_WBlock = world.BodyPose(block);
-    block_top_ = -std::numeric_limits<double>::infinity();
-    hole_half_width_ = std::numeric_limits<double>::infinity();
-    for (int g = 0; g < world.num_geometries(); ++g) {
-      const Shape& shape = world.geometry(g).shape;
-      if (world.geometry_body(g) == peg && shape.type == ShapeType::kBox) {
-        peg_half_ = shape.half_extents_m;
-      }
-      if (world.geometry_body(g) != block || shape.type != ShapeType::kBox) continue;
-      // The box's bounding box in the block frame; its xy distance (∞-norm) from the hole axis.
-      const Eigen::Isometry3d X = world.geometry(g).X_BG;
-      const Eigen::Vector3d half = X.linear().cwiseAbs() * shape.half_extents_m;
-      const Eigen::Vector3d lo = X.translation() - half, hi = X.translation() + half;
-      block_top_ = std::max(block_top_, (X_WBlock * X.translation()).z() + half.z());
-      const double dx = std::max({lo.x(), -hi.x(), 0.0}), dy = std::max({lo.y(), -hi.y(), 0.0});
-      if (dx > 0 || dy > 0) hole_half_width_ = std::min(hole_half_width_, std::max(dx, dy));
-    }
-    hole_center_W_ = X_WBlock.translation();
-  }
+  explicit PegInHoleMonitor(const PegHole& hole) : hole_(hole) {}
   void Observe(const World& world) override {
     GenericMonitor::Observe(world);
-    const Eigen::Isometry3d X_WP = world.BodyPose(peg_);
-    double bottom = std::numeric_limits<double>::infinity();
-    for (int corner = 0; corner < 8; ++corner) {
-      const Eigen::Vector3d c((corner & 1 ? 1 : -1) * peg_half_.x(),
-                              (corner & 2 ? 1 : -1) * peg_half_.y(),
-                              (corner & 4 ? 1 : -1) * peg_half_.z());
-      bottom = std::min(bottom, (X_WP * c).z());
-    }
-    const Eigen::Vector2d offset = (X_WP.translation() - hole_center_W_).head<2>();
-    lateral_offset_ = offset.norm();
-    bottom_ = bottom;
-    inside_ = offset.cwiseAbs().maxCoeff() <= hole_half_width_;
-    depth_ = inside_ ? std::max(0.0, block_top_ - bottom) : 0.0;
-    max_depth_ = std::max(max_depth_, depth_);
-    tilt_ = std::acos(std::clamp(X_WP.linear()(2, 2), -1.0, 1.0));
-    if (bottom < block_top_ + kNearHole) {  // the insertion phase: near or in the hole
+    last_ = MeasurePegAlignment(hole_, world.BodyPose(hole_.peg));
+    max_depth_ = std::max(max_depth_, last_.insertion_depth_m);
+    if (last_.height_above_hole_m < kNearHole) {  // the insertion phase: near or in the hole
       ++insertion_steps_;
       insertion_contacts_ += world.last_stats().num_contacts;
       max_insertion_contacts_ = std::max(max_insertion_contacts_, world.last_stats().num_contacts);
@@ -300,27 +270,25 @@ class PegInHoleMonitor : public GenericMonitor {
   }
   void Report(JsonWriter* json) const override {
     GenericMonitor::Report(json);
-    json->Bool("inserted", inside_ && depth_ >= kInsertedDepth)
-        .Number("insertion_depth", depth_)
+    const double peg_half_min = std::min(hole_.peg_half_m.x(), hole_.peg_half_m.y());
+    json->Bool("inserted", last_.inserted)
+        .Number("insertion_depth", last_.insertion_depth_m)
         .Number("max_insertion_depth", max_depth_)
-        .Number("block_top", block_top_)
-        .Number("peg_bottom", bottom_)
-        .Number("lateral_offset", lateral_offset_)
-        .Number("peg_tilt", tilt_)
-        .Number("hole_clearance", 2 * (hole_half_width_ - std::min(peg_half_.x(), peg_half_.y())))
+        .Number("block_top", hole_.block_top_z_m)
+        .Number("peg_bottom", last_.peg_bottom_z_m)
+        .Number("lateral_offset", last_.lateral_offset_m)
+        .Number("peg_tilt", last_.tilt_rad)
+        .Number("hole_clearance", 2 * (hole_.hole_half_width_m - peg_half_min))
         .Number("insertion_contacts_mean",
                 insertion_steps_ ? static_cast<double>(insertion_contacts_) / insertion_steps_ : 0)
         .Integer("insertion_contacts_max", max_insertion_contacts_);
   }
-  static constexpr double kInsertedDepth = 0.01;  // m
-  static constexpr double kNearHole = 0.005;      // m: counts contacts from 5 mm above the hole
+  static constexpr double kNearHole = 0.005;  // m: counts contacts from 5 mm above the hole
 
  private:
-  int peg_, block_;
-  Eigen::Vector3d peg_half_ = Eigen::Vector3d::Zero(), hole_center_W_ = Eigen::Vector3d::Zero();
-  double block_top_ = 0, hole_half_width_ = 0;
-  double bottom_ = 0, depth_ = 0, max_depth_ = 0, lateral_offset_ = 0, tilt_ = 0;
-  bool inside_ = false;
+  PegHole hole_;
+  PegAlignment last_;
+  double max_depth_ = 0;
   long long insertion_steps_ = 0, insertion_contacts_ = 0;
   int max_insertion_contacts_ = 0;
 };
@@ -337,10 +305,8 @@ std::unique_ptr<TaskMonitor> MakeTaskMonitor(const World& world) {
   if (scene.name == "conveyor" && box >= 0 && scene.FindBody("belt") >= 0) {
     return std::make_unique<ConveyorMonitor>(box, scene.FindBody("belt"));
   }
-  if (scene.name.rfind("peg_in_hole", 0) == 0 && scene.FindBody("peg") >= 0 &&
-      scene.FindBody("block") >= 0) {
-    return std::make_unique<PegInHoleMonitor>(world, scene.FindBody("peg"),
-                                              scene.FindBody("block"));
+  if (const std::optional<PegHole> hole = FindPegHole(world)) {
+    return std::make_unique<PegInHoleMonitor>(*hole);
   }
   if (scene.name == "incline" && box >= 0) return std::make_unique<InclineMonitor>(box);
   if (scene.name == "sliding_rod" && scene.FindBody("rod") >= 0) {
