@@ -56,6 +56,9 @@ struct ApplicationOptions {
   int render_thread_nice = 10;
   // What colours the contact points at start (--contact-colors; the Contacts panel changes it).
   ContactColorMode contact_colors = ContactColorMode::kState;
+  // The main camera at start (--camera): a camera of the scene, "free" (the orbit camera), or
+  // "" (the scene's default: `task` if it has one). Checked with CheckCameraName.
+  std::string camera;
   // A ghost run with this approximation from the start (--ghost); unset: none.
   std::optional<ContactApproximation> ghost;
 };
