@@ -16,6 +16,7 @@
 #if CONTACTLAB_HAS_GUI
 #include "render/contact_colors.h"
 #include "ui/application.h"
+#include "ui/camera_views.h"
 #include "ui/gui_settings.h"
 #include "ui/gui_stats.h"
 #endif
@@ -43,6 +44,11 @@ int RunGui(const contactlab::CommandLine& cl) {
     spdlog::error("{}", e.what());
     return kExitBadInput;
   }
+  if (const std::string error = CheckCameraName(options.scene, cl.camera); !error.empty()) {
+    spdlog::error("{}", error);
+    return kExitBadInput;
+  }
+  options.camera = cl.camera;
   options.scene_name = cl.scene;
   options.realtime_factor = cl.realtime_factor.value_or(1.0);
   options.ghost = cl.ghost;

@@ -67,6 +67,8 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
                   "run the GUI for --duration s of wall time, write frame/sim timing JSON, exit");
   app->add_option("--contact-colors", out->contact_colors,
                   "GUI contact point colours: state (default), gliding (offset) or slip (speed)");
+  app->add_option("--camera", out->camera,
+                  "GUI main camera: a camera the scene names (e.g. task, wrist) or free (orbit)");
   app->add_flag("-v,--verbose", out->verbose, "debug logging");
 }
 

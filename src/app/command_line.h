@@ -33,6 +33,9 @@ struct CommandLine {
   // --contact-colors state|gliding|slip: the GUI's contact point colours at start (validated
   // here against kContactColorModes; "" the default, by state).
   std::string contact_colors;
+  // --camera NAME: the GUI's (and --screenshot's) main camera, a camera of the scene or "free"
+  // (checked against the scene once it is loaded); "" the scene's default.
+  std::string camera;
   bool verbose = false;
   bool no_settings = false;  // --no-settings: the GUI neither reads nor writes its settings file
 };

@@ -253,7 +253,7 @@ JointType ParseJointType(const Context& ctx, const YAML::Node& node, const std::
 // Every field a body may have (assets/scenes/README.md).
 const std::set<std::string> kBodyKeys = {
     // Every body.
-    "name", "type", "shapes", "contact", "position", "rpy_deg", "quaternion",
+    "name", "type", "shapes", "contact", "position", "rpy_deg", "quaternion", "color",
     // Kinematic bodies.
     "motion",
     // Dynamic bodies: joint and initial state,
@@ -468,6 +468,17 @@ void ParsePdAndLimits(const Context& ctx, const YAML::Node& node, const std::str
   }
 }
 
+// `color: [r, g, b]` (sRGB, each in [0, 1]), if given.
+std::optional<Eigen::Vector3d> ParseColor(const Context& ctx, const YAML::Node& node,
+                                          const std::string& where) {
+  if (!node["color"].IsDefined()) return std::nullopt;
+  const Eigen::Vector3d c = ctx.Vector(node["color"], where + ".color", 3);
+  if (!(c.minCoeff() >= 0 && c.maxCoeff() <= 1)) {
+    ctx.Fail(node["color"], where + ".color must be three numbers in [0, 1] (sRGB)");
+  }
+  return c;
+}
+
 // One entry of `bodies`: name and kind, shapes and pose, then a kinematic body's motion or a
 // dynamic body's joint, initial state, mass properties, PD controller and limits. Fields are
 // checked in that order: the first bad one is the error.
@@ -485,6 +496,7 @@ void ParseBody(const Context& ctx, const YAML::Node& node, int index,
   sb.kind = ParseBodyKind(ctx, node, where);
   sb.geometries = ParseBodyShapes(ctx, node, where, defaults);
   sb.initial_pose = ctx.Pose(node, where);
+  sb.color = ParseColor(ctx, node, where);
   if (sb.kind == SceneBody::Kind::kKinematic) ParseMotion(ctx, node, where, &sb.motion);
   if (sb.kind == SceneBody::Kind::kDynamic) {
     ParseParentAndJoint(ctx, node, where, *scene, &sb);
@@ -500,7 +512,7 @@ void ParsePegBlock(const Context& ctx, const YAML::Node& node, const std::string
   ctx.CheckKeys(node, where,
                 With(kContactKeys, {"type", "name", "position", "rpy_deg", "quaternion", "size",
                                     "peg_width", "clearance", "chamfer", "contact_model",
-                                    "hydroelastic_modulus", "resolution"}));
+                                    "hydroelastic_modulus", "resolution", "color"}));
   PegBlockSpec b;
   b.name = ctx.String(node, "name", b.name);
   b.pose = ctx.Pose(node, where);
@@ -518,6 +530,7 @@ void ParsePegBlock(const Context& ctx, const YAML::Node& node, const std::string
   }
   // Every box of the block takes the generator's contact model (e.g. hydroelastic_rigid).
   for (GeometrySpec& g : scene->bodies.back().geometries) ParseHydroelastic(ctx, node, where, &g);
+  scene->bodies.back().color = ParseColor(ctx, node, where);
 }
 
 void ParseGenerator(const Context& ctx, const YAML::Node& node, int index,
@@ -631,6 +644,60 @@ void ParseRobot(const Context& ctx, const YAML::Node& node, int index,
   }
 }
 
+// The camera frame C (CameraSpec: +z_C the view direction, +y_C down in the image) at
+// `position` looking at `look_at`, with `up` pointing up in the image.
+std::optional<Eigen::Isometry3d> LookAtPose(const Eigen::Vector3d& position,
+                                            const Eigen::Vector3d& look_at,
+                                            const Eigen::Vector3d& up) {
+  const Eigen::Vector3d z = look_at - position;
+  const Eigen::Vector3d x = z.cross(up);
+  if (z.norm() < 1e-9 || x.norm() < 1e-9 * z.norm() * up.norm()) return std::nullopt;
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.linear().col(0) = x.normalized();
+  X.linear().col(2) = z.normalized();
+  X.linear().col(1) = X.linear().col(2).cross(X.linear().col(0));
+  X.translation() = position;
+  return X;
+}
+
+// One entry of `cameras`: name, optional body (position, look_at and up then in its frame),
+// position, look_at, up (default +z), fov_deg (default 45).
+CameraSpec ParseCamera(const Context& ctx, const YAML::Node& node, int index,
+                       const SceneSpec& scene) {
+  std::string where = fmt::format("cameras[{}]", index);
+  ctx.CheckKeys(node, where, {"name", "body", "position", "look_at", "up", "fov_deg"});
+  CameraSpec c;
+  c.name = ctx.String(node, "name", "");
+  if (c.name.empty()) ctx.Fail(node, where + " needs a name");
+  where = fmt::format("camera '{}'", c.name);
+  if (scene.FindCamera(c.name) >= 0) ctx.Fail(node["name"], where + ": name used twice");
+  const std::string body = ctx.String(node, "body", "");
+  if (!body.empty()) {
+    c.body = scene.FindBody(body);
+    if (c.body < 0) ctx.Fail(node["body"], fmt::format("{}.body: no body named '{}'", where, body));
+  }
+  for (const char* field : {"position", "look_at"}) {
+    if (!node[field].IsDefined()) ctx.Fail(node, fmt::format("{} needs {}", where, field));
+  }
+  const Eigen::Vector3d position = ctx.Vec3(node, where, "position", Eigen::Vector3d::Zero());
+  const Eigen::Vector3d look_at = ctx.Vec3(node, where, "look_at", Eigen::Vector3d::Zero());
+  const Eigen::Vector3d up = ctx.Vec3(node, where, "up", Eigen::Vector3d::UnitZ());
+  const std::optional<Eigen::Isometry3d> X_PC = LookAtPose(position, look_at, up);
+  if (!X_PC) {
+    ctx.Fail(node, where +
+                       ": look_at must differ from position, and up must not point along "
+                       "the view direction");
+  }
+  c.X_PC = *X_PC;
+  const double fov_deg = ctx.Number(node, where, "fov_deg", 45.0);
+  if (!(fov_deg > 0 && fov_deg < 180)) {
+    ctx.Fail(node["fov_deg"],
+             fmt::format("{}.fov_deg must be in (0, 180), got {}", where, fov_deg));
+  }
+  c.fov_y_rad = fov_deg * M_PI / 180.0;
+  return c;
+}
+
 }  // namespace
 
 SceneSpec ParseScene(const std::string& text, const std::string& source) {
@@ -646,7 +713,7 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     ctx.CheckKeys(root, "scene",
                   {"scene", "description", "dt", "duration", "model", "gravity", "contact_margin",
                    "stiction_tolerance", "sigma", "regularized_lagged", "default_contact", "bodies",
-                   "generators", "robots"});
+                   "generators", "robots", "cameras"});
     SceneSpec scene;
     scene.source = source;
     scene.name = ctx.String(root, "scene", std::filesystem::path(source).stem().string());
@@ -692,6 +759,13 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
       }
     }
     if (scene.bodies.empty()) ctx.Fail(root, "the scene has no bodies");
+    const YAML::Node cameras = root["cameras"];
+    if (cameras.IsDefined()) {
+      if (!cameras.IsSequence()) ctx.Fail(cameras, "cameras must be a list");
+      for (size_t i = 0; i < cameras.size(); ++i) {
+        scene.cameras.push_back(ParseCamera(ctx, cameras[i], static_cast<int>(i), scene));
+      }
+    }
     try {
       ValidateScene(scene);
     } catch (const std::invalid_argument& e) {

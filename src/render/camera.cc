@@ -17,19 +17,27 @@ constexpr float kMinDistance = 0.02f, kMaxDistance = 500.0f;
 }  // namespace
 
 Eigen::Vector3f Camera::Eye() const {
+  if (X_WC) return X_WC->translation();
   const float cp = std::cos(pitch_rad);
   return target + distance_m * Eigen::Vector3f(cp * std::cos(yaw_rad), cp * std::sin(yaw_rad),
                                                std::sin(pitch_rad));
 }
 
-Eigen::Matrix4f Camera::View() const { return LookAt(Eye(), target, Eigen::Vector3f::UnitZ()); }
+Eigen::Matrix4f Camera::View() const {
+  if (!X_WC) return LookAt(Eye(), target, Eigen::Vector3f::UnitZ());
+  // OpenGL's eye frame looks along −z with +y up: C turned half a turn about x_C.
+  const Eigen::Vector4f gl_from_C(1, -1, -1, 1);
+  return gl_from_C.asDiagonal() * X_WC->inverse().matrix();
+}
 
 Eigen::Matrix4f Camera::Projection(float aspect) const {
   // Near and far scale with the distance so depth precision follows the zoom level; far
   // reaches past the 20 m ground quad seen from any orbit distance.
   const float near_m = std::clamp(0.01f * distance_m, 0.001f, 1.0f);
   const float far_m = 50.0f * distance_m + 40.0f;
-  return Perspective(fov_y_rad, aspect > 0 ? aspect : 1.0f, near_m, far_m);
+  Eigen::Matrix4f shift = Eigen::Matrix4f::Identity();
+  shift.block<2, 1>(0, 3) = shift_ndc;  // applied after the divide by w: x' = x + shift·w
+  return shift * Perspective(fov_y_rad, aspect > 0 ? aspect : 1.0f, near_m, far_m);
 }
 
 void Camera::Orbit(float dx_rad, float dy_rad) {

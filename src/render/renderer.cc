@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -253,9 +254,11 @@ struct Renderer::Impl {
     const Snapshot& snapshot;
     const RenderLayers& layers;
     int width = 0, height = 0;
-    int ng = 0;        // geometries drawn (NumGeometries)
-    int nb = 0;        // bodies with both a pose and a colour (body frames)
-    int nb_poses = 0;  // bodies with a pose (visual geometry)
+    int x = 0, y = 0;    // the viewport's lower left corner in the target framebuffer
+    bool inset = false;  // a rectangle of the framebuffer (RenderInset): scissored
+    int ng = 0;          // geometries drawn (NumGeometries)
+    int nb = 0;          // bodies with both a pose and a colour (body frames)
+    int nb_poses = 0;    // bodies with a pose (visual geometry)
     Eigen::Vector3f camera_target = Eigen::Vector3f::Zero();  // the followed body's origin if any
     Eigen::Matrix4f view_projection = Eigen::Matrix4f::Identity();
     GLint target_framebuffer = 0;  // bound on entry; the main pass draws into it again
@@ -266,7 +269,10 @@ struct Renderer::Impl {
     float normal_offset = 0;  // shadow lookups start this far out along the normal [m]
   };
 
-  // The passes of Render, in drawing order.
+  // Render and RenderInset: viewport = {x, y, width, height}; inset: scissored to it.
+  void Draw(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
+            const std::array<int, 4>& viewport, bool inset, const Snapshot* ghost);
+  // The passes of Draw, in drawing order.
   Frame BeginFrame(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
                    int width, int height);
   void ClassifyGeometries(Frame* f);
@@ -323,7 +329,9 @@ void Renderer::Impl::SyncScene(const Snapshot& s) {
   body_colors.resize(nb);
   body_frame_length.assign(nb, 0.0f);
   for (size_t b = 0; b < nb; ++b) {
-    body_colors[b] = ToFloat(BodyColor(static_cast<int>(b), scene->bodies[b].kind));
+    const SceneBody& sb = scene->bodies[b];
+    body_colors[b] = sb.color ? Eigen::Vector3f(sb.color->cast<float>())
+                              : ToFloat(BodyColor(static_cast<int>(b), sb.kind));
   }
   for (size_t g = 0; g < ng && g < s.geometry_body.size(); ++g) {
     const int b = s.geometry_body[g];
@@ -388,10 +396,26 @@ int Renderer::num_shape_meshes() const { return impl_->shape_meshes.size(); }
 
 void Renderer::Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
                       int width, int height, const Snapshot* ghost) {
+  impl_->Draw(snapshot, camera, layers, {0, 0, width, height}, false, ghost);
+}
+
+void Renderer::RenderInset(const Snapshot& snapshot, const Camera& camera,
+                           const RenderLayers& layers, int x, int y, int width, int height,
+                           const Snapshot* ghost) {
+  impl_->Draw(snapshot, camera, layers, {x, y, width, height}, true, ghost);
+}
+
+void Renderer::Impl::Draw(const Snapshot& snapshot, const Camera& camera,
+                          const RenderLayers& layers, const std::array<int, 4>& viewport,
+                          bool inset, const Snapshot* ghost) {
+  const auto [x, y, width, height] = viewport;
   if (width <= 0 || height <= 0) return;
-  Impl& r = *impl_;
+  Impl& r = *this;
   r.SyncScene(snapshot);
   Impl::Frame f = r.BeginFrame(snapshot, camera, layers, width, height);
+  f.x = x;
+  f.y = y;
+  f.inset = inset;
   r.ClassifyGeometries(&f);
   r.ShadowPass(&f);
   r.BeginMainPass(&f);
@@ -515,7 +539,11 @@ void Renderer::Impl::ShadowPass(Frame* f) {
 // program ready to draw (shadow map on texture unit 0, until EndMainPass).
 void Renderer::Impl::BeginMainPass(Frame* f) const {
   glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(f->target_framebuffer));
-  glViewport(0, 0, f->width, f->height);
+  glViewport(f->x, f->y, f->width, f->height);
+  if (f->inset) {  // the clears below (and the overlays' depth clear) stay inside the inset
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(f->x, f->y, f->width, f->height);
+  }
   const Eigen::Vector3f background = ToFloat(kBackground);
   glClearColor(background.x(), background.y(), background.z(), 1.0f);
   glClearDepth(1.0);
@@ -719,6 +747,7 @@ void Renderer::Impl::DrawOverlays(const Frame& f) {
 }
 
 void Renderer::Impl::EndFrame() {
+  glDisable(GL_SCISSOR_TEST);
   glBindVertexArray(0);
   glUseProgram(0);
   const GLenum error = glGetError();

@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,6 +30,12 @@ bool LoadGl(GlProcLoader loader);
 // `pitch_rad`. Follows a scene body when follow_body ≥ 0: Renderer::Render then looks at that
 // body's origin instead of `target` (the Camera itself is not changed, so Pan has no visible
 // effect while following; orbit and zoom still work).
+//
+// A scene camera (CameraSpec, SceneCameraView) instead sets X_WC, its pose in the world (camera
+// frame C: looking along +z_C, +x_C right, +y_C down, as in Drake and OpenCV): View() and Eye()
+// then come from it, yaw, pitch and follow_body are ignored, and `target` (a point in front of
+// it, distance_m away) only places the ground and scales near/far. shift_ndc moves the image
+// (normalized device coordinates, +y up) so that its centre lands where the panels leave room.
 struct Camera {
   Eigen::Vector3f target{0, 0, 0.2f};
   float distance_m = 2.0f;
@@ -36,6 +43,8 @@ struct Camera {
   float pitch_rad = 0.45f;
   float fov_y_rad = 0.8f;
   int follow_body = -1;
+  std::optional<Eigen::Isometry3f> X_WC;
+  Eigen::Vector2f shift_ndc = Eigen::Vector2f::Zero();
   Eigen::Matrix4f View() const;
   Eigen::Matrix4f Projection(float aspect) const;
   Eigen::Vector3f Eye() const;
@@ -151,6 +160,10 @@ class Renderer {
   // spring (Snapshot::perturbation) as an arrow from the grabbed point to the mouse point.
   void Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers, int width,
               int height, const Snapshot* ghost = nullptr);
+  // The same into the rectangle of the current framebuffer with lower left corner (x, y) and
+  // size width × height pixels (a picture-in-picture inset); only that rectangle is cleared.
+  void RenderInset(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
+                   int x, int y, int width, int height, const Snapshot* ghost = nullptr);
   // Reads the current framebuffer back as RGBA8 rows top to bottom (for screenshots); alpha
   // is set to 255.
   std::vector<uint8_t> ReadPixels(int width, int height) const;

@@ -4,7 +4,7 @@ namespace contactlab {
 
 Camera CameraAsDrawn(const Camera& camera, const Snapshot& snapshot) {
   Camera drawn = camera;
-  if (camera.follow_body >= 0 &&
+  if (!camera.X_WC && camera.follow_body >= 0 &&
       camera.follow_body < static_cast<int>(snapshot.body_poses.size())) {
     drawn.target = snapshot.body_poses[camera.follow_body].translation().cast<float>();
   }

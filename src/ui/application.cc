@@ -29,6 +29,7 @@
 #include "ui/actions.h"
 #include "ui/body_picker.h"
 #include "ui/camera_controller.h"
+#include "ui/camera_views.h"
 #include "ui/contact_panel.h"
 #include "ui/contact_picking.h"
 #include "ui/exports.h"
@@ -392,6 +393,7 @@ void Application::Impl::OnNewScene(const Snapshot& snapshot) {
     runtime->Post(command::SelectPlotBody{ui.plot_body});
   }
   if (ui.camera.follow_body >= 0) ui.camera.follow_body = ui.plot_body;
+  if (snapshot.scene) ui.views = DefaultCameraViews(*snapshot.scene, options.camera);
   if (restored_camera) {  // the first scene, as the user last looked at it
     ui.camera = *restored_camera;
     ui.auto_frame = false;
@@ -465,6 +467,7 @@ void Application::Impl::Execute(UiActions& actions, const Snapshot& snapshot) {
     if (render_error.empty()) ui.status = "shaders reloaded";
   }
   if (actions.camera_preset) ApplyCameraPreset(*actions.camera_preset, &ui.camera);
+  if (actions.camera_preset || actions.frame_scene) ui.views.main = -1;  // the free camera's
   if (actions.frame_scene) {
     ui.camera.follow_body = -1;
     FrameScene(snapshot, FreeViewFraction(), &ui.camera);
@@ -535,7 +538,11 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
     mouse.wheel = io.MouseWheel;
     const bool moved = mouse.wheel != 0 || ((mouse.left || mouse.right || mouse.middle) &&
                                             (mouse.dx != 0 || mouse.dy != 0));
-    if (moved) ui.auto_frame = false;  // the user has taken the camera
+    if (moved) ui.auto_frame = false;   // the user has taken the camera
+    if (moved && ui.views.main >= 0) {  // from a scene camera's view on, as the free camera
+      ui.camera = OrbitFrom(ViewCamera(snapshot));
+      ui.views.main = -1;
+    }
     ApplyMouse(mouse, static_cast<int>(io.DisplaySize.x), static_cast<int>(io.DisplaySize.y),
                &ui.camera);
   }
@@ -573,9 +580,12 @@ Camera Application::Impl::ViewCamera(const Snapshot& snapshot) {
   // The scene's centre of attention in the middle of the area the panels leave free.
   const PanelLayout layout = ComputePanelLayout(io.DisplaySize.x, io.DisplaySize.y, ui.show_panels);
   const float aspect = io.DisplaySize.y > 0 ? io.DisplaySize.x / io.DisplaySize.y : 1.0f;
-  return ShiftedCamera(
-      ui.camera, snapshot, io.DisplaySize.x > 0 ? 0.5f * layout.sidebar_w / io.DisplaySize.x : 0,
-      io.DisplaySize.y > 0 ? -0.5f * layout.plots_h / io.DisplaySize.y : 0, aspect);
+  const float shift_x = io.DisplaySize.x > 0 ? 0.5f * layout.sidebar_w / io.DisplaySize.x : 0;
+  const float shift_y = io.DisplaySize.y > 0 ? -0.5f * layout.plots_h / io.DisplaySize.y : 0;
+  if (auto scene_camera = MainSceneCamera(snapshot, ui.views, shift_x, shift_y)) {
+    return *scene_camera;
+  }
+  return ShiftedCamera(ui.camera, snapshot, shift_x, shift_y, aspect);
 }
 
 void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
@@ -587,6 +597,9 @@ void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
   if (renderer && fb_w > 0 && fb_h > 0) {
     try {
       renderer->Render(snapshot, view, ui.layers, fb_w, fb_h, ghost.get());
+      const ImGuiIO& io = ImGui::GetIO();
+      DrawCameraInset(*renderer, snapshot, ui.views, ui.layers, fb_w, fb_h, io.DisplaySize.x,
+                      io.DisplaySize.y, ghost.get());
       last_view_projection =
           ViewProjection(view, snapshot, static_cast<float>(fb_w) / static_cast<float>(fb_h));
       drawn = true;

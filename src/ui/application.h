@@ -61,6 +61,9 @@ struct ApplicationOptions {
   // window_size_from_settings the saved window size replaces width × height.
   std::string settings_dir;
   bool window_size_from_settings = false;
+  // The main camera at start (--camera): a camera of the scene, "free" (the orbit camera), or
+  // "" (the scene's default: `task` if it has one). Checked with CheckCameraName.
+  std::string camera;
   // A ghost run with this approximation from the start (--ghost); unset: none.
   std::optional<ContactApproximation> ghost;
 };

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/solver/contact_constraint_factory.h"
+#include "ui/camera_views.h"
 #include "ui/contact_color_bar.h"
 #include "ui/contact_panel.h"
 #include "ui/exports.h"
@@ -416,6 +417,9 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   if (l.traction_arrows) float_log_slider("traction m/Pa", &l.traction_scale_m_per_Pa, 1e-9, 1e-2);
 
   ImGui::TextUnformatted("camera");
+  if (snapshot.scene && !snapshot.scene->cameras.empty()) {
+    CameraViewsPanel(*snapshot.scene, &ui->views);  // the presets below free the camera
+  }
   for (const CameraPreset p :
        {CameraPreset::kFront, CameraPreset::kSide, CameraPreset::kTop, CameraPreset::kIso}) {
     if (ImGui::Button(CameraPresetName(p))) actions->camera_preset = p;
@@ -428,7 +432,10 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     ImGui::SetTooltip("keep the moving bodies framed (off once the mouse moves the camera)");
   }
   bool follow = ui->camera.follow_body >= 0;
-  if (ImGui::Checkbox("follow", &follow)) ui->camera.follow_body = follow ? ui->plot_body : -1;
+  if (ImGui::Checkbox("follow", &follow)) {
+    ui->camera.follow_body = follow ? ui->plot_body : -1;
+    if (follow) ui->views.main = -1;  // following is the free camera's
+  }
   ImGui::SameLine();
   ImGui::TextColored(kDimColor, "%s",
                      follow ? BodyName(snapshot, ui->camera.follow_body) : "(the plot body)");

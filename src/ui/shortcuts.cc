@@ -37,6 +37,7 @@ std::span<const Shortcut> Shortcuts() { return kShortcuts; }
 
 void ToggleFollow(UiState* ui) {
   ui->camera.follow_body = ui->camera.follow_body >= 0 ? -1 : ui->plot_body;
+  if (ui->camera.follow_body >= 0) ui->views.main = -1;  // following is the free camera's
 }
 
 void HandleShortcuts(const Snapshot& snapshot, UiState* ui, UiActions* actions) {

@@ -8,6 +8,7 @@
 
 #include "engine/world/scene_spec.h"
 #include "render/renderer.h"
+#include "ui/camera_views.h"
 #include "ui/contact_inspector_state.h"
 #include "ui/frame_timer.h"
 #include "ui/plot_widget.h"
@@ -72,6 +73,7 @@ struct UiState {
   // bodies every frame (on for a new scene, off once the mouse moves the camera).
   Camera camera;
   bool auto_frame = true;
+  CameraViews views;  // main view through `camera` or a scene camera; the inset
   RenderLayers layers;
   AutoPressureRange pressure_range;  // sets layers' pressure range while pressure_auto
   ContactInspectorState contacts;    // contact read-out, gliding overlay, exports

@@ -26,6 +26,13 @@ int SceneSpec::FindBody(const std::string& body_name) const {
   return -1;
 }
 
+int SceneSpec::FindCamera(const std::string& camera_name) const {
+  for (size_t i = 0; i < cameras.size(); ++i) {
+    if (cameras[i].name == camera_name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 namespace {
 
 void Require(bool ok, const std::string& message) {
@@ -86,6 +93,21 @@ void CheckShape(const Shape& s, const std::string& where) {
   }
 }
 
+// Names unique and not empty, a body that exists, a finite pose, 0 < fov < π.
+void ValidateCameras(const SceneSpec& scene, const std::string& src) {
+  for (size_t i = 0; i < scene.cameras.size(); ++i) {
+    const CameraSpec& c = scene.cameras[i];
+    const std::string where = fmt::format("{}: camera '{}'", src, c.name);
+    Require(!c.name.empty(), fmt::format("{}: camera #{} has no name", src, i));
+    Require(scene.FindCamera(c.name) == static_cast<int>(i), where + ": name used twice");
+    Require(c.body >= -1 && c.body < static_cast<int>(scene.bodies.size()),
+            where + ": no such body");
+    Require(c.X_PC.matrix().allFinite(), where + ": pose must be finite");
+    Require(c.fov_y_rad > 0 && c.fov_y_rad < std::numbers::pi,
+            where + ": field of view must be in (0, 180) degrees");
+  }
+}
+
 }  // namespace
 
 void ApplyOverrides(const ContactOverrides& o, OverridableSettings settings) {
@@ -132,6 +154,8 @@ void ValidateScene(const SceneSpec& scene) {
     Require(!b.body.name.empty(), fmt::format("{}: body #{} has no name", src, i));
     Require(scene.FindBody(b.body.name) == static_cast<int>(i), where + ": name used twice");
     Require(b.initial_pose.matrix().allFinite(), where + ": pose must be finite");
+    Require(!b.color || (b.color->minCoeff() >= 0 && b.color->maxCoeff() <= 1),
+            where + ": color must be three numbers in [0, 1]");
     if (b.kind == SceneBody::Kind::kDynamic) {
       Require(b.parent_scene_index < static_cast<int>(i),
               where + ": parent must be listed before the body");
@@ -158,6 +182,7 @@ void ValidateScene(const SceneSpec& scene) {
       CheckHydroelastic(g, gw);
     }
   }
+  ValidateCameras(scene, src);
 }
 
 double ShapeVolume(const Shape& s) {

@@ -78,6 +78,8 @@ struct SceneBody {
   std::optional<std::pair<double, double>> limits;  // 1-dof joints [lower, upper]
   std::vector<GeometrySpec> geometries;
   std::vector<VisualSpec> visuals;  // drawn only (World ignores them)
+  // How the GUI draws the body (sRGB, each in [0, 1]); unset: BodyColor's by kind and index.
+  std::optional<Eigen::Vector3d> color;
 };
 
 // Overrides from the command line or the UI. Contact values replace the pair's combined value
@@ -95,6 +97,16 @@ struct ContactOverrides {
   } clear;
   bool operator==(const ContactOverrides&) const = default;
 };
+// A named camera of the scene (YAML `cameras:`, assets/scenes/README.md). The engine ignores
+// cameras; the GUI views through them. Camera frame C as in Drake's sensors (and OpenCV): the
+// camera looks along +z_C, +x_C points right in the image and +y_C down.
+struct CameraSpec {
+  std::string name;
+  int body = -1;  // scene body (index into SceneSpec::bodies) it is attached to; −1: the world
+  Eigen::Isometry3d X_PC = Eigen::Isometry3d::Identity();  // X_BC on a body, X_WC in the world
+  double fov_y_rad = 0.8;                                  // vertical field of view
+};
+
 struct SceneSpec {
   std::string name = "unnamed";
   std::string source;  // file it came from (for messages)
@@ -108,7 +120,9 @@ struct SceneSpec {
   bool regularized_lagged = false;           // ε = max(v_s, σ w_t μ γ_n0), §2.3
   ContactOverrides overrides;
   std::vector<SceneBody> bodies;
+  std::vector<CameraSpec> cameras;  // drawn from by the GUI only
   int FindBody(const std::string& name) const;
+  int FindCamera(const std::string& name) const;  // −1: none of that name
 };
 
 // The settings an override changes: a scene's own, or a running World's (WorldInputs).
