@@ -78,6 +78,7 @@ SimRuntime::SimRuntime(const SceneSpec& scene, double target_realtime_factor)
   Impl& m = *impl_;
   m.world = std::make_unique<World>(scene);  // throws on an invalid scene
   m.timeline = std::make_unique<Timeline>(*m.world, kTimelineDuration_s);
+  m.peg_hole = FindPegHole(*m.world);
   m.LogTimeline();
   m.target_factor = target_realtime_factor;
   m.SelectBody(DefaultPlotBody(scene));
@@ -279,6 +280,7 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
   RestartHistory();
   world = std::move(fresh);
   timeline = std::make_unique<Timeline>(*world, kTimelineDuration_s);
+  peg_hole = FindPegHole(*world);
   LogTimeline();
   ++scene_generation;
   step_index = 0;
@@ -610,6 +612,11 @@ void SimRuntime::Impl::Publish() {
   FillTeleopView(s.get());
   FillViews(s.get());
   FillRecordingView(s.get());
+  s->alignment.active = peg_hole.has_value();
+  if (peg_hole) {
+    s->alignment.alignment = MeasurePegAlignment(*peg_hole, world->BodyPose(peg_hole->peg));
+    s->alignment.hole_outline_W = HoleOutline(*peg_hole);
+  }
   publisher.Publish(std::move(s));
 }
 

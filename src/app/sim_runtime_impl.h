@@ -164,6 +164,7 @@ struct SimRuntime::Impl {
   void StopRecordingFile();
   void EndReplayIfDone();
   void FillRecordingView(Snapshot* s) const;
+  std::optional<PegHole> peg_hole;  // of the scene (found at load), for the alignment aids
   void LogTimeline() const {
     const double MB = static_cast<double>(timeline->memory_bytes()) / (1024.0 * 1024.0);
     spdlog::debug(

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "app/peg_alignment.h"
 #include "engine/world/world.h"
 
 namespace contactlab {
@@ -107,6 +109,13 @@ struct TimelineView {
   int replay_steps_left = 0;          // a branch replaying the recorded inputs
 };
 
+// Peg-in-hole alignment aids (app/peg_alignment.h), for a scene with a peg and a hole.
+struct AlignmentView {
+  bool active = false;
+  PegAlignment alignment;
+  std::array<Eigen::Vector3d, 4> hole_outline_W{};
+};
+
 // Recording and replaying teleoperation in the window.
 struct RecordingView {
   bool recording = false;
@@ -157,6 +166,7 @@ struct Snapshot {
   GhostView ghost;
   TimelineView timeline;
   RecordingView recording;
+  AlignmentView alignment;
 };
 
 // The contact of `scene_body` that carried the largest normal force in the last step (the one

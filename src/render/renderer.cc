@@ -283,6 +283,7 @@ struct Renderer::Impl {
   void DrawSeeThroughStatic(Frame* f);
   void DrawGhost(const Frame& f, const Snapshot& ghost) const;
   void DrawPerturbation(const Frame& f) const;
+  void DrawAlignment(const Frame& f) const;
   void EndMainPass() const;
   void DrawPatches(const Frame& f);
   void DrawOverlays(const Frame& f);
@@ -683,6 +684,38 @@ void Renderer::Impl::DrawGhost(const Frame& f, const Snapshot& ghost) const {
   ShaderProgram::Set(lit_loc.alpha, 1.0f);
 }
 
+// The peg's axis down to where it meets the block's top, a marker there, and the hole's rim:
+// thin lines a few pixels wide whatever the zoom.
+void Renderer::Impl::DrawAlignment(const Frame& f) const {
+  const AlignmentView& view = f.snapshot.alignment;
+  if (!view.active) return;
+  constexpr float kLineWidthPx = 1.2f;
+  const auto line = [&](const Eigen::Vector3d& a, const Eigen::Vector3d& b, Rgb8 color) {
+    const Eigen::Vector3f from = a.cast<float>(), to = b.cast<float>();
+    const float length = (to - from).norm();
+    if (!(length > 0)) return;
+    DrawOverlay(arrow_shaft,
+                AlongDirection(from, (to - from) / length, kLineWidthPx * PixelSize(from), length),
+                color, 0.0f);
+  };
+  for (int i = 0; i < 4; ++i) {
+    line(view.hole_outline_W[i], view.hole_outline_W[(i + 1) % 4], kHoleOutlineColor);
+  }
+  const PegAlignment& a = view.alignment;
+  if (!a.landing_point_W || a.height_above_hole_m <= 0) return;  // in the hole: nothing to aim
+  const Eigen::Vector3d& land = *a.landing_point_W;
+  const Eigen::Vector2d off = (land - view.hole_outline_W[0]).head<2>();
+  const Eigen::Vector2d size = (view.hole_outline_W[2] - view.hole_outline_W[0]).head<2>();
+  const bool inside = off.x() >= 0 && off.y() >= 0 && off.x() <= size.x() && off.y() <= size.y();
+  const Rgb8 color = inside ? kAlignedColor : kMisalignedColor;
+  line(a.axis_bottom_W, land, color);
+  const Eigen::Vector3f p = land.cast<float>();
+  Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
+  model.topLeftCorner<3, 3>() *= 4.0f * PixelSize(p);
+  model.block<3, 1>(0, 3) = p;
+  DrawOverlay(marker, model, color, 0.0f);
+}
+
 // The mouse spring: from the grabbed point to the mouse point.
 void Renderer::Impl::DrawPerturbation(const Frame& f) const {
   const PerturbationView& p = f.snapshot.perturbation;
@@ -731,7 +764,8 @@ void Renderer::Impl::DrawOverlays(const Frame& f) {
   const bool teleop_gizmo = layers.teleop_target && f.snapshot.teleop.active;
   const bool any_overlay = layers.body_frames || layers.contact_points || layers.normal_forces ||
                            layers.friction_forces || teleop_gizmo || layers.traction_arrows ||
-                           f.snapshot.perturbation.body >= 0;
+                           f.snapshot.perturbation.body >= 0 ||
+                           (layers.alignment && f.snapshot.alignment.active);
   if (!any_overlay) return;
   glClear(GL_DEPTH_BUFFER_BIT);
   overlay.Use();
@@ -740,6 +774,7 @@ void Renderer::Impl::DrawOverlays(const Frame& f) {
   if (layers.body_frames) DrawBodyFrames(f);
   if (teleop_gizmo) DrawTeleopGizmo(f);
   DrawPerturbation(f);
+  if (layers.alignment) DrawAlignment(f);
   DrawContactForces(f);
   DrawPatchArrows(f);
   // Last, so that the exact state colours land in the pixels.

@@ -68,6 +68,9 @@ inline constexpr Rgb8 kFrictionForceColor{240, 220, 40};
 inline constexpr Rgb8 kTeleopTcpColor{250, 250, 250};    // measured TCP (teleoperation)
 inline constexpr Rgb8 kGhostColor{80, 200, 255};         // the ghost run's bodies (tinted)
 inline constexpr Rgb8 kPerturbationColor{230, 60, 230};  // the mouse spring
+inline constexpr Rgb8 kHoleOutlineColor{255, 235, 40};  // alignment: the hole's rim
+inline constexpr Rgb8 kAlignedColor{60, 230, 90};        // the peg's axis lands in the hole
+inline constexpr Rgb8 kMisalignedColor{255, 120, 40};    // ... or outside it
 
 // What colours the contact point markers: their state (kStickColor, kSlipColor, kMarginColor),
 // or on the pressure colour map (render/contact_colors.h) their gliding offset
@@ -118,6 +121,10 @@ struct RenderLayers {
   // parts as the normal and friction force arrows, with their own scale.
   bool traction_arrows = false;
   float traction_scale_m_per_Pa = 1e-5f;  // arrow length per pascal
+  // Peg-in-hole alignment aids (Snapshot::alignment): the peg's axis extended to the block's
+  // top, its landing point (kAlignedColor inside the hole, kMisalignedColor outside) and the
+  // hole's outline (kHoleOutlineColor).
+  bool alignment = true;
   // The ghost run's dynamic bodies (Render's `ghost`), see-through in kGhostColor.
   bool ghost = true;
   float ghost_alpha = 0.4f;

@@ -27,6 +27,7 @@
 #include "render/renderer.h"
 #include "render/view_projection.h"
 #include "ui/actions.h"
+#include "ui/alignment_hud.h"
 #include "ui/body_picker.h"
 #include "ui/camera_controller.h"
 #include "ui/camera_views.h"
@@ -548,6 +549,10 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
   }
   ui.frame_stats = timer.stats();
   DrawUi(snapshot, plots, io.DisplaySize.x, io.DisplaySize.y, &ui, &actions);
+  AlignmentHud(
+      snapshot, ui.layers.alignment,
+      ComputePanelLayout(io.DisplaySize.x, io.DisplaySize.y, ui.show_panels).sidebar_w + 10.0f,
+      10.0f);
   if (ui.show_panels) {
     // Top right, folded until the user opens it (the scene stays in view).
     ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 410, 10), ImGuiCond_FirstUseEver);

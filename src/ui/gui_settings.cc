@@ -79,6 +79,7 @@ const std::map<std::string, Field>& Fields() {
       {"layer.contact_patches", Bool(&RenderLayers::contact_patches)},
       {"layer.traction_arrows", Bool(&RenderLayers::traction_arrows)},
       {"layer.ghost", Bool(&RenderLayers::ghost)},
+      {"layer.alignment", Bool(&RenderLayers::alignment)},
       {"layer.force_scale_m_per_N", Float(&RenderLayers::force_scale_m_per_N)},
       {"layer.contact_point_size_m", Float(&RenderLayers::contact_point_size_m)},
       {"layer.see_through_alpha", Float(&RenderLayers::see_through_alpha)},

@@ -374,6 +374,8 @@ void SolverPanel(const Snapshot& snapshot, UiState* ui) {
 void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   RenderLayers& l = ui->layers;
   ImGui::Checkbox("bodies", &l.bodies);
+  if (snapshot.alignment.active)
+    ImGui::Checkbox("alignment aids (peg axis, hole rim, HUD)", &l.alignment);
   ImGui::SameLine(120);
   ImGui::Checkbox("grid", &l.grid);
   ImGui::SameLine(200);

@@ -438,3 +438,22 @@ TEST(Screenshot, AnUnknownCameraIsOneLineListingTheScenesCamerasAndExitCode2) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Screenshot, PegInHoleShowsTheAlignmentAids) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  // At the start the peg hangs 10 cm beside the hole: its axis lands outside (orange), and the
+  // hole's rim is outlined (yellow); both drawn unshaded, in their exact colours.
+  const std::string png = TempPath("alignment.png");
+  const Result r = RunContactlab("--screenshot " + png +
+                                 " --frames 10 --window-size 1280x720 --scene peg_in_hole");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Image img = LoadPng(png);
+  ASSERT_TRUE(img.ok());
+  EXPECT_GE(PixelsNear(img, SceneRegion(img), contactlab::kHoleOutlineColor, 12), 40u) << png;
+  EXPECT_GE(PixelsNear(img, SceneRegion(img), contactlab::kMisalignedColor, 12), 20u) << png;
+  if (!HasFailure()) fs::remove(png);
+}
+
+}  // namespace
