@@ -31,6 +31,7 @@
 #include "ui/contact_picking.h"
 #include "ui/exports.h"
 #include "ui/frame_timer.h"
+#include "ui/gamepad_feed.h"
 #include "ui/inspect_panels.h"
 #include "ui/panels.h"
 #include "ui/plot_data.h"
@@ -455,6 +456,7 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
   UiActions actions;
   HandleShortcuts(snapshot, &ui, &actions);
   FeedTeleopKeys(snapshot.teleop.active, runtime->keyboard().get());
+  FeedGamepad(runtime->gamepad().get());
   const PointerInput pointer = ReadPointer();
   const bool dragging = HandlePicking(pointer, snapshot);
   if (!io.WantCaptureMouse && !dragging) {
