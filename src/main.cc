@@ -141,6 +141,18 @@ int main(int argc, char** argv) {
       spdlog::error("--input {}: no such replay file", cl.input);
       return kExitBadInput;
     }
+    // The gamepad is read through the GUI's window system (GLFW); a headless run has none, so
+    // the pad could never move the robot.
+#if CONTACTLAB_HAS_GUI
+    const bool headless = cl.headless;
+#else
+    const bool headless = true;  // a build without the GUI runs every scene headless
+#endif
+    if (spec.kind == InputSpec::Kind::kGamepad && headless) {
+      spdlog::error(
+          "--input gamepad reads the pad through the GUI (GLFW); it can't be used headless");
+      return kExitBadInput;
+    }
   }
 
 #if CONTACTLAB_HAS_GUI

@@ -45,7 +45,7 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--relaxation-time", raw->relaxation, "SAP dissipation time scale override [s]");
   app->add_option("--stiction-tolerance", raw->stiction, "stiction tolerance v_s override [m/s]");
   app->add_option("--friction", raw->friction, "friction coefficient override");
-  app->add_option("--input", out->input, "keyboard|spacemouse|replay:FILE");
+  app->add_option("--input", out->input, "keyboard|spacemouse|gamepad|replay:FILE");
   app->add_option("--record", out->record_path,
                   "record the teleoperation commands to a CSV that --input replay:FILE plays back");
   app->add_option("--log", out->log_path, "per-step CSV log");
@@ -150,8 +150,8 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
     return "--realtime-factor must be a positive number";
   }
   if (!out->input.empty() && out->input != "keyboard" && out->input != "spacemouse" &&
-      out->input.rfind("replay:", 0) != 0) {
-    return "--input must be keyboard, spacemouse or replay:FILE, got '" + out->input + "'";
+      out->input != "gamepad" && out->input.rfind("replay:", 0) != 0) {
+    return "--input must be keyboard, spacemouse, gamepad or replay:FILE, got '" + out->input + "'";
   }
   return CheckGuiOptions(app, raw, out);
 }

@@ -130,6 +130,7 @@ void SimRuntime::SetRecorder(std::unique_ptr<Recorder> recorder) {
 }
 
 std::shared_ptr<KeyboardDevice> SimRuntime::keyboard() const { return impl_->devices.keyboard; }
+std::shared_ptr<GamepadDevice> SimRuntime::gamepad() const { return impl_->devices.gamepad; }
 
 std::shared_ptr<const Snapshot> SimRuntime::Latest() const { return impl_->publisher.Latest(); }
 

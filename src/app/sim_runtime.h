@@ -154,6 +154,9 @@ class SimRuntime {
   void SetRecorder(std::unique_ptr<Recorder> recorder);
   // The keyboard device the GUI feeds key events to (thread-safe; null without devices).
   std::shared_ptr<KeyboardDevice> keyboard() const;
+  // The gamepad device the GUI feeds the pad's state to (thread-safe; null unless --input
+  // gamepad).
+  std::shared_ptr<GamepadDevice> gamepad() const;
 
   void Start();
   void Stop();  // joins; idempotent

@@ -1,10 +1,11 @@
-// `--input keyboard|spacemouse|replay:FILE`: parsing the option and building the devices.
+// `--input keyboard|spacemouse|gamepad|replay:FILE`: parsing the option and building the devices.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "input/gamepad_device.h"
 #include "input/input_device.h"
 #include "input/keyboard_device.h"
 #include "input/space_mouse_mapping.h"
@@ -12,7 +13,7 @@
 namespace contactlab {
 
 struct InputSpec {
-  enum class Kind { kKeyboard, kSpaceMouse, kReplay };
+  enum class Kind { kKeyboard, kSpaceMouse, kGamepad, kReplay };
   Kind kind = Kind::kKeyboard;
   std::string replay_path;  // kReplay only
 };
@@ -24,8 +25,10 @@ bool ParseInputSpec(std::string_view value, InputSpec* spec, std::string* error)
 struct InputDevices {
   // Always present: the GUI feeds key events here whatever the --input choice.
   std::shared_ptr<KeyboardDevice> keyboard;
-  // What the simulation polls: the keyboard itself; space mouse + keyboard merged (so the
-  // keyboard keeps working without a daemon); or the replay alone (so replays are exact).
+  // Only with `--input gamepad`: the GUI feeds it the pad's state every frame (null otherwise).
+  std::shared_ptr<GamepadDevice> gamepad;
+  // What the simulation polls: the keyboard itself; space mouse or gamepad + keyboard merged (so
+  // the keyboard keeps working without the device); or the replay alone (so replays are exact).
   std::shared_ptr<InputDevice> active;
 };
 
@@ -33,7 +36,8 @@ struct InputDevices {
 // mouse daemon is reported in the log and in active->Status(), not as an error.
 bool CreateInputDevices(const InputSpec& spec, InputDevices* devices, std::string* error,
                         const KeyboardConfig& keyboard_config = {},
-                        const SpaceMouseConfig& space_mouse_config = {});
+                        const SpaceMouseConfig& space_mouse_config = {},
+                        const GamepadConfig& gamepad_config = {});
 // ParseInputSpec, then CreateInputDevices: the devices for an `--input` value.
 bool CreateInputDevices(std::string_view option, InputDevices* devices, std::string* error);
 

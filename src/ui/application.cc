@@ -35,6 +35,7 @@
 #include "ui/contact_picking.h"
 #include "ui/exports.h"
 #include "ui/frame_timer.h"
+#include "ui/gamepad_feed.h"
 #include "ui/gui_settings.h"
 #include "ui/inspect_panels.h"
 #include "ui/panels.h"
@@ -527,6 +528,7 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
   UiActions actions;
   HandleShortcuts(snapshot, &ui, &actions);
   FeedTeleopKeys(snapshot.teleop.active, runtime->keyboard().get());
+  FeedGamepad(runtime->gamepad().get());
   const PointerInput pointer = ReadPointer();
   const bool dragging = HandlePicking(pointer, snapshot);
   if (!io.WantCaptureMouse && !dragging) {

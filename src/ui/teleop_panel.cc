@@ -30,6 +30,11 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ImGui::Text("input: %s", t.device_name.c_str());
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(t.device_connected ? kDim : kWarn, "%s", t.device_status.c_str());
+  if (t.device_name.rfind("gamepad", 0) == 0) {  // the pad has no labels of its own
+    ImGui::TextColored(kDim,
+                       "pad: left stick x/y, LB/RB z, right stick yaw/pitch, triggers roll, "
+                       "A gripper, hold B fine");
+  }
   ImGui::PopTextWrapPos();
 
   // Settings: posted as commands, shown from the snapshot (the value in force).

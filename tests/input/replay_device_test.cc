@@ -202,7 +202,8 @@ TEST_F(ReplayTest, InputSpecParsingAndFactory) {
   EXPECT_EQ(spec.replay_path, "/a/b.csv");
   EXPECT_FALSE(ParseInputSpec("replay:", &spec, &error));
   EXPECT_FALSE(ParseInputSpec("joystick", &spec, &error));
-  EXPECT_EQ(error, "--input: expected keyboard, spacemouse or replay:FILE, got \"joystick\"");
+  EXPECT_EQ(error,
+            "--input: expected keyboard, spacemouse, gamepad or replay:FILE, got \"joystick\"");
 
   InputDevices devices;
   ASSERT_TRUE(ParseInputSpec("keyboard", &spec, &error));
