@@ -143,9 +143,18 @@ TEST(UrdfLoader, BadFilesGiveClearErrors) {
   EXPECT_THROW(AddUrdfRobot(kPanda, unknown_joint, &scene), SceneError);
 }
 
-// A package laid out as ROS does: <tmp>/contactlab_mesh_pkg/{urdf/robot.urdf, meshes/*.obj}.
+// A package laid out as ROS does: <tmp>/<test>/contactlab_mesh_pkg/{urdf/robot.urdf, meshes/*.obj}.
+// Under a folder of its own test: ctest runs the tests that use it as parallel processes, which
+// must not rewrite each other's files.
 struct MeshPackage {
-  std::filesystem::path root = std::filesystem::temp_directory_path() / "contactlab_mesh_pkg";
+  std::filesystem::path scratch = std::filesystem::temp_directory_path() /
+                                  (std::string("contactlab_") +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::path root = scratch / "contactlab_mesh_pkg";
+  ~MeshPackage() {
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch, ignored);
+  }
   MeshPackage() {
     std::filesystem::create_directories(root / "urdf");
     std::filesystem::create_directories(root / "meshes");
