@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <string>
+
+#include "ui/panels.h"
 
 namespace contactlab {
 
@@ -33,11 +36,9 @@ void SelectedBodyPanel(const Snapshot& snapshot, const InspectState& state) {
 }
 
 void GhostPanel(const Snapshot& snapshot, InspectState* state, UiActions* actions) {
-  static constexpr std::array kNames = {"SAP", "Lagged", "Similar"};
-  static constexpr std::array kValues = {ContactApproximation::kSap, ContactApproximation::kLagged,
-                                         ContactApproximation::kSimilar};
   ImGui::SetNextItemWidth(110);
-  ImGui::Combo("approximation##ghost", &state->ghost_approximation, kNames.data(), kNames.size());
+  ImGui::Combo("approximation##ghost", &state->ghost_approximation, kApproximationLabels,
+               std::size(kApproximationLabels));
   ImGui::Checkbox("friction", &state->ghost_friction_override);
   if (state->ghost_friction_override) {
     ImGui::SameLine();
@@ -46,8 +47,8 @@ void GhostPanel(const Snapshot& snapshot, InspectState* state, UiActions* action
   }
   if (ImGui::Button(snapshot.ghost.active ? "Restart ghost" : "Start ghost")) {
     command::StartGhost start;
-    start.overrides.approximation = kValues[state->ghost_approximation];
-    start.label = kNames[state->ghost_approximation];
+    start.overrides.approximation = kApproximationChoices[state->ghost_approximation];
+    start.label = kApproximationLabels[state->ghost_approximation];
     if (state->ghost_friction_override) {
       start.overrides.friction = state->ghost_friction;
       start.label += " mu=" + std::to_string(state->ghost_friction).substr(0, 4);

@@ -246,17 +246,15 @@ void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) 
 }
 
 void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
-  static constexpr const char* kModels[] = {"SAP", "Lagged", "Similar"};
-  static constexpr ContactApproximation kValues[] = {
-      ContactApproximation::kSap, ContactApproximation::kLagged, ContactApproximation::kSimilar};
   const ContactApproximation current = ui->posted.approximation.value_or(snapshot.approximation);
-  int index = static_cast<int>(std::find(std::begin(kValues), std::end(kValues), current) -
-                               std::begin(kValues));
+  int index = static_cast<int>(
+      std::find(std::begin(kApproximationChoices), std::end(kApproximationChoices), current) -
+      std::begin(kApproximationChoices));
   ImGui::TextUnformatted("approximation");
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::Combo("##approximation", &index, kModels, 3)) {
+  if (ImGui::Combo("##approximation", &index, kApproximationLabels, 3)) {
     ContactOverrides o;
-    o.approximation = ui->posted.approximation = kValues[index];
+    o.approximation = ui->posted.approximation = kApproximationChoices[index];
     Post(actions, o);
   }
 
