@@ -20,9 +20,8 @@ Timeline::Timeline(const World& world, double duration_s)
 // Record layout: [step index, t, settings index | q | v | per PD body: kp, kd, effort limit,
 // q_d, v_d, feedforward | external force: body, p_BoQ_B, f_Q_W].
 void Timeline::Record(const World& world, uint64_t step_index) {
-  if (settings_.empty() || !(settings_.back() == world.contact_settings())) {
-    settings_.push_back(world.contact_settings());
-  }
+  const ContactSettings settings = world.contact_settings();
+  if (settings_.empty() || !(settings_.back() == settings)) settings_.push_back(settings);
   if (count_ == capacity_) {
     first_ = (first_ + 1) % capacity_;
     --count_;

@@ -13,6 +13,7 @@
 
 #include "app/sim_runtime.h"
 #include "test_support/hydro_box_scene.h"
+#include "test_support/runtime_waits.h"
 
 namespace contactlab {
 namespace {
@@ -24,12 +25,7 @@ double Since(Clock::time_point t0) {
 }
 
 bool WaitFor(const std::function<bool()>& done, double timeout_s) {
-  const Clock::time_point t0 = Clock::now();
-  while (!done()) {
-    if (Since(t0) > timeout_s) return false;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-  return true;
+  return testing::WaitFor(done, timeout_s);
 }
 
 constexpr int kBoxGeometry = 1;  // World order: the ground's plane, then the box

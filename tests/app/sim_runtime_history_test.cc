@@ -12,26 +12,15 @@
 #include "app/perturbation.h"
 #include "app/sim_runtime.h"
 #include "test_support/pile_scene.h"
+#include "test_support/runtime_waits.h"
 
 namespace contactlab {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-bool WaitFor(const std::function<bool()>& done, double timeout_s = 10.0) {
-  const Clock::time_point t0 = Clock::now();
-  while (!done()) {
-    if (std::chrono::duration<double>(Clock::now() - t0).count() > timeout_s) return false;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-  return true;
-}
-
-void StepAndWait(SimRuntime* rt, int steps) {
-  const uint64_t target = rt->Latest()->step_index + steps;
-  for (int i = 0; i < steps; ++i) rt->Post(command::StepOnce{});
-  ASSERT_TRUE(WaitFor([&] { return rt->Latest()->step_index == target; }));
-}
+// Paused runs stepped one StepOnce at a time: deterministic.
+constexpr double kTimeout_s = 10.0;
+bool WaitFor(const std::function<bool()>& done) { return testing::WaitFor(done, kTimeout_s); }
+void StepAndWait(SimRuntime* rt, int steps) { testing::StepAndWait(rt, steps, kTimeout_s); }
 
 const SceneSpec& Scene() {
   static const SceneSpec scene = testing::PileScene(6, 2e-3);

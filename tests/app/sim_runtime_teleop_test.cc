@@ -19,6 +19,7 @@
 #include "input/recorder.h"
 #include "input/replay_device.h"
 #include "io/scene_loader.h"
+#include "test_support/runtime_waits.h"
 
 namespace contactlab {
 namespace {
@@ -26,12 +27,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 bool WaitFor(const std::function<bool()>& done, double timeout_s = 20.0) {
-  const Clock::time_point t0 = Clock::now();
-  while (!done()) {
-    if (std::chrono::duration<double>(Clock::now() - t0).count() > timeout_s) return false;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-  return true;
+  return testing::WaitFor(done, timeout_s);
 }
 
 SceneSpec PegInHole() {

@@ -16,6 +16,7 @@
 
 #include "app/spsc_ring.h"
 #include "test_support/pile_scene.h"
+#include "test_support/runtime_waits.h"
 
 namespace contactlab {
 namespace {
@@ -27,14 +28,8 @@ double Since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Polls `done` until it holds or `timeout_s` passes; returns whether it held.
 bool WaitFor(const std::function<bool()>& done, double timeout_s = 2.0) {
-  const Clock::time_point t0 = Clock::now();
-  while (!done()) {
-    if (Since(t0) > timeout_s) return false;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-  return true;
+  return testing::WaitFor(done, timeout_s);
 }
 
 SceneSpec Pile(int n, double dt = 1e-3) { return testing::PileScene(n, dt); }
@@ -50,11 +45,7 @@ SceneSpec SlidingSphere() {
 }
 
 // Paused from the start: steps happen only on StepOnce, so runs are deterministic.
-void StepAndWait(SimRuntime* rt, int steps) {
-  const uint64_t target = rt->Latest()->step_index + steps;
-  for (int i = 0; i < steps; ++i) rt->Post(command::StepOnce{});
-  ASSERT_TRUE(WaitFor([&] { return rt->Latest()->step_index == target; }));
-}
+void StepAndWait(SimRuntime* rt, int steps) { testing::StepAndWait(rt, steps, 2.0); }
 
 // Waits until every command posted so far has been handled.
 void Settle(SimRuntime* rt, uint64_t posted) {
