@@ -102,6 +102,11 @@ struct StopRecording {};  // closes the file (also done by a new recording or a 
 struct PlayReplay {
   std::string path;
 };
+// Switches the live teleoperation device (keyboard, space mouse or gamepad, each merged with the
+// keyboard), between two steps. During a replay it is the device that takes over at its end.
+struct SelectInput {
+  InputSpec::Kind kind = InputSpec::Kind::kKeyboard;  // kReplay is PlayReplay's
+};
 }  // namespace command
 
 using Command =
@@ -111,7 +116,7 @@ using Command =
                  command::SetTeleopOptions, command::SetHydroelastic, command::Perturb,
                  command::StartGhost, command::StopGhost, command::ShowTime, command::StepTimeline,
                  command::Branch, command::StartRecording, command::StopRecording,
-                 command::PlayReplay>;
+                 command::PlayReplay, command::SelectInput>;
 
 // One sample per simulated step for the live plots (a lossless stream, unlike snapshots, which
 // the renderer may skip).
@@ -154,8 +159,7 @@ class SimRuntime {
   void SetRecorder(std::unique_ptr<Recorder> recorder);
   // The keyboard device the GUI feeds key events to (thread-safe; null without devices).
   std::shared_ptr<KeyboardDevice> keyboard() const;
-  // The gamepad device the GUI feeds the pad's state to (thread-safe; null unless --input
-  // gamepad).
+  // The gamepad device the GUI feeds the pad's state to (thread-safe; null without devices).
   std::shared_ptr<GamepadDevice> gamepad() const;
 
   void Start();

@@ -161,6 +161,7 @@ struct SimRuntime::Impl {
   void Apply(command::StartRecording& c);
   void Apply(command::StopRecording&);
   void Apply(command::PlayReplay& c);
+  void Apply(command::SelectInput& c);
   void StopRecordingFile();
   void EndReplayIfDone();
   void FillRecordingView(Snapshot* s) const;

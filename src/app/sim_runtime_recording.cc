@@ -1,5 +1,6 @@
-// SimRuntime's recording and replaying of teleoperation in the window (command::StartRecording,
-// StopRecording, PlayReplay): the replay CSV of --record, written and played by the sim thread.
+// SimRuntime's teleoperation input in the window (command::StartRecording, StopRecording,
+// PlayReplay, SelectInput): the replay CSV of --record, written and played by the sim thread,
+// and the switch between live devices.
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
@@ -57,6 +58,13 @@ void SimRuntime::Impl::Apply(command::PlayReplay& c) {
   command::Reset reset;
   Apply(reset);
   spdlog::info("sim runtime: playing {} ({:.2f} s)", c.path, replay_device->end_time());
+}
+
+void SimRuntime::Impl::Apply(command::SelectInput& c) {
+  if (!devices.keyboard || c.kind == InputSpec::Kind::kReplay) return;
+  std::shared_ptr<InputDevice> live = MakeLiveInputDevice(c.kind, devices);
+  spdlog::info("sim runtime: teleoperation input {}", live->Name());
+  (replay_device ? live_device : devices.active) = std::move(live);
 }
 
 // After a step: a finished replay hands over to the live device, which starts from the targets

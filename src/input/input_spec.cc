@@ -29,33 +29,36 @@ bool ParseInputSpec(std::string_view value, InputSpec* spec, std::string* error)
   return true;
 }
 
+std::shared_ptr<InputDevice> MakeLiveInputDevice(InputSpec::Kind kind, const InputDevices& devices,
+                                                 const SpaceMouseConfig& space_mouse_config) {
+  using Sources = std::vector<std::shared_ptr<InputDevice>>;
+  switch (kind) {
+    case InputSpec::Kind::kSpaceMouse:
+      return std::make_shared<MergedInputDevice>(
+          Sources{std::make_shared<SpaceMouseDevice>(space_mouse_config), devices.keyboard});
+    case InputSpec::Kind::kGamepad:
+      return std::make_shared<MergedInputDevice>(Sources{devices.gamepad, devices.keyboard});
+    case InputSpec::Kind::kKeyboard:
+    case InputSpec::Kind::kReplay:
+      break;
+  }
+  return devices.keyboard;
+}
+
 bool CreateInputDevices(const InputSpec& spec, InputDevices* devices, std::string* error,
                         const KeyboardConfig& keyboard_config,
                         const SpaceMouseConfig& space_mouse_config,
                         const GamepadConfig& gamepad_config) {
   devices->keyboard = std::make_shared<KeyboardDevice>(keyboard_config);
-  switch (spec.kind) {
-    case InputSpec::Kind::kKeyboard:
-      devices->active = devices->keyboard;
-      return true;
-    case InputSpec::Kind::kSpaceMouse:
-      devices->active =
-          std::make_shared<MergedInputDevice>(std::vector<std::shared_ptr<InputDevice>>{
-              std::make_shared<SpaceMouseDevice>(space_mouse_config), devices->keyboard});
-      return true;
-    case InputSpec::Kind::kGamepad:
-      devices->gamepad = std::make_shared<GamepadDevice>(gamepad_config);
-      devices->active = std::make_shared<MergedInputDevice>(
-          std::vector<std::shared_ptr<InputDevice>>{devices->gamepad, devices->keyboard});
-      return true;
-    case InputSpec::Kind::kReplay: {
-      std::unique_ptr<ReplayDevice> replay = ReplayDevice::Load(spec.replay_path, error);
-      if (!replay) return false;
-      devices->active = std::move(replay);
-      return true;
-    }
+  devices->gamepad = std::make_shared<GamepadDevice>(gamepad_config);
+  if (spec.kind != InputSpec::Kind::kReplay) {
+    devices->active = MakeLiveInputDevice(spec.kind, *devices, space_mouse_config);
+    return true;
   }
-  return false;
+  std::unique_ptr<ReplayDevice> replay = ReplayDevice::Load(spec.replay_path, error);
+  if (!replay) return false;
+  devices->active = std::move(replay);
+  return true;
 }
 
 bool CreateInputDevices(std::string_view option, InputDevices* devices, std::string* error) {

@@ -802,6 +802,15 @@ std::shared_ptr<const Snapshot> Application::LatestSnapshot() const {
 
 void Application::DropFiles(const std::vector<std::string>& paths) { impl_->DropFiles(paths); }
 
+void Application::SendKey(int glfw_key, int action) {
+  // GLFW has no getter for the installed callback (ImGui's backend, which chains any other):
+  // take it out and put it back.
+  GLFWwindow* window = impl_->window;
+  const GLFWkeyfun callback = glfwSetKeyCallback(window, nullptr);
+  glfwSetKeyCallback(window, callback);
+  if (callback) callback(window, glfw_key, glfwGetKeyScancode(glfw_key), action, 0);
+}
+
 int Application::selected_body() const { return impl_->inspect.selected_body; }
 
 int Application::Run() {

@@ -133,6 +133,9 @@ class Application {
   // scene (.yaml) or a URDF (wrapped in a minimal scene, io/dropped_file.h) is loaded; anything
   // else is an error in the red banner, and the scene stays.
   void DropFiles(const std::vector<std::string>& paths);
+  // A key event as GLFW delivers it (GLFW_KEY_*, GLFW_PRESS / GLFW_RELEASE), through the
+  // window's key callback: tests and scripted demos press keys as a person does.
+  void SendKey(int glfw_key, int action);
   // Where p_W appears in the window with the last frame's camera (pixels, y down).
   std::optional<Eigen::Vector2f> ProjectToWindow(const Eigen::Vector3d& p_W) const;
   // The newest snapshot of the sim thread, and the body picked by double-click (−1: none).

@@ -17,6 +17,32 @@ const ImVec4 kDim(0.65f, 0.65f, 0.7f, 1.0f);
 const ImVec4 kGood(0.45f, 0.85f, 0.45f, 1.0f);
 
 constexpr const char* kFrames[] = {"device's own", "world", "tool"};
+
+// The live devices the panel switches between (command::SelectInput), in combo order.
+constexpr InputSpec::Kind kLiveInputs[] = {InputSpec::Kind::kKeyboard, InputSpec::Kind::kSpaceMouse,
+                                           InputSpec::Kind::kGamepad};
+constexpr const char* kLiveInputLabels[] = {"keyboard", "space mouse + keyboard",
+                                            "gamepad + keyboard"};
+
+// The combo's entry for the active device's name ("spacemouse+keyboard", ...); -1 for a replay.
+int LiveInputIndex(const std::string& device_name) {
+  if (device_name.rfind("spacemouse", 0) == 0) return 1;
+  if (device_name.rfind("gamepad", 0) == 0) return 2;
+  if (device_name == "keyboard") return 0;
+  return -1;
+}
+
+void InputDeviceCombo(const TeleopView& t, UiActions* actions) {
+  int selected = LiveInputIndex(t.device_name);
+  const char* preview = selected >= 0 ? kLiveInputLabels[selected] : t.device_name.c_str();
+  if (!ImGui::BeginCombo("input", preview)) return;
+  for (int i = 0; i < 3; ++i) {
+    if (ImGui::Selectable(kLiveInputLabels[i], i == selected) && i != selected) {
+      actions->commands.push_back(command::SelectInput{kLiveInputs[i]});
+    }
+  }
+  ImGui::EndCombo();
+}
 }  // namespace
 
 void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
@@ -26,8 +52,7 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     return;
   }
   // Device.
-
-  ImGui::Text("input: %s", t.device_name.c_str());
+  InputDeviceCombo(t, actions);
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(t.device_connected ? kDim : kWarn, "%s", t.device_status.c_str());
   if (t.device_name.rfind("gamepad", 0) == 0) {  // the pad has no labels of its own

@@ -14,6 +14,7 @@
 #include "app/headless_runner.h"
 #include "app/sim_runtime.h"
 #include "app/teleop_controller.h"
+#include "input/gamepad_device.h"
 #include "input/input_spec.h"
 #include "input/keyboard_device.h"
 #include "input/recorder.h"
@@ -106,6 +107,38 @@ TEST(SimRuntimeTeleop, HeldKeyMovesTheTargetAtTheKeyboardSpeed) {
   const double tcp_moved = t.rt.Latest()->teleop.tcp_W.translation().z() - tcp0.z();
   EXPECT_GT(tcp_moved, 0.8 * expected);
   EXPECT_LT(tcp_moved, 1.05 * expected);
+}
+
+// The teleop panel's input switch (command::SelectInput): between two steps the gamepad takes
+// over from the keyboard (RB: +z at the pad's speed), and back.
+TEST(SimRuntimeTeleop, SelectInputSwitchesToTheGamepadWhileRunning) {
+  TeleopRuntime t;
+  GamepadState pad;
+  pad.connected = true;
+  pad.name = "Test Pad";
+  pad.axes[GamepadState::kLeftTrigger] = pad.axes[GamepadState::kRightTrigger] = -1.0f;
+  pad.buttons[GamepadState::kRightBumper] = true;
+  t.rt.gamepad()->SetState(pad);
+  const double dt = t.rt.Latest()->dt_s;
+  constexpr int kSteps = 100;
+  Eigen::Vector3d p0 = t.Target();
+  t.Step(kSteps);
+  EXPECT_EQ(t.Target(), p0);  // the pad is fed but the keyboard drives
+
+  t.Post(command::SelectInput{InputSpec::Kind::kGamepad});
+  t.Settle();
+  EXPECT_EQ(t.rt.Latest()->teleop.device_name, "gamepad+keyboard");
+  p0 = t.Target();
+  t.Step(kSteps);
+  const double expected = GamepadConfig{}.linear_speed_m_per_s * kSteps * dt;
+  EXPECT_NEAR((t.Target() - p0).z(), expected, 1e-3 * expected);
+
+  t.Post(command::SelectInput{InputSpec::Kind::kKeyboard});
+  t.Settle();
+  EXPECT_EQ(t.rt.Latest()->teleop.device_name, "keyboard");
+  p0 = t.Target();
+  t.Step(kSteps);
+  EXPECT_EQ(t.Target(), p0);
 }
 
 TEST(SimRuntimeTeleop, SensitivityScalesAndToolFrameTurnsTheCommand) {

@@ -111,7 +111,25 @@ TEST(GamepadDeviceTest, InputGamepadIsMergedWithTheKeyboard) {
 
   InputDevices keyboard_only;
   ASSERT_TRUE(CreateInputDevices("keyboard", &keyboard_only, &error));
-  EXPECT_EQ(keyboard_only.gamepad, nullptr);
+  EXPECT_EQ(keyboard_only.active, keyboard_only.keyboard);
+  keyboard_only.gamepad->SetState(s);  // fed by the GUI but not driving
+  EXPECT_EQ(keyboard_only.active->Poll(0).linear_m_per_s, Eigen::Vector3d::Zero());
+}
+
+// The teleop panel's switch: the live device built around the same keyboard and pad.
+TEST(GamepadDeviceTest, LiveDeviceOfEachKindSharesTheKeyboardAndPad) {
+  std::string error;
+  InputDevices devices;
+  ASSERT_TRUE(CreateInputDevices("keyboard", &devices, &error)) << error;
+  const std::shared_ptr<InputDevice> pad = MakeLiveInputDevice(InputSpec::Kind::kGamepad, devices);
+  EXPECT_EQ(pad->Name(), "gamepad+keyboard");
+  GamepadState s = Pad();
+  s.buttons[S::kRightBumper] = true;
+  devices.gamepad->SetState(s);
+  EXPECT_EQ(pad->Poll(0).linear_m_per_s, Eigen::Vector3d(0, 0, 0.10));
+  EXPECT_EQ(MakeLiveInputDevice(InputSpec::Kind::kKeyboard, devices), devices.keyboard);
+  EXPECT_EQ(MakeLiveInputDevice(InputSpec::Kind::kSpaceMouse, devices)->Name(),
+            "spacemouse+keyboard");
 }
 
 }  // namespace

@@ -2,12 +2,14 @@
 // render loop never waits for the solver.
 #include "ui/application.h"
 
+#include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "app/perturbation.h"
 #include "io/scene_loader.h"
@@ -163,6 +165,44 @@ TEST(ApplicationDrop, ADroppedSceneLoadsAndAnythingElseKeepsTheScene) {
   EXPECT_EQ(s.errors, 1u);  // the red banner
   EXPECT_EQ(app.LatestSnapshot()->scene->name, "conveyor");
   std::remove(text.c_str());
+}
+
+// F12 saves the next frame as contactlab_DATE_TIME.png in the working directory.
+TEST(ApplicationScreenshotKey, F12SavesTheWindowAsATimestampedPng) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "contactlab_f12_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path previous = fs::current_path();
+  fs::current_path(dir);
+  {
+    Application app(SmallHiddenWindow("falling_sphere"));
+    app.RunFrames(2);
+    EXPECT_TRUE(fs::is_empty(dir));
+    app.SendKey(GLFW_KEY_F12, GLFW_PRESS);
+    app.RunFrames(1);
+    app.SendKey(GLFW_KEY_F12, GLFW_RELEASE);
+    app.RunFrames(2);
+  }
+  fs::current_path(previous);
+  std::vector<fs::path> pngs;
+  for (const auto& e : fs::directory_iterator(dir)) pngs.push_back(e.path());
+  ASSERT_EQ(pngs.size(), 1u);  // one press, one file
+  const std::string name = pngs[0].filename().string();
+  EXPECT_EQ(name.rfind("contactlab_", 0), 0u) << name;
+  EXPECT_EQ(pngs[0].extension(), ".png");
+  // The PNG header's IHDR: the window's framebuffer size, 640 x 480.
+  std::ifstream in(pngs[0], std::ios::binary);
+  unsigned char header[24] = {};
+  in.read(reinterpret_cast<char*>(header), sizeof header);
+  EXPECT_EQ(std::string(reinterpret_cast<char*>(header) + 1, 3), "PNG");
+  auto be32 = [&](int i) {
+    return (header[i] << 24) | (header[i + 1] << 16) | (header[i + 2] << 8) | header[i + 3];
+  };
+  EXPECT_EQ(be32(16), 640);
+  EXPECT_EQ(be32(20), 480);
+  fs::remove_all(dir);
 }
 
 }  // namespace
