@@ -1,5 +1,6 @@
 // contactlab: the command line (docs/architecture.md). Without --headless the GUI opens (or, with
 // --screenshot, renders N frames, saves a PNG and exits); --headless runs the scene and exits.
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -112,6 +113,8 @@ int RunGui(const contactlab::CommandLine& cl) {
 
 int main(int argc, char** argv) {
   using namespace contactlab;
+  // Messages go to stderr, as a command-line tool's do: stdout stays free for data.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("contactlab"));
   spdlog::set_pattern("contactlab: %^%l%$: %v");
   CommandLine cl;
   bool exit_now = false;
