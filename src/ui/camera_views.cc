@@ -38,6 +38,8 @@ CameraViews DefaultCameraViews(const SceneSpec& scene, const std::string& reques
   if (requested == kFreeCameraName) views.main = -1;
   if (scene.FindCamera(requested) >= 0) views.main = scene.FindCamera(requested);
   views.inset = scene.FindCamera("wrist");
+  // The inset is a second view: with the wrist camera as the main one it shows the task's.
+  if (views.inset >= 0 && views.inset == views.main) views.inset = scene.FindCamera("task");
   return views;
 }
 

@@ -23,7 +23,8 @@ inline constexpr const char* kFreeCameraName = "free";
 
 // A scene's views: the main view through `requested` when the scene has a camera of that name
 // (kFreeCameraName: the orbit camera), else through `task` if it has one (robot scenes: the
-// gripper and the hole, not the whole arm from afar); the inset shows `wrist` if it has one.
+// gripper and the hole, not the whole arm from afar); the inset shows `wrist` if it has one
+// (`task` when the main view is the wrist's).
 CameraViews DefaultCameraViews(const SceneSpec& scene, const std::string& requested);
 
 // "" if --camera NAME can be used with the scene (or is empty), else one line naming the

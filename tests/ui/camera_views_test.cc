@@ -31,6 +31,7 @@ TEST(CameraViews, TaskIsTheMainViewAndWristTheInsetByDefault) {
   EXPECT_EQ(v.inset, 0);
   v = DefaultCameraViews(robot, "wrist");
   EXPECT_EQ(v.main, 0);
+  EXPECT_EQ(v.inset, 1);  // a second view: the task's
   v = DefaultCameraViews(robot, kFreeCameraName);
   EXPECT_EQ(v.main, -1);
   // Another scene without them: the free camera, no inset.
