@@ -13,6 +13,7 @@
 #include "app/teleop_controller.h"
 #include "engine/world/world.h"
 #include "input/input_spec.h"
+#include "io/printable_text.h"
 #include "io/scene_loader.h"
 #if CONTACTLAB_HAS_GUI
 #include "render/contact_colors.h"
@@ -23,6 +24,9 @@
 #endif
 
 namespace {
+
+// An error line quotes users' files: it stays one printable line (io/printable_text.h).
+constexpr size_t kMaxMessageChars = 400;
 
 #if CONTACTLAB_HAS_GUI
 // The GUI, --screenshot and --gui-stats. The window size comes from --window-size, else from
@@ -42,7 +46,7 @@ int RunGui(const contactlab::CommandLine& cl) {
     options.scene = options.scene_defaults;
     ApplyOverrides(cl.overrides, &options.scene);
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+    spdlog::error("{}", Printable(e.what(), kMaxMessageChars));
     return kExitBadInput;
   }
   if (const std::string error = CheckCameraName(options.scene, cl.camera); !error.empty()) {
@@ -95,15 +99,15 @@ int RunGui(const contactlab::CommandLine& cl) {
     app.Screenshot(cl.frames > 0 ? cl.frames : 60, cl.screenshot_path);
     return kExitOk;
   } catch (const GuiError& e) {
-    spdlog::error("{}", e.what());
+    spdlog::error("{}", Printable(e.what(), kMaxMessageChars));
     return e.kind() == GuiError::Kind::kNoDisplay || e.kind() == GuiError::Kind::kBadInput
                ? kExitBadInput
                : kExitError;
   } catch (const std::invalid_argument& e) {
-    spdlog::error("{}: {}", options.scene.source, e.what());
+    spdlog::error("{}", Printable(options.scene.source + ": " + e.what(), kMaxMessageChars));
     return kExitBadInput;
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+    spdlog::error("{}", Printable(e.what(), kMaxMessageChars));
     return kExitError;
   }
 }
@@ -167,12 +171,17 @@ int main(int argc, char** argv) {
     scene = LoadSceneFile(ResolveScenePath(cl.scene));
     ApplyOverrides(cl.overrides, &scene);
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+    spdlog::error("{}", Printable(e.what(), kMaxMessageChars));
     return kExitBadInput;
   }
 
   HeadlessOptions options;
   options.duration_s = cl.duration_s.value_or(scene.duration_s);
+  if (HeadlessStepCount(options.duration_s, scene.dt_s) < 0) {
+    spdlog::error("--duration {} s at dt = {} s is more than {} steps (the run's budget)",
+                  options.duration_s, scene.dt_s, kMaxHeadlessSteps);
+    return kExitBadInput;
+  }
   options.log_path = cl.log_path;
   options.contact_log_path = cl.contact_log_path;
   options.summary_path = cl.summary_path;
@@ -212,15 +221,16 @@ int main(int argc, char** argv) {
       spdlog::warn("--input/--record: scene '{}' has no robot to teleoperate; ignored", scene.name);
     }
     const HeadlessResult r = RunHeadless(&world, options);
+    if (r.failed) return kExitRunFailed;  // RunHeadless said why, in one line
     spdlog::info("{} ({}): {} steps of {} s in {:.3f} s wall, {} not converged", scene.name,
                  ContactApproximationName(scene.approximation), r.steps, scene.dt_s, r.wall_time_s,
                  r.nonconverged_steps);
-    return r.failed ? kExitRunFailed : kExitOk;
+    return kExitOk;
   } catch (const std::invalid_argument& e) {
-    spdlog::error("{}: {}", scene.source, e.what());
+    spdlog::error("{}", Printable(scene.source + ": " + e.what(), kMaxMessageChars));
     return kExitBadInput;
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+    spdlog::error("{}", Printable(e.what(), kMaxMessageChars));
     return kExitError;
   }
 }

@@ -112,7 +112,7 @@ void GhostRuntime::StepOnce(World* world, const Slot& slot, uint64_t step_index)
   ApplyStepInputs(slot.inputs, world);
   if (!world->Step()) {
     throw std::runtime_error(
-        fmt::format("its step at t = {:.6f} s failed (non-finite state)", world->time()));
+        fmt::format("its step at t = {:.6f} s failed: {}", world->time(), world->failure()));
   }
   std::shared_ptr<Snapshot> s = publisher_.Free();
   FillSnapshot(*world, scene_generation_, step_index, s.get());

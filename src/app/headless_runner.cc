@@ -16,39 +16,22 @@
 #include "app/contact_log.h"
 #include "app/csv_file.h"
 #include "app/json_writer.h"
+#include "app/streaming_distribution.h"
 #include "app/task_monitor.h"
 
 namespace contactlab {
 
 namespace {
 
-struct Distribution {
-  std::vector<double> values;
-  double Mean() const {
-    double s = 0;
-    for (double v : values) s += v;
-    return values.empty() ? 0 : s / values.size();
-  }
-  double Quantile(double p) const {
-    if (values.empty()) return 0;
-    std::vector<double> sorted = values;
-    const size_t k =
-        std::min(sorted.size() - 1, static_cast<size_t>(std::lround(p * (sorted.size() - 1))));
-    std::nth_element(sorted.begin(), sorted.begin() + k, sorted.end());
-    return sorted[k];
-  }
-  double Max() const {
-    return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
-  }
-  void Write(JsonWriter* json, const std::string& key) const {
-    json->BeginObject(key)
-        .Number("mean", Mean())
-        .Number("median", Quantile(0.5))
-        .Number("p99", Quantile(0.99))
-        .Number("max", Max())
-        .EndObject();
-  }
-};
+// A summary distribution: its mean, median, p99 and max.
+void WriteDistribution(const StreamingDistribution& d, const std::string& key, JsonWriter* json) {
+  json->BeginObject(key)
+      .Number("mean", d.Mean())
+      .Number("median", d.Quantile(0.5))
+      .Number("p99", d.Quantile(0.99))
+      .Number("max", d.Max())
+      .EndObject();
+}
 
 // The columns of a body's world pose and spatial velocity in the per-step log.
 constexpr const char* kStateColumns[] = {"px", "py", "pz", "qw", "qx", "qy", "qz",
@@ -153,34 +136,34 @@ class CsvLog {
 
 // What a run measures step by step for the summary.
 struct RunStatistics {
-  Distribution step_ms, geometry_ms, solve_ms, iterations, contacts;
+  StreamingDistribution step_ms, geometry_ms, solve_ms, iterations, contacts;
   // Hydroelastic contact (docs/contact-model.md §5): contact-surface time, surface faces and the
   // face constraints they became, per step.
-  Distribution surface_ms, surface_faces, face_constraints;
+  StreamingDistribution surface_ms, surface_faces, face_constraints;
   bool any_surface = false;
-  Distribution last_step_ms, last_iterations;  // the last simulated second
+  StreamingDistribution last_step_ms, last_iterations;  // the last simulated second
   double max_residual = 0;
   double max_tracking_error = 0;  // teleoperation only
 
   // After a successful step; `in_last_second`: the step is in the run's last simulated second.
   void Add(const World& world, bool in_last_second) {
     const StepStats& s = world.last_stats();
-    step_ms.values.push_back(s.geometry_ms + s.solve_ms);
-    geometry_ms.values.push_back(s.geometry_ms);
-    solve_ms.values.push_back(s.solve_ms);
-    iterations.values.push_back(s.iterations);
-    contacts.values.push_back(s.num_contacts);
-    surface_ms.values.push_back(s.hydroelastic_ms);
+    step_ms.Add(s.geometry_ms + s.solve_ms);
+    geometry_ms.Add(s.geometry_ms);
+    solve_ms.Add(s.solve_ms);
+    iterations.Add(s.iterations);
+    contacts.Add(s.num_contacts);
+    surface_ms.Add(s.hydroelastic_ms);
     int faces = 0;
     for (const HydroelasticPatch& patch : world.hydroelastic_patches()) {
       faces += static_cast<int>(patch.surface->faces.size());
     }
-    surface_faces.values.push_back(faces);
-    face_constraints.values.push_back(s.num_hydroelastic_faces);
+    surface_faces.Add(faces);
+    face_constraints.Add(s.num_hydroelastic_faces);
     any_surface = any_surface || s.hydroelastic_ms > 0 || faces > 0;
     if (in_last_second) {
-      last_step_ms.values.push_back(s.geometry_ms + s.solve_ms);
-      last_iterations.values.push_back(s.iterations);
+      last_step_ms.Add(s.geometry_ms + s.solve_ms);
+      last_iterations.Add(s.iterations);
     }
     max_residual = std::max(max_residual, s.residual);
   }
@@ -206,7 +189,7 @@ void WaitForWallClock(std::chrono::steady_clock::time_point t0, double sim_time_
 
 void WriteHydroelastic(const RunStatistics& stats, JsonWriter* json) {
   json->BeginObject("hydroelastic");
-  stats.surface_ms.Write(json, "surface_ms");
+  WriteDistribution(stats.surface_ms, "surface_ms", json);
   json->BeginObject("faces")
       .Number("mean", stats.surface_faces.Mean())
       .Number("max", stats.surface_faces.Max())
@@ -242,9 +225,9 @@ void WriteSummary(const World& world, const HeadlessOptions& options, const Head
       .Number("sim_time", world.time())
       .Number("wall_time", result.wall_time_s)
       .Number("realtime_factor", world.time() / std::max(result.wall_time_s, 1e-12));
-  stats.step_ms.Write(&json, "step_ms");
-  stats.geometry_ms.Write(&json, "geometry_ms");
-  stats.solve_ms.Write(&json, "solve_ms");
+  WriteDistribution(stats.step_ms, "step_ms", &json);
+  WriteDistribution(stats.geometry_ms, "geometry_ms", &json);
+  WriteDistribution(stats.solve_ms, "solve_ms", &json);
   json.BeginObject("iterations")
       .Number("mean", stats.iterations.Mean())
       .Number("max", stats.iterations.Max())
@@ -277,6 +260,12 @@ void WriteSummary(const World& world, const HeadlessOptions& options, const Head
 
 }  // namespace
 
+long long HeadlessStepCount(double duration_s, double dt_s) {
+  const double steps = duration_s / dt_s;
+  if (!(duration_s > 0) || !(steps <= static_cast<double>(kMaxHeadlessSteps))) return -1;
+  return std::max(1LL, std::llround(steps));
+}
+
 HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
   using Clock = std::chrono::steady_clock;
   if ((options.teleop == nullptr) != (options.input == nullptr)) {
@@ -292,17 +281,20 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
   std::unique_ptr<TaskMonitor> monitor = MakeTaskMonitor(*world);
 
   const double dt = world->dt();
-  const int steps = std::max(1, static_cast<int>(std::llround(options.duration_s / dt)));
-  const int last_second_start = std::max(0, steps - static_cast<int>(std::llround(1.0 / dt)));
+  const long long steps = HeadlessStepCount(options.duration_s, dt);
+  if (steps < 0) {
+    throw std::invalid_argument(fmt::format("--duration {} s at dt = {} s: more than {} steps",
+                                            options.duration_s, dt, kMaxHeadlessSteps));
+  }
+  const long long last_second_start = std::max(0LL, steps - std::llround(1.0 / dt));
   RunStatistics stats;
-  stats.step_ms.values.reserve(steps);
   const auto t0 = Clock::now();
-  for (int i = 0; i < steps; ++i) {
+  for (long long i = 0; i < steps; ++i) {
     if (options.teleop) ApplyTeleop(options, world);
     if (!world->Step()) {
       result.failed = true;
-      spdlog::error("{}: the run failed at t = {:.6f} s (step {})", world->scene().name,
-                    world->time(), i);
+      spdlog::error("{}: the run failed at step {} (t = {:.6f} s): {}", world->scene().name, i,
+                    world->time(), world->failure());
       break;
     }
     ++result.steps;

@@ -27,14 +27,22 @@ struct HeadlessOptions {
 };
 
 struct HeadlessResult {
-  int steps = 0;
-  int nonconverged_steps = 0;
+  long long steps = 0;
+  long long nonconverged_steps = 0;
   bool failed = false;  // a step failed unrecoverably (non-finite state)
   double wall_time_s = 0;
 };
 
+// A headless run's step budget (≈ 11.6 days of simulated time at δt = 1 ms): a longer
+// --duration is a typo, and is refused before anything is allocated or stepped.
+inline constexpr long long kMaxHeadlessSteps = 1'000'000'000;
+
+// The steps a run of duration_s takes at dt_s (at least 1), or −1 when that is more than
+// kMaxHeadlessSteps (or the duration is not a finite positive number).
+long long HeadlessStepCount(double duration_s, double dt_s);
+
 // Throws std::runtime_error if a log or summary file cannot be written, std::invalid_argument
-// if only one of options.teleop and options.input is given.
+// if only one of options.teleop and options.input is given or the duration is over the budget.
 HeadlessResult RunHeadless(World* world, const HeadlessOptions& options);
 
 }  // namespace contactlab

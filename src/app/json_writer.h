@@ -5,6 +5,8 @@
 #include <sstream>
 #include <string>
 
+#include "io/printable_text.h"
+
 namespace contactlab {
 
 class JsonWriter {
@@ -43,12 +45,10 @@ class JsonWriter {
   JsonWriter& String(const std::string& key, const std::string& value) {
     Key(key);
     out_ << '"';
-    for (char c : value) {
+    // Names come from users' files: control characters and bytes that are not UTF-8 arrive
+    // as \xNN text (Printable), so that the document stays valid UTF-8 JSON.
+    for (char c : Printable(value, std::string::npos)) {
       if (c == '"' || c == '\\') out_ << '\\';
-      if (static_cast<unsigned char>(c) < 0x20) {
-        out_ << ' ';
-        continue;
-      }
       out_ << c;
     }
     out_ << '"';

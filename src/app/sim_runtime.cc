@@ -338,10 +338,8 @@ void SimRuntime::Impl::DoStep() {
   if (!ok) {
     paused = true;
     pending_single_steps = 0;
-    Error(
-        fmt::format("the step at t = {:.6f} s failed (non-finite state); paused at the last "
-                    "good state",
-                    world->time()));
+    Error(fmt::format("step {} (t = {:.6f} s) failed: {}; paused at the last good state",
+                      step_index, world->time(), world->failure()));
     Publish();
     return;
   }

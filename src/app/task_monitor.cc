@@ -109,39 +109,46 @@ class ConveyorMonitor : public GenericMonitor {
     if (world.time() < kSettleTime) return;
     const double stick_slip = 10 * world.inputs().stiction_tolerance_m_per_s;
     if (slip < stick_slip) {
-      stick_heights_.push_back(z);
+      stick_height_sum_ += z;
+      ++stick_steps_;
     } else {
-      slip_speeds_.push_back(slip);
-      slip_heights_.push_back(z);
+      // Running sums for the report's fit (bounded memory in runs of any length).
+      ++slip_steps_;
+      max_slip_ = std::max(max_slip_, slip);
+      min_slip_height_ = std::min(min_slip_height_, z);
+      max_slip_height_ = std::max(max_slip_height_, z);
+      if (slip > kFitMinSlip) {
+        fit_zv_ += z * slip;
+        fit_v_ += slip;
+        fit_vv_ += slip * slip;
+      }
     }
   }
   void Report(JsonWriter* json) const override {
     GenericMonitor::Report(json);
-    double stick_height = 0;
-    for (double z : stick_heights_) stick_height += z;
-    stick_height /= std::max<size_t>(1, stick_heights_.size());
-    double max_lift = 0, num = 0, den = 0, max_slip = 0;
-    for (size_t i = 0; i < slip_heights_.size(); ++i) {
-      const double lift = slip_heights_[i] - stick_height;
-      max_lift = std::max(max_lift, std::abs(lift));
-      max_slip = std::max(max_slip, slip_speeds_[i]);
-      if (slip_speeds_[i] > 0.02) {  // the fit ignores the transitions through zero slip
-        num += lift * slip_speeds_[i];
-        den += slip_speeds_[i] * slip_speeds_[i];
-      }
-    }
+    const double stick_height = stick_steps_ ? stick_height_sum_ / stick_steps_ : 0.0;
+    const double max_lift = slip_steps_ ? std::max(std::abs(max_slip_height_ - stick_height),
+                                                   std::abs(min_slip_height_ - stick_height))
+                                        : 0.0;
+    // Least squares through the origin of lift = z − stick_height against slip speed v:
+    // Σ(z − s̄)v / Σv², with Σ(z − s̄)v = Σzv − s̄Σv.
+    const double num = fit_zv_ - stick_height * fit_v_, den = fit_vv_;
     json->Number("stick_height", stick_height)
-        .Integer("stick_steps", static_cast<long long>(stick_heights_.size()))
-        .Integer("slip_steps", static_cast<long long>(slip_heights_.size()))
-        .Number("max_slip_speed", max_slip)
+        .Integer("stick_steps", stick_steps_)
+        .Integer("slip_steps", slip_steps_)
+        .Number("max_slip_speed", max_slip_)
         .Number("max_lift_during_slip", max_lift)
         .Number("lift_per_slip_speed", den > 0 ? num / den : 0);  // s: compare μ(δt + τ_d), μ δt
   }
   static constexpr double kSettleTime = 0.25;  // s: skip the first contact transient
+  static constexpr double kFitMinSlip = 0.02;  // m/s: the fit ignores transitions through 0
 
  private:
   int box_, belt_;
-  std::vector<double> stick_heights_, slip_speeds_, slip_heights_;
+  double stick_height_sum_ = 0;
+  long long stick_steps_ = 0, slip_steps_ = 0;
+  double max_slip_ = 0, min_slip_height_ = INFINITY, max_slip_height_ = -INFINITY;
+  double fit_zv_ = 0, fit_v_ = 0, fit_vv_ = 0;
 };
 
 // Incline with tan θ < μ: the box should stay (creep no faster than the stiction tolerance).
@@ -189,7 +196,10 @@ class SpringCylinderMonitor : public GenericMonitor {
     ++samples_;
     // Upward zero crossings, interpolated within the step.
     if (previous_x_ < 0 && x >= 0) {
-      crossings_.push_back(world.time() - world.dt() * x / (x - previous_x_));
+      const double crossing = world.time() - world.dt() * x / (x - previous_x_);
+      if (crossings_ == 0) first_crossing_ = crossing;
+      last_crossing_ = crossing;
+      ++crossings_;
     }
     previous_x_ = x;
   }
@@ -197,14 +207,12 @@ class SpringCylinderMonitor : public GenericMonitor {
     GenericMonitor::Report(json);
     const double mean = samples_ ? energy_sum_ / samples_ : 0;
     double period = 0;
-    if (crossings_.size() >= 2) {
-      period = (crossings_.back() - crossings_.front()) / (crossings_.size() - 1);
-    }
+    if (crossings_ >= 2) period = (last_crossing_ - first_crossing_) / (crossings_ - 1);
     json->Number("energy_min", energy_min_)
         .Number("energy_max", energy_max_)
         .Number("energy_band", mean != 0 ? (energy_max_ - energy_min_) / std::abs(mean) : 0)
         .Number("period", period)
-        .Integer("periods", crossings_.empty() ? 0 : static_cast<long long>(crossings_.size() - 1));
+        .Integer("periods", crossings_ == 0 ? 0 : crossings_ - 1);
   }
 
  private:
@@ -213,7 +221,8 @@ class SpringCylinderMonitor : public GenericMonitor {
   bool initialized_ = false;
   double energy_min_ = 0, energy_max_ = 0, energy_sum_ = 0;
   int samples_ = 0;
-  std::vector<double> crossings_;
+  long long crossings_ = 0;  // upward zero crossings: the first and last give the period
+  double first_crossing_ = 0, last_crossing_ = 0;
 };
 
 // Sliding rod (Painlevé): the rod jams and jumps off the ground.

@@ -26,10 +26,11 @@ void Timeline::Record(const World& world, uint64_t step_index) {
     first_ = (first_ + 1) % capacity_;
     --count_;
   }
+  DropUnusedSettings();
   double* r = MutableSlot(count_++);
   r[kStepIndex] = static_cast<double>(step_index);  // exact below 2^53 steps
   r[kTime] = world.time();
-  r[kSettings] = static_cast<double>(settings_.size() - 1);
+  r[kSettings] = static_cast<double>(first_settings_ + settings_.size() - 1);
   double* p = r + kHeader;
   p = std::copy(world.q().data(), world.q().data() + nq_, p);
   p = std::copy(world.v().data(), world.v().data() + nv_, p);
@@ -73,7 +74,9 @@ void Timeline::Inputs(int i, StepInputs* inputs) const {
 
 void Timeline::Restore(int i, World* world, bool keep_settings) const {
   const double* r = Slot(i);
-  if (!keep_settings) world->SetContactSettings(settings_[static_cast<size_t>(r[kSettings])]);
+  if (!keep_settings) {
+    world->SetContactSettings(settings_[static_cast<size_t>(r[kSettings]) - first_settings_]);
+  }
   const double* p = r + kHeader;
   world->SetState(Eigen::Map<const Eigen::VectorXd>(p, nq_),
                   Eigen::Map<const Eigen::VectorXd>(p + nq_, nv_), r[kTime]);
@@ -81,15 +84,27 @@ void Timeline::Restore(int i, World* world, bool keep_settings) const {
   ApplyStepInputs(scratch_, world);
 }
 
+// Settings older than the oldest record's go: live changes in a long session (a soak, a user
+// who keeps moving sliders) must not grow the history beyond its fixed span.
+void Timeline::DropUnusedSettings() {
+  if (count_ == 0) return;
+  const auto oldest = static_cast<uint64_t>(Slot(0)[kSettings]);
+  while (first_settings_ < oldest && settings_.size() > 1) {
+    settings_.pop_front();
+    ++first_settings_;
+  }
+}
+
 void Timeline::TruncateAfter(int i) { count_ = std::clamp(i + 1, 0, count_); }
 
 void Timeline::Clear() {
   first_ = count_ = 0;
   settings_.clear();
+  first_settings_ = 0;
 }
 
 size_t Timeline::memory_bytes() const {
-  return records_.size() * sizeof(double) + settings_.capacity() * sizeof(ContactSettings);
+  return records_.size() * sizeof(double) + settings_.size() * sizeof(ContactSettings);
 }
 
 }  // namespace contactlab

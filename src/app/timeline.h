@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "app/step_inputs.h"
@@ -59,8 +60,13 @@ class Timeline {
   int capacity_;
   int first_ = 0, count_ = 0;
   std::vector<double> records_;
-  std::vector<ContactSettings> settings_;  // every distinct setting recorded, in order
-  mutable StepInputs scratch_;             // Restore's inputs, reused (not part of the history)
+  void DropUnusedSettings();
+
+  // The distinct settings of the records, in order; a record holds its settings' sequence
+  // number, and settings_[0] is number first_settings_.
+  std::deque<ContactSettings> settings_;
+  uint64_t first_settings_ = 0;
+  mutable StepInputs scratch_;  // Restore's inputs, reused (not part of the history)
 };
 
 }  // namespace contactlab

@@ -26,6 +26,23 @@ std::string FormatDouble(double x) {
   return std::string(buf, ec == std::errc() ? ptr : buf);
 }
 
+// A field or line of the file as a message may quote it: printable ASCII, other bytes as \xNN
+// (a binary file must not reach the terminal raw), at most 40 characters.
+std::string Quoted(std::string_view text) {
+  constexpr size_t kMax = 40;
+  std::string out = "\"";
+  for (size_t i = 0; i < text.size() && i < kMax; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+    }
+  }
+  return out + (text.size() > kMax ? "...\"" : "\"");
+}
+
 std::string Where(std::string_view name, int line) {
   return std::string(name) + ":" + std::to_string(line) + ": ";
 }
@@ -53,8 +70,8 @@ TeleopCsvResult ParseTeleopCsv(std::string_view text, std::string_view name) {
 
     if (!header_seen) {
       if (line != kTeleopCsvHeader) {
-        return fail(line_number, "expected header \"" + std::string(kTeleopCsvHeader) +
-                                     "\", got \"" + std::string(line) + "\"");
+        return fail(line_number, "expected header \"" + std::string(kTeleopCsvHeader) + "\", got " +
+                                     Quoted(line));
       }
       header_seen = true;
       continue;
@@ -80,12 +97,12 @@ TeleopCsvResult ParseTeleopCsv(std::string_view text, std::string_view name) {
       const char* stop = field.data() + field.size();
       const auto [ptr, ec] = std::from_chars(first, stop, v[i]);
       if (field.empty() || ec != std::errc() || ptr != stop) {
-        return fail(line_number, std::string("column '") + kColumns[i] + "' is not a number: \"" +
-                                     std::string(field) + "\"");
+        return fail(line_number,
+                    std::string("column '") + kColumns[i] + "' is not a number: " + Quoted(field));
       }
       if (!std::isfinite(v[i])) {
-        return fail(line_number, std::string("column '") + kColumns[i] + "' is not finite: \"" +
-                                     std::string(field) + "\"");
+        return fail(line_number,
+                    std::string("column '") + kColumns[i] + "' is not finite: " + Quoted(field));
       }
     }
     if (!result.rows.empty() && !(v[0] > result.rows.back().t)) {

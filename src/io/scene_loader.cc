@@ -10,6 +10,9 @@
 #include <set>
 #include <sstream>
 
+#include "engine/hydroelastic/hydroelastic_representation.h"
+#include "io/printable_text.h"
+#include "io/scene_bounds.h"
 #include "io/scene_generators.h"
 #include "io/urdf_loader.h"
 
@@ -21,35 +24,68 @@ namespace {
 struct Context {
   std::string source;
 
+  // One printable line (Printable): values quoted from a corrupted file stay escaped.
   [[noreturn]] void Fail(const YAML::Node& node, const std::string& message) const {
+    constexpr size_t kMaxChars = 400;
     if (node.IsDefined() && node.Mark().line >= 0) {
-      throw SceneError(fmt::format("{}:{}: {}", source, node.Mark().line + 1, message));
+      throw SceneError(
+          Printable(fmt::format("{}:{}: {}", source, node.Mark().line + 1, message), kMaxChars));
     }
-    throw SceneError(fmt::format("{}: {}", source, message));
+    throw SceneError(Printable(fmt::format("{}: {}", source, message), kMaxChars));
   }
 
   void CheckKeys(const YAML::Node& node, const std::string& where,
                  const std::set<std::string>& allowed) const {
     if (!node.IsMap()) Fail(node, where + " must be a mapping");
     for (const auto& kv : node) {
-      const std::string key = kv.first.as<std::string>();
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
       if (!allowed.count(key)) {
-        Fail(kv.first, fmt::format("{}: unknown field '{}'", where, key));
+        Fail(kv.first, fmt::format("{}: unknown field '{}'", where, Printable(key)));
       }
     }
   }
 
-  double Number(const YAML::Node& node, const std::string& field) const {
+  // A finite number of magnitude at most scene_bounds::kMaxMagnitude (with allow_inf, ±.inf
+  // too: a rigid contact's stiffness).
+  double Number(const YAML::Node& node, const std::string& field, bool allow_inf = false) const {
     if (!node.IsScalar()) Fail(node, fmt::format("field '{}' must be a number", field));
     double value;
     try {
       value = node.as<double>();
     } catch (const YAML::Exception&) {
       Fail(node,
-           fmt::format("field '{}' must be a number, got '{}'", field, node.as<std::string>()));
+           fmt::format("field '{}' must be a number, got '{}'", field, Printable(node.Scalar())));
     }
     if (std::isnan(value)) Fail(node, fmt::format("field '{}' is NaN", field));
+    if (std::isinf(value) && !allow_inf) {
+      Fail(node, fmt::format("{} must be finite, got {}", field, value));
+    }
+    if (std::isfinite(value) && std::abs(value) > scene_bounds::kMaxMagnitude) {
+      Fail(node, fmt::format("{} = {} is absurd (|value| above {:g})", field, value,
+                             scene_bounds::kMaxMagnitude));
+    }
     return value;
+  }
+
+  // The value if it lies in the range, else an error naming the field and the range.
+  double InRange(const YAML::Node& node, const std::string& field, double value,
+                 const scene_bounds::Range& range) const {
+    if (!(value >= range.min && value <= range.max)) {
+      Fail(node, fmt::format("{} = {} is out of range [{:g}, {:g}] {}", field, value, range.min,
+                             range.max, range.unit));
+    }
+    return value;
+  }
+  double Bounded(const YAML::Node& map, const std::string& where, const std::string& field,
+                 double fallback, const scene_bounds::Range& range) const {
+    return InRange(map[field], where + "." + field, Number(map, where, field, fallback), range);
+  }
+  Eigen::Vector3d BoundedVec3(const YAML::Node& map, const std::string& where,
+                              const std::string& field, const Eigen::Vector3d& fallback,
+                              const scene_bounds::Range& range) const {
+    const Eigen::Vector3d v = Vec3(map, where, field, fallback);
+    for (int i = 0; i < 3; ++i) InRange(map[field], where + "." + field, v[i], range);
+    return v;
   }
 
   double Number(const YAML::Node& map, const std::string& where, const std::string& field,
@@ -100,7 +136,12 @@ struct Context {
     const YAML::Node n = map[field];
     if (!n.IsDefined() || n.IsNull()) return fallback;
     if (!n.IsScalar()) Fail(n, fmt::format("field '{}' must be a string", field));
-    return n.as<std::string>();
+    // Names and paths are shown, logged and written to JSON: printable text only.
+    if (Printable(n.Scalar(), std::string::npos) != n.Scalar()) {
+      Fail(n, fmt::format("field '{}' must be printable text, got \"{}\"", field,
+                          Printable(n.Scalar())));
+    }
+    return n.Scalar();
   }
 
   bool Bool(const YAML::Node& map, const std::string& field, bool fallback) const {
@@ -117,7 +158,8 @@ struct Context {
   // `quaternion` [w, x, y, z].
   Eigen::Isometry3d Pose(const YAML::Node& map, const std::string& where) const {
     Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-    X.translation() = Vec3(map, where, "position", Eigen::Vector3d::Zero());
+    X.translation() =
+        BoundedVec3(map, where, "position", Eigen::Vector3d::Zero(), scene_bounds::kPosition);
     const YAML::Node rpy = map["rpy_deg"];
     const YAML::Node quat = map["quaternion"];
     if (rpy.IsDefined() && quat.IsDefined()) {
@@ -143,7 +185,7 @@ ContactProperties ParseContact(const Context& ctx, const YAML::Node& map, const 
   ContactProperties c = defaults;
   const YAML::Node k = map["stiffness"];
   if (k.IsDefined() && !k.IsNull()) {
-    c.stiffness_N_per_m = ctx.Number(k, where + ".stiffness");
+    c.stiffness_N_per_m = ctx.Number(k, where + ".stiffness", /*allow_inf=*/true);
     if (!(c.stiffness_N_per_m > 0)) {
       ctx.Fail(k, fmt::format("{}.stiffness must be positive (.inf for rigid), got {}", where,
                               c.stiffness_N_per_m));
@@ -166,7 +208,7 @@ std::set<std::string> With(std::set<std::string> keys, const std::set<std::strin
 // Per-shape contact model (docs/contact-model.md §5): `contact_model`, `hydroelastic_modulus` [Pa]
 // and `resolution` [m] (mesh edge length; default a fifth of the smallest dimension).
 void ParseHydroelastic(const Context& ctx, const YAML::Node& node, const std::string& where,
-                       GeometrySpec* g) {
+                       GeometrySpec* g, bool part_of_generator = false) {
   HydroelasticProperties& h = g->hydroelastic;
   const YAML::Node model = node["contact_model"];
   if (model.IsDefined() && !model.IsNull()) {
@@ -197,6 +239,24 @@ void ParseHydroelastic(const Context& ctx, const YAML::Node& node, const std::st
                                      ".resolution needs contact_model: "
                                      "hydroelastic_compliant or hydroelastic_rigid");
   }
+  // The mesh budget and the shape's size bound the resolution, the default one included (a
+  // thin box's default is a fifth of its thickness): refused here, before any mesh is built.
+  // A generator's one resolution for boxes of several sizes (part_of_generator) is checked
+  // against the generator's size, and each box is meshed at most as coarsely as itself.
+  if (h.model != ContactModel::kPoint && g->shape.type != ShapeType::kHalfSpace) {
+    HydroelasticChange change;
+    change.resolution_m =
+        h.resolution_m > 0 ? h.resolution_m : DefaultHydroelasticResolution(g->shape);
+    if (part_of_generator) {
+      change.resolution_m = std::min(*change.resolution_m, ShapeLargestDimension(g->shape));
+    }
+    try {
+      ValidateHydroelasticChange(g->name, g->shape, h.model, change);
+    } catch (const std::invalid_argument& e) {
+      ctx.Fail(node["resolution"].IsDefined() ? node["resolution"] : node,
+               fmt::format("{}: {}", where, e.what()));
+    }
+  }
 }
 
 GeometrySpec ParseShape(const Context& ctx, const YAML::Node& node, const std::string& body_where,
@@ -210,15 +270,16 @@ GeometrySpec ParseShape(const Context& ctx, const YAML::Node& node, const std::s
   g.name = ctx.String(node, "name", fmt::format("shape{}", index));
   const std::string type = ctx.String(node, "type", "");
   if (type == "sphere") {
-    g.shape = Shape::Sphere(ctx.Positive(node, where, "radius", 0));
+    g.shape = Shape::Sphere(ctx.Bounded(node, where, "radius", 0, scene_bounds::kLength));
   } else if (type == "box") {
     if (!node["size"].IsDefined()) ctx.Fail(node, where + ": a box needs size: [x, y, z]");
     const Eigen::Vector3d size = ctx.Vector(node["size"], where + ".size", 3);
-    if ((size.array() <= 0).any()) ctx.Fail(node["size"], where + ".size must be positive");
+    for (int i = 0; i < 3; ++i)
+      ctx.InRange(node["size"], where + ".size", size[i], scene_bounds::kLength);
     g.shape = Shape::Box(0.5 * size);
   } else if (type == "cylinder" || type == "capsule") {
-    const double r = ctx.Positive(node, where, "radius", 0);
-    const double L = ctx.Positive(node, where, "length", 0);
+    const double r = ctx.Bounded(node, where, "radius", 0, scene_bounds::kLength);
+    const double L = ctx.Bounded(node, where, "length", 0, scene_bounds::kLength);
     g.shape = type == "cylinder" ? Shape::Cylinder(r, L) : Shape::Capsule(r, L);
   } else if (type == "half_space") {
     g.shape = Shape::HalfSpace();
@@ -241,7 +302,10 @@ GeometrySpec ParseShape(const Context& ctx, const YAML::Node& node, const std::s
 }
 
 JointType ParseJointType(const Context& ctx, const YAML::Node& node, const std::string& where) {
-  const std::string j = node.as<std::string>();
+  if (!node.IsScalar()) {
+    ctx.Fail(node, where + ".joint must be a joint type (floating, revolute, prismatic, weld)");
+  }
+  const std::string j = node.Scalar();
   if (j == "floating") return JointType::kFloating;
   if (j == "revolute") return JointType::kRevolute;
   if (j == "prismatic") return JointType::kPrismatic;
@@ -303,10 +367,11 @@ void ParseMotion(const Context& ctx, const YAML::Node& node, const std::string& 
   Eigen::Vector3d axis = ctx.Vec3(m, where + ".motion", "axis", Eigen::Vector3d::UnitX());
   if (axis.norm() < 1e-12) ctx.Fail(m["axis"], where + ".motion.axis must not be zero");
   motion->axis = axis.normalized();
-  motion->amplitude_m = ctx.Number(m, where + ".motion", "amplitude", 0);
-  motion->frequency_Hz = ctx.NonNegative(m, where + ".motion", "frequency", 0);
+  motion->amplitude_m = ctx.Bounded(m, where + ".motion", "amplitude", 0, scene_bounds::kPosition);
+  motion->frequency_Hz =
+      ctx.Bounded(m, where + ".motion", "frequency", 0, scene_bounds::kFrequency);
   motion->phase_rad = ctx.Number(m, where + ".motion", "phase", 0);
-  motion->speed_m_per_s = ctx.Number(m, where + ".motion", "speed", 0);
+  motion->speed_m_per_s = ctx.Bounded(m, where + ".motion", "speed", 0, scene_bounds::kSpeed);
 }
 
 // A dynamic body's `parent` (a dynamic body listed above it, or world), `joint` (default
@@ -352,10 +417,10 @@ void ParseJointState(const Context& ctx, const YAML::Node& node, const std::stri
     sb->body.axis = axis.normalized();
     sb->body.damping = ctx.NonNegative(node, where, "damping", 0);
     sb->body.stiffness = ctx.NonNegative(node, where, "stiffness", 0);
-    sb->body.rest_position = ctx.Number(node, where, "rest_position", 0);
-    sb->initial_position = ctx.Number(node, where, "joint_position", 0);
-    sb->initial_velocity =
-        Eigen::VectorXd::Constant(1, ctx.Number(node, where, "joint_velocity", 0));
+    sb->body.rest_position = ctx.Bounded(node, where, "rest_position", 0, scene_bounds::kPosition);
+    sb->initial_position = ctx.Bounded(node, where, "joint_position", 0, scene_bounds::kPosition);
+    sb->initial_velocity = Eigen::VectorXd::Constant(
+        1, ctx.Bounded(node, where, "joint_velocity", 0, scene_bounds::kSpeed));
   } else {
     for (const char* f : {"axis", "damping", "stiffness", "rest_position", "joint_position",
                           "joint_velocity", "pd", "limits"}) {
@@ -367,8 +432,9 @@ void ParseJointState(const Context& ctx, const YAML::Node& node, const std::stri
   }
   if (sb->body.joint == JointType::kFloating) {
     sb->initial_velocity.resize(6);
-    sb->initial_velocity << ctx.Vec3(node, where, "angular_velocity", Eigen::Vector3d::Zero()),
-        ctx.Vec3(node, where, "velocity", Eigen::Vector3d::Zero());
+    sb->initial_velocity << ctx.BoundedVec3(node, where, "angular_velocity",
+                                            Eigen::Vector3d::Zero(), scene_bounds::kSpeed),
+        ctx.BoundedVec3(node, where, "velocity", Eigen::Vector3d::Zero(), scene_bounds::kSpeed);
   }
 }
 
@@ -388,17 +454,14 @@ double ParseMass(const Context& ctx, const YAML::Node& node, const std::string& 
   if (has_mass && has_density)
     ctx.Fail(node["density"], where + ": give mass or density, not both");
   if (has_mass) {
-    const double mass = ctx.Number(node["mass"], where + ".mass");
-    if (!(mass > 0) || std::isinf(mass)) {
-      ctx.Fail(node["mass"],
-               fmt::format("{}.mass must be positive and finite, got {}", where, mass));
-    }
-    return mass;
+    return ctx.InRange(node["mass"], where + ".mass", ctx.Number(node["mass"], where + ".mass"),
+                       scene_bounds::kMass);
   }
   if (has_density) {
-    const double rho = ctx.Positive(node, where, "density", 0);
+    const double rho = ctx.Bounded(node, where, "density", 0, scene_bounds::kDensity);
     if (!first_shape) ctx.Fail(node["density"], where + ": density needs a bounded shape");
-    return rho * ShapeVolume(first_shape->shape);
+    return ctx.InRange(node["density"], where + ".mass (density × volume)",
+                       rho * ShapeVolume(first_shape->shape), scene_bounds::kMass);
   }
   ctx.Fail(node, where + ": a dynamic body needs mass or density");
 }
@@ -439,9 +502,10 @@ void ParseMassProperties(const Context& ctx, const YAML::Node& node, const std::
   const GeometrySpec* first_shape = FirstBoundedShape(sb->geometries);
   const double mass = ParseMass(ctx, node, where, first_shape);
   sb->body.inertia.mass_kg = mass;
-  sb->body.inertia.com_B = first_shape && !node["com"].IsDefined()
-                               ? Eigen::Vector3d(first_shape->X_BG.translation())
-                               : ctx.Vec3(node, where, "com", Eigen::Vector3d::Zero());
+  sb->body.inertia.com_B =
+      first_shape && !node["com"].IsDefined()
+          ? Eigen::Vector3d(first_shape->X_BG.translation())
+          : ctx.BoundedVec3(node, where, "com", Eigen::Vector3d::Zero(), scene_bounds::kPosition);
   ParseInertia(ctx, node, where, mass, first_shape, &sb->body.inertia.inertia_about_com_B);
 }
 
@@ -456,14 +520,22 @@ void ParsePdAndLimits(const Context& ctx, const YAML::Node& node, const std::str
     s.kp = ctx.NonNegative(pd, where + ".pd", "kp", 0);
     s.kd = ctx.NonNegative(pd, where + ".pd", "kd", 0);
     s.effort_limit = ctx.Positive(pd, where + ".pd", "effort_limit", 1e30);
-    s.q_desired = ctx.Number(pd, where + ".pd", "target", 0);
-    s.v_desired = ctx.Number(pd, where + ".pd", "target_velocity", 0);
+    s.q_desired = ctx.Bounded(pd, where + ".pd", "target", 0, scene_bounds::kPosition);
+    s.v_desired = ctx.Bounded(pd, where + ".pd", "target_velocity", 0, scene_bounds::kSpeed);
     s.feedforward = ctx.Number(pd, where + ".pd", "feedforward", 0);
     sb->pd = s;
   }
   if (node["limits"].IsDefined()) {
     const Eigen::VectorXd lim = ctx.Vector(node["limits"], where + ".limits", 2);
     if (!(lim[0] < lim[1])) ctx.Fail(node["limits"], where + ".limits must be [lower, upper]");
+    for (int i = 0; i < 2; ++i) {
+      ctx.InRange(node["limits"], where + ".limits", lim[i], scene_bounds::kPosition);
+    }
+    if (!(sb->initial_position >= lim[0] && sb->initial_position <= lim[1])) {
+      ctx.Fail(node["joint_position"].IsDefined() ? node["joint_position"] : node["limits"],
+               fmt::format("{}: joint_position {} lies outside its limits [{}, {}]", where,
+                           sb->initial_position, lim[0], lim[1]));
+    }
     sb->limits = std::make_pair(lim[0], lim[1]);
   }
 }
@@ -518,9 +590,11 @@ void ParsePegBlock(const Context& ctx, const YAML::Node& node, const std::string
   b.pose = ctx.Pose(node, where);
   if (node["size"].IsDefined()) {
     b.size_m = ctx.Vector(node["size"], where + ".size", 3);
-    if (!(b.size_m.minCoeff() > 0)) ctx.Fail(node["size"], where + ".size must be positive");
+    for (int i = 0; i < 3; ++i) {
+      ctx.InRange(node["size"], where + ".size", b.size_m[i], scene_bounds::kLength);
+    }
   }
-  b.peg_width_m = ctx.Positive(node, where, "peg_width", b.peg_width_m);
+  b.peg_width_m = ctx.Bounded(node, where, "peg_width", b.peg_width_m, scene_bounds::kLength);
   b.clearance_m = ctx.NonNegative(node, where, "clearance", b.clearance_m);
   b.chamfer_m = ctx.NonNegative(node, where, "chamfer", b.chamfer_m);
   try {
@@ -529,13 +603,20 @@ void ParsePegBlock(const Context& ctx, const YAML::Node& node, const std::string
     ctx.Fail(node, fmt::format("{}: {}", where, e.what()));
   }
   // Every box of the block takes the generator's contact model (e.g. hydroelastic_rigid).
-  for (GeometrySpec& g : scene->bodies.back().geometries) ParseHydroelastic(ctx, node, where, &g);
+  if (node["resolution"].IsDefined()) {
+    ctx.InRange(node["resolution"], where + ".resolution", ctx.Number(node["resolution"], where),
+                {0.0, b.size_m.maxCoeff(), "m (no coarser than the block)"});
+  }
+  for (GeometrySpec& g : scene->bodies.back().geometries) {
+    ParseHydroelastic(ctx, node, where, &g, /*part_of_generator=*/true);
+  }
   scene->bodies.back().color = ParseColor(ctx, node, where);
 }
 
 void ParseGenerator(const Context& ctx, const YAML::Node& node, int index,
                     const ContactProperties& defaults, SceneSpec* scene) {
   const std::string where = fmt::format("generators[{}]", index);
+  if (!node.IsMap()) ctx.Fail(node, where + " must be a mapping with a type");
   const std::string type = ctx.String(node, "type", "");
   if (type == "peg_block") {
     ParsePegBlock(ctx, node, where, defaults, scene);
@@ -550,16 +631,18 @@ void ParseGenerator(const Context& ctx, const YAML::Node& node, int index,
   }
   ClutterSpec c;
   const double count = ctx.Number(node, where, "count", c.count);
-  if (count < 1 || count > 10000 || count != std::floor(count)) {
-    ctx.Fail(node["count"], where + ".count must be a whole number from 1 to 10000");
+  if (count < 1 || count > scene_bounds::kMaxBodies || count != std::floor(count)) {
+    ctx.Fail(node["count"], fmt::format("{}.count must be a whole number from 1 to {}", where,
+                                        scene_bounds::kMaxBodies));
   }
   c.count = static_cast<int>(count);
-  c.size_m = ctx.Positive(node, where, "size", c.size_m);
-  c.container_m = ctx.Positive(node, where, "container", c.container_m);
+  c.size_m = ctx.Bounded(node, where, "size", c.size_m, scene_bounds::kLength);
+  c.container_m = ctx.Bounded(node, where, "container", c.container_m, scene_bounds::kLength);
   c.walls = ctx.Bool(node, "walls", c.walls);
   c.seed = static_cast<unsigned>(ctx.NonNegative(node, where, "seed", c.seed));
   c.density_kg_per_m3 = ctx.Positive(node, where, "density", c.density_kg_per_m3);
-  c.drop_height_m = ctx.NonNegative(node, where, "drop_height", c.drop_height_m);
+  c.drop_height_m = ctx.Bounded(node, where, "drop_height", c.drop_height_m,
+                                {0.0, scene_bounds::kLength.max, "m"});
   const int side = ClutterGridSide(c.count);
   if (c.container_m / side < 1.5 * c.size_m) {
     ctx.Fail(node["container"], fmt::format("{}: a container of {} m is too small for {} columns "
@@ -598,8 +681,10 @@ void ParseRobot(const Context& ctx, const YAML::Node& node, int index,
   if (q.IsDefined()) {
     if (!q.IsMap()) ctx.Fail(q, where + ".joint_positions must map joint names to values");
     for (const auto& kv : q) {
-      const std::string joint = kv.first.as<std::string>();
-      options.initial_positions[joint] = ctx.Number(kv.second, where + ".joint_positions." + joint);
+      const std::string joint = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      const std::string field = where + ".joint_positions." + joint;
+      options.initial_positions[joint] =
+          ctx.InRange(kv.second, field, ctx.Number(kv.second, field), scene_bounds::kPosition);
     }
   }
   if (node["pd"].IsDefined()) {
@@ -630,7 +715,8 @@ void ParseRobot(const Context& ctx, const YAML::Node& node, int index,
       if (!links.IsSequence() || links.size() == 0)
         ctx.Fail(hydro[i], w + ".links: a list of links");
       for (const YAML::Node& link : links) {
-        const std::string name = options.name_prefix + link.as<std::string>();
+        if (!link.IsScalar()) ctx.Fail(link, w + ".links: each entry is a link's name");
+        const std::string name = options.name_prefix + link.Scalar();
         bool found = false;
         for (size_t b = first_body; b < scene->bodies.size(); ++b) {
           if (scene->bodies[b].body.name != name) continue;
@@ -698,6 +784,27 @@ CameraSpec ParseCamera(const Context& ctx, const YAML::Node& node, int index,
   return c;
 }
 
+// A yaml-cpp conversion error the parsing above did not foresee (its own text, such as "bad
+// conversion", names no field): the field is the key on the line it points at.
+std::string DescribeWrongForm(const std::string& text, const std::string& source, int line) {
+  std::istringstream lines(text);
+  std::string content;
+  for (int i = 0; i <= line && std::getline(lines, content); ++i) {
+  }
+  const size_t start = content.find_first_not_of(" -");
+  const size_t colon = content.find(':', start == std::string::npos ? 0 : start);
+  if (line < 0 || start == std::string::npos || colon == std::string::npos) {
+    return fmt::format(
+        "{}: a value has the wrong form (a list, mapping or text where something "
+        "else is expected)",
+        source);
+  }
+  return fmt::format(
+      "{}:{}: field '{}' has the wrong form (a list, mapping or text where "
+      "something else is expected)",
+      source, line + 1, Printable(content.substr(start, colon - start)));
+}
+
 }  // namespace
 
 SceneSpec ParseScene(const std::string& text, const std::string& source) {
@@ -706,7 +813,8 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
   try {
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw SceneError(fmt::format("{}:{}: malformed YAML: {}", source, e.mark.line + 1, e.msg));
+    throw SceneError(
+        fmt::format("{}:{}: malformed YAML: {}", source, e.mark.line + 1, Printable(e.msg)));
   }
   if (!root.IsMap()) throw SceneError(source + ": a scene file must be a YAML mapping");
   try {
@@ -717,15 +825,17 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     SceneSpec scene;
     scene.source = source;
     scene.name = ctx.String(root, "scene", std::filesystem::path(source).stem().string());
-    scene.dt_s = ctx.Positive(root, "scene", "dt", scene.dt_s);
-    scene.duration_s = ctx.Positive(root, "scene", "duration", scene.duration_s);
+    scene.dt_s = ctx.Bounded(root, "scene", "dt", scene.dt_s, scene_bounds::kTimeStep);
+    scene.duration_s =
+        ctx.Bounded(root, "scene", "duration", scene.duration_s, scene_bounds::kDuration);
     const std::string model = ctx.String(root, "model", "lagged");
     const auto approximation = ParseContactApproximation(model);
     if (!approximation) {
       ctx.Fail(root["model"], fmt::format("unknown model '{}' (sap, lagged, similar)", model));
     }
     scene.approximation = *approximation;
-    scene.gravity_W = ctx.Vec3(root, "scene", "gravity", scene.gravity_W);
+    scene.gravity_W =
+        ctx.BoundedVec3(root, "scene", "gravity", scene.gravity_W, scene_bounds::kAcceleration);
     scene.contact_margin_m =
         ctx.NonNegative(root, "scene", "contact_margin", scene.contact_margin_m);
     scene.stiction_tolerance_m_per_s =
@@ -740,6 +850,10 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     const YAML::Node bodies = root["bodies"];
     if (bodies.IsDefined()) {
       if (!bodies.IsSequence()) ctx.Fail(bodies, "bodies must be a list");
+      if (bodies.size() > static_cast<size_t>(scene_bounds::kMaxBodies)) {
+        ctx.Fail(bodies, fmt::format("{} bodies: a scene may have at most {}", bodies.size(),
+                                     scene_bounds::kMaxBodies));
+      }
       for (size_t i = 0; i < bodies.size(); ++i) {
         ParseBody(ctx, bodies[i], static_cast<int>(i), defaults, &scene);
       }
@@ -759,6 +873,11 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
       }
     }
     if (scene.bodies.empty()) ctx.Fail(root, "the scene has no bodies");
+    if (scene.bodies.size() > static_cast<size_t>(scene_bounds::kMaxBodies)) {
+      ctx.Fail(root, fmt::format("{} bodies with the robots' links and the generators' objects: a "
+                                 "scene may have at most {}",
+                                 scene.bodies.size(), scene_bounds::kMaxBodies));
+    }
     const YAML::Node cameras = root["cameras"];
     if (cameras.IsDefined()) {
       if (!cameras.IsSequence()) ctx.Fail(cameras, "cameras must be a list");
@@ -773,7 +892,7 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     }
     return scene;
   } catch (const YAML::Exception& e) {
-    throw SceneError(fmt::format("{}:{}: {}", source, e.mark.line + 1, e.msg));
+    throw SceneError(DescribeWrongForm(text, source, e.mark.line));
   }
 }
 

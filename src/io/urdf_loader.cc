@@ -1,15 +1,18 @@
 #include "io/urdf_loader.h"
 
+#include <console_bridge/console.h>
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -192,7 +195,8 @@ void SetJoint(const RobotBuild& robot, const urdf::Joint& joint, SceneBody* sb) 
   if (!(axis.norm() > 1e-12)) throw SceneError(jwhere + ": zero axis");
   sb->body.axis = axis.normalized();
   const auto it = robot.options.initial_positions.find(joint.name);
-  sb->initial_position = it != robot.options.initial_positions.end() ? it->second : 0.0;
+  const bool given = it != robot.options.initial_positions.end();
+  sb->initial_position = given ? it->second : 0.0;
   sb->initial_velocity = Eigen::VectorXd::Zero(1);
   if (joint.dynamics) sb->body.damping = joint.dynamics->damping;
   double effort = 1e30;
@@ -202,6 +206,16 @@ void SetJoint(const RobotBuild& robot, const urdf::Joint& joint, SceneBody* sb) 
         throw SceneError(jwhere + ": limit lower must be below upper");
       }
       sb->limits = std::make_pair(joint.limits->lower, joint.limits->upper);
+      // Unset: the position nearest zero within the limits. Given outside them: an error, as
+      // the limit constraint could only push the joint back with an absurd impulse.
+      if (!given) {
+        sb->initial_position = std::clamp(0.0, joint.limits->lower, joint.limits->upper);
+      } else if (!(sb->initial_position >= joint.limits->lower &&
+                   sb->initial_position <= joint.limits->upper)) {
+        throw SceneError(fmt::format("{}: initial position {} lies outside its limits [{}, {}]",
+                                     jwhere, sb->initial_position, joint.limits->lower,
+                                     joint.limits->upper));
+      }
     }
     if (joint.limits->effort > 0) effort = joint.limits->effort;
   }
@@ -327,17 +341,54 @@ void AddLink(const RobotBuild& robot, const urdf::Link& link, int parent_scene_i
   for (const urdf::LinkSharedPtr& child : link.child_links) AddLink(robot, *child, index);
 }
 
+// urdfdom takes the link without a parent as the root: links on a cycle of joints are left out
+// of its tree silently. Each must be reachable from the root.
+void CheckEveryLinkReachable(const std::string& path, const urdf::ModelInterface& model,
+                             const urdf::Link& root) {
+  std::set<std::string> reached;
+  std::vector<const urdf::Link*> stack = {&root};
+  while (!stack.empty()) {
+    const urdf::Link* link = stack.back();
+    stack.pop_back();
+    reached.insert(link->name);
+    for (const urdf::LinkSharedPtr& child : link->child_links) stack.push_back(child.get());
+  }
+  for (const auto& [name, link] : model.links_) {
+    if (reached.count(name)) continue;
+    // Up the parents from an unreached link: the chain ends on a cycle.
+    std::vector<std::string> chain;
+    urdf::LinkConstSharedPtr at = link;
+    while (at && std::find(chain.begin(), chain.end(), at->name) == chain.end()) {
+      chain.push_back(at->name);
+      at = at->getParent();
+    }
+    if (!at) continue;  // cannot happen: an unreached link with a root would be reached
+    const urdf::JointSharedPtr joint = model.getLink(at->name)->parent_joint;
+    throw SceneError(
+        fmt::format("{}: the joints form a cycle through link '{}' (joint '{}'); a "
+                    "robot must be a tree",
+                    path, at->name, joint ? joint->name : "?"));
+  }
+}
+
 }  // namespace
 
 void AddUrdfRobot(const std::string& path, const UrdfOptions& options, SceneSpec* scene) {
   if (!std::filesystem::is_regular_file(path)) {
     throw SceneError(fmt::format("{}: cannot open the URDF file", path));
   }
+  // urdfdom reports through console_bridge on stderr; our one line says what is wrong instead.
+  console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_NONE);
   const urdf::ModelInterfaceSharedPtr model = urdf::parseURDFFile(path);
-  if (!model)
-    throw SceneError(fmt::format("{}: malformed URDF (urdfdom could not parse it)", path));
+  if (!model) {
+    throw SceneError(
+        fmt::format("{}: malformed URDF (not a tree of links and joints: a joint's "
+                    "parent or child link is missing, or a name is repeated)",
+                    path));
+  }
   const urdf::LinkConstSharedPtr root = model->getRoot();
   if (!root) throw SceneError(fmt::format("{}: the URDF has no root link", path));
+  CheckEveryLinkReachable(path, *model, *root);
   for (const auto& [name, value] : options.initial_positions) {
     if (!model->getJoint(name)) {
       throw SceneError(fmt::format("{}: initial position for unknown joint '{}'", path, name));

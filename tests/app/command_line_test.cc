@@ -14,24 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "test_support/run_contactlab.h"
+
 namespace {
 
-struct Result {
-  int exit_code;
-  std::string output;
-};
-
-Result RunContactlab(const std::string& args) {
-  const std::string command = std::string(CONTACTLAB_BINARY) + " " + args + " 2>&1";
-  Result r{-1, ""};
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return r;
-  char buffer[4096];
-  while (fgets(buffer, sizeof buffer, pipe)) r.output += buffer;
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Result = contactlab::testing::RunResult;
+using contactlab::testing::RunContactlab;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);

@@ -82,5 +82,32 @@ TEST(Timeline, KeepsTheNewestStepsWithinItsDuration) {
   EXPECT_EQ(timeline.Find(0.0), -1);
 }
 
+// A slider moved every step for 4 spans of the history: the settings kept are only those of the
+// records still held (memory bounded as in a long session), and each record restores its own.
+TEST(Timeline, SettingsChangedEveryStepStayBoundedAndRestoreExactly) {
+  const SceneSpec scene = testing::PileScene(2, 2e-3);
+  World world(scene);
+  Timeline timeline(world, 0.1);
+  const size_t bounded_bytes = timeline.memory_bytes() + 2 * 51 * sizeof(ContactSettings);
+  for (int i = 0; i < 4 * 51; ++i) {
+    ContactOverrides o;
+    o.stiffness_N_per_m = 1e5 + i;
+    world.SetOverrides(o);
+    timeline.Record(world, i);
+    ASSERT_TRUE(world.Step());
+    EXPECT_LE(timeline.memory_bytes(), bounded_bytes) << "step " << i;
+  }
+  World other(scene);
+  for (int i : {0, 25, 50}) {
+    timeline.Restore(i, &other);
+    const int step = static_cast<int>(timeline.step_index(i));
+    ContactOverrides o;
+    o.stiffness_N_per_m = 1e5 + step;
+    World expected(scene);
+    expected.SetOverrides(o);
+    EXPECT_EQ(other.contact_settings(), expected.contact_settings()) << "record " << i;
+  }
+}
+
 }  // namespace
 }  // namespace contactlab

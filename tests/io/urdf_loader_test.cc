@@ -32,20 +32,20 @@ TEST(UrdfLoader, ZeroConfigurationPutsTheFlangeWhereFrankaSaysAndPointsItDown) {
   // Franka's modified-DH parameters give the flange at (a7, 0, d1 + d3 + d5 − d_F) =
   // (0.088, 0, 0.926) m at q = 0 with its z axis pointing down. The hand sits on the flange.
   SceneSpec scene;
-  UrdfOptions options;
-  options.initial_positions = {{"panda_joint4", 0.0}};
-  AddUrdfRobot(kPanda, options, &scene);
-  // q4 = 0 is outside its limit, but kinematics don't care: check the pose only.
+  AddUrdfRobot(kPanda, UrdfOptions{}, &scene);
+  // q4 = 0 is outside its limit (an error as an initial position), but kinematics don't care:
+  // the state is set to it, and only the pose is checked.
   World world(scene);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(world.q().size());
+  world.SetState(q, Eigen::VectorXd::Zero(world.v().size()), 0.0);
   const Eigen::Isometry3d X_WH = world.BodyPose(scene.FindBody("panda_hand"));
   EXPECT_LT((X_WH.translation() - Eigen::Vector3d(0.088, 0, 0.926)).norm(), 1e-9);
   EXPECT_NEAR(X_WH.linear().col(2).z(), -1.0, 1e-12);
   // A non-trivial configuration: rotating joint 1 by 90° turns the flange to (0, 0.088, z).
-  SceneSpec turned;
-  options.initial_positions["panda_joint1"] = M_PI / 2;
-  AddUrdfRobot(kPanda, options, &turned);
-  World world2(turned);
-  EXPECT_LT((world2.BodyPose(turned.FindBody("panda_hand")).translation() -
+  q[world.multibody().position_start(world.multibody_index(scene.FindBody("panda_link1")))] =
+      M_PI / 2;
+  world.SetState(q, Eigen::VectorXd::Zero(world.v().size()), 0.0);
+  EXPECT_LT((world.BodyPose(scene.FindBody("panda_hand")).translation() -
              Eigen::Vector3d(0, 0.088, 0.926))
                 .norm(),
             1e-9);

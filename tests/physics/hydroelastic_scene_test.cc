@@ -73,7 +73,7 @@ TEST(HydroelasticScene, RejectsBadValuesNamingFileLineAndField) {
   ExpectError(
       "{type: sphere, radius: 0.05, contact_model: hydroelastic_compliant, "
       "hydroelastic_modulus: .inf}",
-      "hydroelastic_modulus must be positive and finite");
+      "hydroelastic_modulus must be finite");
   ExpectError("{type: sphere, radius: 0.05, contact_model: hydroelastic_compliant, resolution: 0}",
               "shapes[0].resolution must be positive");
   ExpectError("{type: sphere, radius: 0.05, contact_model: hydroelastic_rigid, resolution: nan}",

@@ -10,11 +10,7 @@
 
 namespace contactlab {
 
-namespace {
-
-// The shape's largest dimension [m] (box: longest side; sphere: diameter; cylinder and
-// capsule: max of diameter and overall length); 0 for a half-space.
-double LargestDimension(const Shape& s) {
+double ShapeLargestDimension(const Shape& s) {
   switch (s.type) {
     case ShapeType::kSphere:
       return 2.0 * s.radius_m;
@@ -31,6 +27,8 @@ double LargestDimension(const Shape& s) {
   }
   return 0.0;
 }
+
+namespace {
 
 // Rough mesh sizes at edge length h, to refuse a resolution whose mesh would not fit in memory
 // before building it: the surface generators make about 2 S/h² triangles (right triangles of
@@ -125,7 +123,7 @@ void ValidateResolution(const std::string& where, const Shape& shape, ContactMod
     throw std::invalid_argument(
         fmt::format("{}: the mesh resolution must be positive and finite, got {} m", where, h));
   }
-  const double largest = LargestDimension(shape);
+  const double largest = ShapeLargestDimension(shape);
   if (h > largest) {
     throw std::invalid_argument(
         fmt::format("{}: mesh resolution {} m is coarser than the shape (largest dimension {} m)",

@@ -33,6 +33,10 @@ struct HydroelasticRepresentation {
 inline constexpr int kMaxHydroelasticTets = 500'000;
 inline constexpr int kMaxHydroelasticTriangles = 200'000;
 
+// The shape's largest dimension [m] (box: longest side; sphere: diameter; cylinder and
+// capsule: max of diameter and overall length); 0 for a half-space. No resolution is coarser.
+double ShapeLargestDimension(const Shape& s);
+
 // A live change of a geometry's E_h and mesh resolution (std::nullopt: unchanged).
 struct HydroelasticChange {
   std::optional<double> modulus_Pa;

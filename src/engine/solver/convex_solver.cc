@@ -232,6 +232,11 @@ double ConvexSolver::LineSearch(const ConvexProblem& problem, double ell0, doubl
   return alpha;
 }
 
+void ConvexSolver::ZeroOutputs(const ConvexProblem& problem) {
+  gamma_.setZero(problem.num_constraint_rows());
+  vc_.setZero(problem.num_constraint_rows());
+}
+
 // Newton's method with exact line search (docs/contact-model.md §4): one algorithm, kept whole
 // — input checks, then the loop of evaluate, stop test, factor, solve, line search.
 ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::VectorXd* v) {
@@ -244,11 +249,14 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
   if (problem.num_unset_constraints() > 0) {
     throw std::logic_error("ConvexSolver::Solve: a constraint was added without being set");
   }
+  // Invalid input is reported, never solved; the outputs are then zero impulses of the
+  // problem's size, so that nothing downstream reads a stale or unsized vector.
   const bool v_ok = v->size() != nv || v->allFinite();
   if (!v_ok || !problem.AllFinite()) {
     stats.invalid_input = true;
-    spdlog::warn("ConvexSolver: NaN or inf in the {}; not solved",
-                 v_ok ? "problem data" : "warm-start velocity");
+    ZeroOutputs(problem);
+    spdlog::debug("ConvexSolver: NaN or inf in the {}; not solved",
+                  v_ok ? "problem data" : "warm-start velocity");
     return stats;
   }
   if (v->size() != nv) *v = problem.free_motion_velocity();
@@ -256,7 +264,8 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
   Workspace& ws = *ws_;
   if (!ws.D.allFinite()) {  // diag(A) must be positive for A to be SPD (§2)
     stats.invalid_input = true;
-    spdlog::warn("ConvexSolver: A has a non-positive diagonal entry; not solved");
+    ZeroOutputs(problem);
+    spdlog::debug("ConvexSolver: A has a non-positive diagonal entry; not solved");
     return stats;
   }
   const bool use_supernodal =
@@ -266,7 +275,7 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
 
   double ell = EvaluateAt(problem, *v, /*with_hessian=*/true);
   bool stagnated = false;
-  bool constraint_nan = false;
+  bool& constraint_nan = stats.constraint_non_finite;
   double previous_residual = std::numeric_limits<double>::infinity();
   for (;;) {
     stats.cost = ell;
@@ -340,10 +349,8 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
     }
   }
 
-  if (!stats.converged) {
-    const char* reason = stats.factorization_failed ? "H not positive definite"
-                         : constraint_nan           ? "a constraint returned NaN or inf"
-                                                    : "iteration limit";
+  if (!stats.converged && !constraint_nan) {  // non-finite values are the caller's failure
+    const char* reason = stats.factorization_failed ? "H not positive definite" : "iteration limit";
     spdlog::warn(
         "ConvexSolver: not converged ({}) after {} iterations: residual {:.3e} > tolerance "
         "{:.3e}, n_v = {}, {} constraints",

@@ -58,9 +58,10 @@ struct ConvexSolverStats {
   bool converged = false;
   bool cost_stagnated = false;  // stopped because the cost stopped decreasing
   bool used_supernodal = false;
-  bool invalid_input = false;         // NaN/inf or a non-positive diagonal of A in the input
-  bool factorization_failed = false;  // H not positive definite (or CHOLMOD failure)
-  int line_search_iterations = 0;     // total
+  bool invalid_input = false;          // NaN/inf or a non-positive diagonal of A in the input
+  bool factorization_failed = false;   // H not positive definite (or CHOLMOD failure)
+  bool constraint_non_finite = false;  // a constraint gave a NaN or inf cost or impulse
+  int line_search_iterations = 0;      // total
   // Cost at the start and after each iteration (only when record_cost_history is set).
   std::vector<double> cost_history;
 };
@@ -102,6 +103,7 @@ class ConvexSolver {
   void Prepare(const ConvexProblem& problem);
   // Evaluates ℓ, γ, G (when with_hessian), v_c and ∇ℓ at v into the workspace; returns ℓ.
   double EvaluateAt(const ConvexProblem& problem, const Eigen::VectorXd& v, bool with_hessian);
+  void ZeroOutputs(const ConvexProblem& problem);
   // ℓ(α), dℓ/dα, d²ℓ/dα² and the round-off level of dℓ/dα along v + αΔv from the
   // precomputed line-search terms.
   double EvaluateAlongLine(const ConvexProblem& problem, double alpha, double* dell, double* d2ell,

@@ -8,10 +8,8 @@
 
 namespace contactlab {
 
-// Returns false, with one error line, when a position is not finite (the caller keeps its
-// state).
+// Returns false when a position is not finite (the caller keeps its state and reports it).
 bool IntegratePositions(const Multibody& multibody, const Eigen::VectorXd& q0,
-                        const Eigen::VectorXd& v_next, double dt_s, double t,
-                        Eigen::VectorXd* q_next);
+                        const Eigen::VectorXd& v_next, double dt_s, Eigen::VectorXd* q_next);
 
 }  // namespace contactlab

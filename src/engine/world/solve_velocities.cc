@@ -8,10 +8,8 @@ bool SolveVelocities(ConvexSolver* solver, const ConvexProblem& problem, const E
                      double t, Eigen::VectorXd* v_next, ConvexSolverStats* stats) {
   *v_next = v0;  // warm start (§4)
   *stats = solver->Solve(problem, v_next);
-  if (!v_next->allFinite()) {
-    spdlog::error("step at t = {:.6f} s: the solver returned a non-finite velocity; state kept", t);
-    return false;
-  }
+  // A failed step, not a non-converged one; the caller reports it (World::failure()).
+  if (stats->invalid_input || stats->constraint_non_finite || !v_next->allFinite()) return false;
   if (!stats->converged) {
     spdlog::warn(
         "step at t = {:.6f} s: solver did not converge ({} iterations, residual {:.3e} "

@@ -8,8 +8,9 @@
 
 namespace contactlab {
 
-// Returns false, with one error line, when the solver's velocity is not finite (the caller
-// keeps its state). Non-convergence is logged and reported in *stats; the step is still taken.
+// Returns false when the solver had invalid input or returned a non-finite velocity (the caller
+// keeps its state and reports it). Non-convergence is logged and reported in *stats; the step
+// is still taken.
 bool SolveVelocities(ConvexSolver* solver, const ConvexProblem& problem, const Eigen::VectorXd& v0,
                      double t, Eigen::VectorXd* v_next, ConvexSolverStats* stats);
 

@@ -41,9 +41,19 @@ bool World::Step() {
       SolveVelocities(&solver_, problem_builder_.problem(), v_, time_, &v_next_, &solver_stats_);
   stats_.solve_ms = MillisecondsSince(t_solve);
   FillStats(solver_stats_);
-  if (!solved) stats_.converged = false;
-  if (!solved ||
-      !IntegratePositions(model_.multibody(), q_, v_next_, inputs_.dt_s, time_, &q_next_)) {
+  failure_.clear();
+  if (!solved) {
+    stats_.converged = false;
+    failure_ = DescribeFailure(solver_stats_.invalid_input ? "NaN, inf or an absurd value in "
+                                                             "the step's data"
+                               : solver_stats_.constraint_non_finite
+                                   ? "a constraint gave a NaN or inf cost or impulse"
+                                   : "the solver returned a non-finite velocity",
+                               q_, v_);
+  } else if (!IntegratePositions(model_.multibody(), q_, v_next_, inputs_.dt_s, &q_next_)) {
+    failure_ = DescribeFailure("non-finite positions after the step", q_, v_next_);
+  }
+  if (!failure_.empty()) {
     stats_.total_ms = MillisecondsSince(t_start);
     return false;
   }
@@ -55,6 +65,29 @@ bool World::Step() {
   model_.multibody().UpdateKinematics(q_, v_, data_.get());
   stats_.total_ms = MillisecondsSince(t_start);
   return true;
+}
+
+std::string World::DescribeFailure(const char* what, const Eigen::VectorXd& q,
+                                   const Eigen::VectorXd& v) const {
+  // A state beyond this is no physical motion (docs/architecture.md, Errors and exit codes).
+  constexpr double kAbsurd = 1e6;
+  const Multibody& mb = model_.multibody();
+  for (size_t b = 0; b < scene().bodies.size(); ++b) {
+    const int m = multibody_index(static_cast<int>(b));
+    if (m < 0) continue;
+    const auto bad = [&](const Eigen::VectorXd& x, int start, int n) {
+      return n > 0 && (!x.segment(start, n).allFinite() ||
+                       x.segment(start, n).cwiseAbs().maxCoeff() > kAbsurd);
+    };
+    const char* which = bad(q, mb.position_start(m), mb.joint_num_positions(m))    ? "position"
+                        : bad(v, mb.velocity_start(m), mb.joint_num_velocities(m)) ? "velocity"
+                                                                                   : nullptr;
+    if (which) {
+      return fmt::format("{}; body '{}' has a non-finite or absurd {}", what,
+                         scene().bodies[b].body.name, which);
+    }
+  }
+  return fmt::format("{}; every body's state is finite (a mass, inertia or force is not)", what);
 }
 
 void World::FillStats(const ConvexSolverStats& s) {

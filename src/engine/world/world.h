@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/hydroelastic/hydroelastic_representation.h"
@@ -42,10 +43,14 @@ class World {
   explicit World(std::shared_ptr<const SceneSpec> scene);
   ~World();
 
-  // Advances one step of δt. Returns false on an unrecoverable failure (non-finite state);
-  // the state is then left at the last good values. Non-convergence is reported in
-  // last_stats().converged and logged, and the step is still taken.
+  // Advances one step of δt. Returns false on an unrecoverable failure (NaN, inf or an absurd
+  // value in the step's data or its result), described by failure(); the state is then left at
+  // the last good values. Non-convergence is reported in last_stats().converged and logged,
+  // and the step is still taken.
   bool Step();
+  // Why the last Step() failed, naming the first body whose state is not finite or beyond
+  // 1e6 (m, m/s, rad/s) if there is one (empty after a step that did not fail).
+  const std::string& failure() const { return failure_; }
   // Restores the initial state and the actuation (PD targets, effort limits) exactly; the live
   // settings (overrides, hydroelastic representations) are kept.
   void Reset();
@@ -137,6 +142,8 @@ class World {
  private:
   JointPdSpec& MutablePd(int scene_body, const char* caller);
   void FillStats(const ConvexSolverStats& s);
+  std::string DescribeFailure(const char* what, const Eigen::VectorXd& q,
+                              const Eigen::VectorXd& v) const;
 
   const WorldModel model_;
   std::unique_ptr<MultibodyData> data_;
@@ -152,6 +159,7 @@ class World {
   Eigen::VectorXd v_next_, q_next_;
   StepResults results_;
   StepStats stats_;
+  std::string failure_;
   ConvexSolverStats solver_stats_;
 };
 

@@ -146,6 +146,36 @@ TEST(World, ResetRestoresTheInitialStateBitForBit) {
   EXPECT_EQ(world.q(), other.q());
 }
 
+// A non-finite or absurd state (a corrupted SetState, a blown-up run) fails the step, naming
+// the body, and leaves the state as it was; it is never a mere non-convergence.
+TEST(World, AnInvalidStateFailsTheStepNamingTheBody) {
+  World world(Pile(6, ContactApproximation::kLagged));
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(world.Step());
+  EXPECT_TRUE(world.failure().empty());
+  const int body = 3;
+  const int mb = world.multibody_index(body);
+  const std::string name = world.scene().bodies[body].body.name;
+  for (const char* which : {"velocity", "position"}) {
+    Eigen::VectorXd q = world.q(), v = world.v();
+    if (std::string(which) == "velocity") {
+      v[world.multibody().velocity_start(mb) + 4] = NAN;
+    } else {
+      q[world.multibody().position_start(mb) + 2] = 1e300;  // z of the floating body
+    }
+    world.SetState(q, v, world.time());
+    const double t = world.time();
+    EXPECT_FALSE(world.Step()) << which;
+    EXPECT_NE(world.failure().find("body '" + name + "' has a non-finite or absurd " + which),
+              std::string::npos)
+        << world.failure();
+    EXPECT_EQ(world.time(), t);
+    EXPECT_EQ(world.q(), q);  // the last state, kept
+    world.Reset();
+    EXPECT_TRUE(world.Step());
+    EXPECT_TRUE(world.failure().empty());
+  }
+}
+
 TEST(World, RestingBoxCarriesItsWeightOnFourCorners) {
   SceneSpec s = Pile(2, ContactApproximation::kLagged);
   s.bodies.pop_back();

@@ -1,0 +1,33 @@
+// Runs the contactlab binary as an outside test calls it (docs/architecture.md): its exit code
+// and everything it printed (stdout and stderr).
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace contactlab::testing {
+
+struct RunResult {
+  int exit_code = -1;  // −1: killed by a signal (a crash) or not run
+  std::string output;
+};
+
+// With `limits`, as the reliability tests run it: under 8 GB of address space (a runaway
+// allocation is std::bad_alloc, not the machine's memory) and 120 s (a hang is exit 124).
+inline RunResult RunContactlab(const std::string& args, bool limits = false) {
+  const std::string run = std::string(CONTACTLAB_BINARY) + " " + args + " 2>&1";
+  const std::string command = limits ? "ulimit -v 8000000; timeout 120 " + run : run;
+  RunResult r;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  while (fgets(buffer, sizeof buffer, pipe)) r.output += buffer;
+  const int status = pclose(pipe);
+  // sh reports a child killed by signal N as exit code 128 + N.
+  if (WIFEXITED(status) && WEXITSTATUS(status) < 128) r.exit_code = WEXITSTATUS(status);
+  return r;
+}
+
+}  // namespace contactlab::testing
