@@ -169,3 +169,27 @@ TEST(PegInHoleChamferTest, GuidesAMisalignedPeg) {
 
 }  // namespace
 }  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// A floor under the scene: the peg, let go away from the table and the arm (0.3 m up), lands
+// on it and comes to rest lying or standing on a face (its COM 1 cm or 4 cm above the floor),
+// instead of falling forever.
+TEST(PegInHoleFloor, ADroppedPegLandsOnTheFloorAndRests) {
+  const SceneSpec scene = testing::LoadBuiltinScene("peg_in_hole");
+  World world(scene);
+  const int peg = scene.FindBody("peg");
+  const int mb = world.multibody_index(peg);
+  Eigen::VectorXd q = world.q();
+  q.segment<3>(world.multibody().position_start(mb)) = Eigen::Vector3d(0.3, 0.6, 0.3);
+  world.SetState(q, Eigen::VectorXd::Zero(world.v().size()), 0.0);
+  for (int i = 0; i < 3000; ++i) ASSERT_TRUE(world.Step()) << world.failure();
+  const double z = world.BodyPose(peg).translation().z();
+  const bool lying = std::abs(z - 0.01) < 5e-4, standing = std::abs(z - 0.04) < 5e-4;
+  EXPECT_TRUE(lying || standing) << "z = " << z;
+  EXPECT_LT(world.BodyVelocity(peg).norm(), 1e-2);
+}
+
+}  // namespace
+}  // namespace contactlab
