@@ -446,6 +446,7 @@ void SimRuntime::Impl::FillTeleopView(Snapshot* s) const {
   v.linear_m_per_s = applied.linear_m_per_s;
   v.angular_rad_per_s = applied.angular_rad_per_s;
   v.grip = t.command.grip;
+  v.grip_latched = t.grip_latched;
   v.grip_force_limit_N = teleop->grip_force();
   v.max_grip_force_N = teleop->config().max_grip_force_N;
   v.grip_force_N = grip_force_N_measured;

@@ -29,7 +29,8 @@ struct TeleopView {
   double position_error_m = 0, orientation_error_rad = 0;
   Eigen::Vector3d linear_m_per_s = Eigen::Vector3d::Zero();  // command applied (world axes)
   Eigen::Vector3d angular_rad_per_s = Eigen::Vector3d::Zero();
-  double grip = 0;                // 0 open … 1 closed
+  double grip = 0;                // 0 open … 1 closed: the grip applied
+  bool grip_latched = false;      // held at the scene's initial grip until the first toggle
   double grip_force_limit_N = 0;  // finger effort limit in use (the grip force setting)
   double max_grip_force_N = 0;    // the robot's range for that setting: (0, max]
   double grip_force_N = 0;        // measured: |net normal contact force| on the leader finger

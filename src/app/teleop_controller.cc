@@ -93,6 +93,7 @@ TeleopController::TeleopController(const World& world, TeleopConfig config)
   }
   grip_force_.store(config_.grip_force_N);
   grip_latched_ = config_.initial_grip.has_value();
+  ShowInitialGrip();
 
   DifferentialIkConfig ik;
   ik.end_effector_body = world.multibody_index(config_.hand_body);
@@ -140,6 +141,7 @@ void TeleopController::Reset(const World& world) {
   applied_grip_force_ = applied_finger_target_ = -1;
   grip_latched_ = config_.initial_grip.has_value();
   latched_device_grip_ = -1;
+  ShowInitialGrip();
   state_.ik_failures = 0;
   state_.target_tcp_W = target_tcp_W_;
 }
@@ -157,6 +159,12 @@ TeleopCommand TeleopController::InWorldAxes(const TeleopCommand& command) const 
   }
   c.frame = CommandFrame::kWorld;
   return c;
+}
+
+// Before the first step the state already shows the grip in force (a scene's latch: closed).
+void TeleopController::ShowInitialGrip() {
+  state_.grip_latched = grip_latched_;
+  state_.command.grip = grip_latched_ ? std::clamp(*config_.initial_grip, 0.0, 1.0) : 0.0;
 }
 
 void TeleopController::Update(const TeleopCommand& command, World* world) {
@@ -239,6 +247,7 @@ void TeleopController::Update(const TeleopCommand& command, World* world) {
 
   // State for the GUI.
   state_.command = c;
+  state_.grip_latched = grip_latched_;
   state_.target_tcp_W = target_tcp_W_;
   state_.tcp_W = ik_->CalcToolPose(world->data());
   state_.position_error_m = (target_tcp_W_.translation() - state_.tcp_W.translation()).norm();

@@ -81,7 +81,8 @@ struct TeleopState {
   Eigen::Isometry3d tcp_W = Eigen::Isometry3d::Identity();         // measured TCP pose
   double position_error_m = 0;                                     // ‖p* − p_T‖ (measured)
   double orientation_error_rad = 0;
-  TeleopCommand command;        // last command applied (after clamping)
+  TeleopCommand command;        // last command applied (after clamping; the latched grip)
+  bool grip_latched = false;    // the scene's initial grip holds (TeleopConfig::initial_grip)
   double grip_force_N = 0;      // finger effort limit in use
   double finger_target_m = 0;   // finger joint target
   double finger_opening_m = 0;  // measured: mean of the finger joint positions
@@ -130,6 +131,7 @@ class TeleopController {
   std::atomic<double> grip_force_{30.0};
   double applied_grip_force_ = -1;
   double applied_finger_target_ = -1;
+  void ShowInitialGrip();
   bool grip_latched_ = false;        // initial_grip in force
   double latched_device_grip_ = -1;  // the device's grip at the first Update
   TeleopState state_;

@@ -36,8 +36,7 @@ std::string GamepadDevice::Status() const {
   std::lock_guard lock(mutex_);
   if (!state_.connected) return kNoGamepadStatus;
   return "gamepad: " + (state_.name.empty() ? std::string("unnamed") : state_.name) +
-         (state_.buttons[GamepadState::kB] ? " (fine)" : "") + ", gripper " +
-         (grip_ >= 0.5 ? "closed" : "open");
+         (state_.buttons[GamepadState::kB] ? " (fine)" : "");
 }
 
 bool GamepadDevice::Connected() const {

@@ -24,7 +24,7 @@ class GamepadDevice : public InputDevice {
   void SetState(const GamepadState& state);
 
   TeleopCommand Poll(double t) override;
-  std::string Status() const override;  // "gamepad: NAME, gripper open" or kNoGamepadStatus
+  std::string Status() const override;  // "gamepad: NAME" or kNoGamepadStatus
   std::string Name() const override { return "gamepad"; }
   bool Connected() const override;
 

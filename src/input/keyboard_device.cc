@@ -112,9 +112,9 @@ TeleopCommand KeyboardDevice::Poll(double t) {
 std::string KeyboardDevice::Status() const {
   std::lock_guard lock(mutex_);
   char buf[96];
-  std::snprintf(buf, sizeof buf, "keyboard: speed x%.2f%s, gripper %s", speed_scale_,
-                held_[static_cast<size_t>(KeyAction::kFineMode)] ? " (fine)" : "",
-                grip_ >= 0.5 ? "closed" : "open");
+  // The grip is not here: the teleop panel shows the one applied (a scene's latch included).
+  std::snprintf(buf, sizeof buf, "keyboard: speed x%.2f%s", speed_scale_,
+                held_[static_cast<size_t>(KeyAction::kFineMode)] ? " (fine)" : "");
   return buf;
 }
 

@@ -38,6 +38,7 @@
 #include "ui/gamepad_feed.h"
 #include "ui/gui_settings.h"
 #include "ui/inspect_panels.h"
+#include "ui/key_events.h"
 #include "ui/panels.h"
 #include "ui/plot_data.h"
 #include "ui/shortcuts.h"
@@ -132,6 +133,8 @@ struct Application::Impl {
   double last_work_ms = 0;
   bool pending_plot_png = false;    // read the chosen plot back after this frame is drawn
   bool pending_screenshot = false;  // F12: save this frame once it is drawn
+  KeyEventQueue key_events;         // this frame's, for the keyboard device
+  GLFWkeyfun imgui_key_callback = nullptr;
 
   // Visual debugging: picking, the mouse spring, the ghost's difference plots.
   InspectState inspect;
@@ -350,6 +353,13 @@ void Application::Impl::OpenWindow() {
   style.FrameRounding = 2.0f;
   style.GrabRounding = 2.0f;
   imgui_glfw = ImGui_ImplGlfw_InitForOpenGL(window, true);
+  // Ours in front of Dear ImGui's key callback: every event is queued for the keyboard device.
+  imgui_key_callback =
+      glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
+        Impl* impl = static_cast<Impl*>(glfwGetWindowUserPointer(w));
+        impl->key_events.Push(key, action);
+        if (impl->imgui_key_callback) impl->imgui_key_callback(w, key, scancode, action, mods);
+      });
   imgui_gl = ImGui_ImplOpenGL3_Init("#version 330 core");
   if (!imgui_glfw || !imgui_gl) {
     throw GuiError(GuiError::Kind::kNoOpenGl,
@@ -527,7 +537,8 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
 
   UiActions actions;
   HandleShortcuts(snapshot, &ui, &actions);
-  FeedTeleopKeys(snapshot.teleop.active, runtime->keyboard().get());
+  FeedTeleopKeys(snapshot.teleop.active, key_events.events(), runtime->keyboard().get());
+  key_events.Clear();
   FeedGamepad(runtime->gamepad().get());
   const PointerInput pointer = ReadPointer();
   const bool dragging = HandlePicking(pointer, snapshot);

@@ -89,7 +89,8 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ImGui::TextColored(kDim, "(R)");
 
   // State.
-  ImGui::Text("grip %s  opening %.1f mm  squeeze %.1f N", t.grip > 0.5 ? "closed" : "open",
+  ImGui::Text("grip %s%s  opening %.1f mm  squeeze %.1f N", t.grip > 0.5 ? "closed" : "open",
+              t.grip_latched ? " (the scene's, until the first toggle)" : "",
               1e3 * t.finger_opening_m, t.grip_force_N);
   const Eigen::Vector3d p = t.tcp_W.translation();
   ImGui::Text("TCP  %.3f %.3f %.3f m", p.x(), p.y(), p.z());
@@ -140,25 +141,22 @@ int GlfwKeysForName(const char* key_name, int keys[2]) {
   return 0;
 }
 
-void FeedTeleopKeys(bool teleop_active, KeyboardDevice* keyboard) {
+void FeedTeleopKeys(bool teleop_active, std::span<const KeyEvent> events,
+                    KeyboardDevice* keyboard) {
   if (keyboard == nullptr) return;
   const ImGuiIO& io = ImGui::GetIO();
   if (!teleop_active || io.WantCaptureKeyboard || io.KeyCtrl || io.KeyAlt || io.KeySuper) {
     keyboard->ReleaseAll();
     return;
   }
-  for (const KeyBinding& b : DefaultKeyMap()) {
-    int keys[2] = {-1, -1};
-    const int n = GlfwKeysForName(b.key, keys);
-    bool down = false, pressed = false;
-    for (int k = 0; k < n; ++k) {
-      down = down || ImGui::IsKeyDown(keys[k]);
-      pressed = pressed || ImGui::IsKeyPressed(keys[k], false);
+  for (const KeyEvent& e : events) {
+    for (const KeyBinding& b : DefaultKeyMap()) {
+      int keys[2] = {-1, -1};
+      const int n = GlfwKeysForName(b.key, keys);
+      for (int k = 0; k < n; ++k) {
+        if (keys[k] == e.glfw_key) keyboard->SetKey(b.action, e.down);
+      }
     }
-    // A tap shorter than a frame (software rendering runs at a few frames per second) still
-    // toggles the grip or changes the speed: down, then up.
-    if (pressed && !down) keyboard->SetKey(b.action, true);
-    keyboard->SetKey(b.action, down);
   }
 }
 

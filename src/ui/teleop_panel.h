@@ -4,10 +4,12 @@
 #pragma once
 
 #include <memory>
+#include <span>
 
 #include "app/snapshot.h"
 #include "input/keyboard_device.h"
 #include "ui/actions.h"
+#include "ui/key_events.h"
 #include "ui/ui_state.h"
 
 namespace contactlab {
@@ -19,9 +21,10 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
 // Returns the number written to keys (at most 2: e.g. '=' and keypad '+' for "+").
 int GlfwKeysForName(const char* key_name, int keys[2]);
 
-// Every frame: the state of each teleoperation key (held, or pressed and released within the
-// frame) goes to the keyboard device; while Dear ImGui has the keyboard (typing into a field)
-// or the window is not focused, every key is released so none sticks.
-void FeedTeleopKeys(bool teleop_active, KeyboardDevice* keyboard);
+// Every frame: the frame's key events, in order, go to the keyboard device (a press and release
+// within one frame toggles the grip); while Dear ImGui has the keyboard (typing into a field),
+// a modifier other than Shift is held or the scene has no arm, every key is released so none
+// sticks. (GLFW itself releases the held keys when the window loses focus.)
+void FeedTeleopKeys(bool teleop_active, std::span<const KeyEvent> events, KeyboardDevice* keyboard);
 
 }  // namespace contactlab

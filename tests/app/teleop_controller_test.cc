@@ -154,11 +154,17 @@ TEST(TeleopControllerTest, OpeningTheGripperOpensBothFingers) {
   ASSERT_TRUE(config.initial_grip);
   EXPECT_EQ(*config.initial_grip, 1.0);
   TeleopController teleop(world, config);
+  // Before any step the state shows the grip in force: the scene's, closed (the panel's line).
+  EXPECT_TRUE(teleop.state().grip_latched);
+  EXPECT_EQ(teleop.state().command.grip, 1.0);
   RunTeleop(&world, &teleop, TeleopCommand{.grip = 0.0}, 0.2);
   EXPECT_EQ(teleop.state().finger_target_m, 0.0);  // latched closed
+  EXPECT_TRUE(teleop.state().grip_latched);
+  EXPECT_EQ(teleop.state().command.grip, 1.0);
   EXPECT_NEAR(teleop.state().finger_opening_m, 0.008, 2e-4);
   RunTeleop(&world, &teleop, TeleopCommand{.grip = 1.0}, 0.1);  // the device takes over
   EXPECT_EQ(teleop.state().finger_target_m, 0.0);
+  EXPECT_FALSE(teleop.state().grip_latched);
   RunTeleop(&world, &teleop, TeleopCommand{.grip = 0.0}, 1.0);
   const Multibody& mb = world.multibody();
   for (const char* name : {"panda_leftfinger", "panda_rightfinger"}) {

@@ -96,7 +96,6 @@ TEST(KeyboardDeviceTest, SpaceTogglesGripOncePerPress) {
   kb.SetKeyByName("Space", true);
   kb.SetKeyByName("Space", false);
   EXPECT_EQ(kb.Poll(0).grip, 0.0);
-  EXPECT_NE(kb.Status().find("open"), std::string::npos);
 }
 
 TEST(KeyboardDeviceTest, DefaultKeyMapCoversEveryActionOnce) {

@@ -167,6 +167,32 @@ TEST(ApplicationDrop, ADroppedSceneLoadsAndAnythingElseKeepsTheScene) {
   std::remove(text.c_str());
 }
 
+// Key taps shorter than a frame (press and release between two frames) are not lost: '+' twice
+// raises the keyboard's speed twice (x2), and a Space tap toggles the grip, which releases the
+// scene's grip latch once the sim steps (Enter resumes it).
+TEST(ApplicationKeys, TapsWithinOneFrameReachTheKeyboard) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  Application app(SmallHiddenWindow("peg_in_hole"));
+  app.RunFrames(2);
+  ASSERT_TRUE(app.LatestSnapshot()->teleop.grip_latched);
+  for (int i = 0; i < 2; ++i) {
+    app.SendKey(GLFW_KEY_EQUAL, GLFW_PRESS);
+    app.SendKey(GLFW_KEY_EQUAL, GLFW_RELEASE);
+  }
+  app.SendKey(GLFW_KEY_SPACE, GLFW_PRESS);
+  app.SendKey(GLFW_KEY_SPACE, GLFW_RELEASE);
+  app.RunFrames(1);
+  app.SendKey(GLFW_KEY_ENTER, GLFW_PRESS);
+  app.RunFrames(1);
+  app.SendKey(GLFW_KEY_ENTER, GLFW_RELEASE);
+  for (int i = 0; i < 200 && app.LatestSnapshot()->teleop.grip_latched; ++i) app.RunFrames(1);
+  const std::shared_ptr<const Snapshot> s = app.LatestSnapshot();
+  EXPECT_FALSE(s->teleop.grip_latched);
+  EXPECT_EQ(s->teleop.grip, 1.0);  // the toggle from open: closed, so the peg stays held
+  EXPECT_NE(s->teleop.device_status.find("speed x2.00"), std::string::npos)
+      << s->teleop.device_status;
+}
+
 // F12 saves the next frame as contactlab_DATE_TIME.png in the working directory.
 TEST(ApplicationScreenshotKey, F12SavesTheWindowAsATimestampedPng) {
   if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";

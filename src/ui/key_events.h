@@ -1,0 +1,30 @@
+// GLFW's key events of a frame, in order (issue 14): a tap shorter than a frame — press and
+// release between two frames, common when software rendering runs at a few frames per second —
+// reaches the keyboard device, where polling the key state once per frame would miss it.
+#pragma once
+
+#include <span>
+#include <vector>
+
+namespace contactlab {
+
+struct KeyEvent {
+  int glfw_key = 0;
+  bool down = false;  // GLFW_PRESS or GLFW_REPEAT
+};
+
+// Filled by the window's key callback and drained once per frame, both on the main thread
+// (GLFW calls callbacks from glfwPollEvents).
+class KeyEventQueue {
+ public:
+  KeyEventQueue() { events_.reserve(kTypicalFrame); }
+  void Push(int glfw_key, int glfw_action);
+  std::span<const KeyEvent> events() const { return events_; }
+  void Clear() { events_.clear(); }
+
+ private:
+  static constexpr size_t kTypicalFrame = 64;  // a frame's events without a reallocation
+  std::vector<KeyEvent> events_;
+};
+
+}  // namespace contactlab
