@@ -471,16 +471,17 @@ TEST(SimRuntime, ASlowSolverSlowsTheSimWithoutCatchUpBursts) {
 }
 
 TEST(SimRuntime, PlotSamplesOnePerStepInOrder) {
-  // Paced at 20× real time: unpaced, a resting sphere steps at ~500 kHz and a drain delayed by
-  // ~15 ms on a loaded machine would overflow the ring (which drops, tested below); at 20 kHz
-  // the ring holds 0.4 s of samples.
-  SimRuntime rt(Pile(1), 20.0);
+  // Stepped in batches while paused and drained after each, so that the ring (which drops when
+  // full, tested below) never holds more than a batch whatever the machine's load, and the last
+  // snapshot is that of the last step taken.
+  SimRuntime rt(Pile(1), 0.0);
+  rt.Post(command::Pause{});
   rt.Start();
+  Settle(&rt, 1);
   std::vector<PlotSample> samples;
-  const Clock::time_point t0 = Clock::now();
-  while (Since(t0) < 0.3) {
+  for (int batch = 0; batch < 10; ++batch) {
+    testing::StepAndWait(&rt, 50, 10.0);
     rt.DrainPlotSamples(&samples);
-    std::this_thread::sleep_for(milliseconds(5));
   }
   rt.Stop();
   rt.DrainPlotSamples(&samples);

@@ -47,6 +47,42 @@ TEST_P(Incline, CreepIsBelowTheStictionBound) {
 INSTANTIATE_TEST_SUITE_P(AllModels, Incline, ::testing::ValuesIn(testing::kAllApproximations),
                          testing::ApproximationTestName);
 
+TEST(InclineRegularizedLagged, CreepLiesBetweenTheCornersWidths) {
+  // Regularized Lagged (docs/contact-model.md §2.3, [2] §VIII): each corner i gets the width
+  // ε_i = max(v_s, σ·w_t·μ·γ_n0,i). With v_s = 1e-7 m/s the second term rules. For a corner of
+  // the 10 cm, 1 kg box, W = I/m + (|r|² I − r rᵀ)/I_c with I_c = m s²/6: each diagonal entry is
+  // 1 + 3 = 4 /kg, so w_t = 4 /kg. The slope's friction tips the load downhill: the two downhill
+  // corners carry m g (cos θ + sin θ)/4 each, the two uphill ones m g (cos θ − sin θ)/4
+  // (moments about the centre, which is half a side above the slope). A rigid creep v balances
+  // Σ μ γ_n0,i v/√(v² + ε_i²) = m g sin θ δt, so v lies between ε_min and ε_max times
+  // r/√(1 − r²), r = tan θ / μ — about 30× the plain Lagged creep at this v_s.
+  SceneSpec scene = testing::LoadBuiltinScene("incline");
+  scene.regularized_lagged = true;
+  ContactOverrides o;
+  o.stiction_tolerance_m_per_s = 1e-7;
+  ApplyOverrides(o, &scene);
+  World world(scene);
+  const int box = scene.FindBody("box");
+  double speed_sum = 0;
+  int samples = 0;
+  const int nonconverged = testing::RunFor(&world, 2.0, [&](const World& w) {
+    if (w.time() < 1.0) return;
+    speed_sum += w.BodyVelocity(box).tail<3>().norm();
+    ++samples;
+  });
+  EXPECT_EQ(nonconverged, 0);
+  const double creep = speed_sum / samples;
+  const double m = 1, mu = 0.5, g = 9.81, theta = 20 * M_PI / 180, w_t = 4;
+  const double sigma = scene.sap_sigma, dt = scene.dt_s;
+  const double r = std::tan(theta) / mu, shape = r / std::sqrt(1 - r * r);
+  const double eps_uphill = sigma * w_t * mu * dt * m * g * (std::cos(theta) - std::sin(theta)) / 4;
+  const double eps_downhill =
+      sigma * w_t * mu * dt * m * g * (std::cos(theta) + std::sin(theta)) / 4;
+  ASSERT_GT(eps_uphill, 10 * 1e-7) << "the regularization must rule for this test to mean anything";
+  EXPECT_GT(creep, 0.95 * eps_uphill * shape) << "creep " << creep;
+  EXPECT_LT(creep, 1.05 * eps_downhill * shape) << "creep " << creep;
+}
+
 TEST(InclineSteep, BoxSlidesWhenTanThetaExceedsMu) {
   // Control for the test above: with μ = 0.2 < tan 20° the box must accelerate down the slope
   // at g (sin θ − μ cos θ).

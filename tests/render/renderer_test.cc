@@ -31,6 +31,9 @@ namespace fs = std::filesystem;
 constexpr int kWidth = 640, kHeight = 480;
 
 // One hidden window and context for the whole suite: creating GL contexts under Xvfb is slow.
+// The suite draws into a framebuffer object of its own, not the window's: a hidden window's
+// default framebuffer has no pixel ownership guarantee (its contents may be undefined), and the
+// pixels must not depend on the window system.
 class RendererTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -57,9 +60,31 @@ class RendererTest : public ::testing::Test {
     glfwMakeContextCurrent(window_);
     if (!LoadGl(reinterpret_cast<GlProcLoader>(glfwGetProcAddress))) {
       setup_error_ = "LoadGl failed";
+      return;
+    }
+    CreateOffscreenTarget();
+  }
+  static void CreateOffscreenTarget() {
+    glGenRenderbuffers(2, renderbuffers_);
+    glBindRenderbuffer(GL_RENDERBUFFER, renderbuffers_[0]);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, kWidth, kHeight);
+    glBindRenderbuffer(GL_RENDERBUFFER, renderbuffers_[1]);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, kWidth, kHeight);
+    glGenFramebuffers(1, &framebuffer_);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                              renderbuffers_[0]);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+                              renderbuffers_[1]);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      setup_error_ = "the offscreen framebuffer is incomplete";
     }
   }
   static void TearDownTestSuite() {
+    if (framebuffer_ != 0) glDeleteFramebuffers(1, &framebuffer_);
+    if (renderbuffers_[0] != 0) glDeleteRenderbuffers(2, renderbuffers_);
+    framebuffer_ = 0;
+    renderbuffers_[0] = renderbuffers_[1] = 0;
     if (window_ != nullptr) glfwDestroyWindow(window_);
     window_ = nullptr;
     glfwTerminate();
@@ -71,9 +96,12 @@ class RendererTest : public ::testing::Test {
     glfwGetFramebufferSize(window_, &w, &h);
     ASSERT_EQ(w, kWidth);
     ASSERT_EQ(h, kHeight);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);  // a test may have bound another
   }
 
   static inline GLFWwindow* window_ = nullptr;
+  static inline GLuint framebuffer_ = 0;
+  static inline GLuint renderbuffers_[2] = {0, 0};
   static inline std::string skip_reason_, setup_error_;
 };
 

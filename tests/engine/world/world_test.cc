@@ -268,6 +268,24 @@ TEST(WorldJointConstraints, JointLimitStopsTheFallingLink) {
   EXPECT_LT(std::abs(w.v()[0]), 1e-3);
 }
 
+TEST(WorldJointConstraints, JointLimitStopsALinkFallingOntoItsLowerLimit) {
+  // The mirror of the test above: the bob at (−l, 0, 0) rises for q > 0, so the link falls
+  // with q decreasing onto the lower limit, whose constraint must push the other way.
+  const double lower = -0.6, upper = 0.3, m = 1.0, l = 0.5;
+  SceneSpec s = Pendulum(m, l);
+  s.bodies[0].body.inertia.com_B = Eigen::Vector3d(-l, 0, 0);
+  s.bodies[0].limits = std::make_pair(lower, upper);
+  World w(s);
+  double min_q = 1e9;
+  for (int i = 0; i < 3000; ++i) {
+    ASSERT_TRUE(w.Step());
+    min_q = std::min(min_q, JointAngle(w));
+  }
+  EXPECT_NEAR(JointAngle(w), lower, 1e-3);
+  EXPECT_GT(min_q, lower - 0.02);
+  EXPECT_LT(std::abs(w.v()[0]), 1e-3);
+}
+
 }  // namespace
 }  // namespace contactlab
 
