@@ -431,10 +431,14 @@ void ParseJointState(const Context& ctx, const YAML::Node& node, const std::stri
     }
   }
   if (sb->body.joint == JointType::kFloating) {
-    sb->initial_velocity.resize(6);
-    sb->initial_velocity << ctx.BoundedVec3(node, where, "angular_velocity",
-                                            Eigen::Vector3d::Zero(), scene_bounds::kSpeed),
+    // Both read before the comma initializer: a field that throws inside it would leave the
+    // initializer unfinished (an assertion in Eigen's debug builds; found by fuzz_scene_yaml).
+    const Eigen::Vector3d w = ctx.BoundedVec3(node, where, "angular_velocity",
+                                              Eigen::Vector3d::Zero(), scene_bounds::kSpeed);
+    const Eigen::Vector3d v =
         ctx.BoundedVec3(node, where, "velocity", Eigen::Vector3d::Zero(), scene_bounds::kSpeed);
+    sb->initial_velocity.resize(6);
+    sb->initial_velocity << w, v;
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -110,12 +111,26 @@ VtkVolumeMesh ParseVtkVolumeMesh(const std::string& text, const std::string& nam
   VtkVolumeMesh out;
   long long num_cells = -1;
   bool have_types = false;
+  // A count is checked against the text left before anything is sized by it: a point takes at
+  // least 6 characters ("0 0 0\n"), a cell 10 ("4 0 1 2 3\n"). (Found by fuzz_vtk.)
+  const auto check_count = [&](long long n, long long min_chars, const char* what) {
+    if (n > static_cast<long long>(rest.size()) / min_chars) {
+      tok.Fail(std::string(what) + " count " + std::to_string(n) + " exceeds what the file holds");
+    }
+  };
+  std::set<std::string> sections_seen;
   while (!tok.done()) {
     const int section_line = tok.line();
     const std::string key = Upper(tok.Next("a section keyword"));
+    // A second POINTS section would leave the cells' indices checked against the first.
+    if ((key == "POINTS" || key == "CELLS" || key == "CELL_TYPES" || key == "POINT_DATA") &&
+        !sections_seen.insert(key).second) {
+      tok.Fail(key + " given twice");
+    }
     if (key == "POINTS") {
       const long long n = tok.Int("number of points");
       if (n <= 0) tok.Fail("POINTS count must be positive");
+      check_count(n, 6, "POINTS");
       tok.Next("point data type");
       out.mesh.vertices_m.resize(n);
       for (long long i = 0; i < n; ++i) {
@@ -125,7 +140,9 @@ VtkVolumeMesh ParseVtkVolumeMesh(const std::string& text, const std::string& nam
       if (out.mesh.vertices_m.empty()) tok.Fail("CELLS before POINTS");
       num_cells = tok.Int("number of cells");
       const long long size = tok.Int("cell list size");
-      if (num_cells <= 0 || size != 5 * num_cells) {
+      if (num_cells <= 0) tok.Fail("CELLS count must be positive");
+      check_count(num_cells, 10, "CELLS");  // before 5 × num_cells can overflow
+      if (size != 5 * num_cells) {
         tok.Fail("CELLS: only tetrahedra are supported (list size must be 5 × cell count)");
       }
       out.mesh.tets.resize(num_cells);

@@ -95,6 +95,26 @@ TEST(VtkReader, MalformedFilesThrowWithFileAndLine) {
                  h + p + c + "POINT_DATA 5\nSCALARS p double\nLOOKUP_TABLE default\n0 0 -1 0 0\n",
                  25, "negative pressure");
   EXPECT_THROW(ReadVtkVolumeMesh(::testing::TempDir() + "does_not_exist.vtk"), std::runtime_error);
+  // Counts beyond what the text can hold are refused before anything is sized by them.
+  ExpectThrowsAt("huge_points.vtk", h + "POINTS 1000000000000 double\n0 0 0\n", 5,
+                 "exceeds what the file holds");
+  ExpectThrowsAt("huge_cells.vtk", h + p + "CELLS 4000000000000000000 20\n", 11,
+                 "exceeds what the file holds");
+}
+
+// Found by fuzz_vtk (tests/data/fuzz/): a second POINTS section, with fewer points, after the
+// cells had been checked against the first — the field's computation then read past the end.
+TEST(VtkReader, ASectionGivenTwiceIsRefused) {
+  const std::string path =
+      std::string(CONTACTLAB_SOURCE_DIR) + "/tests/data/fuzz/vtk_points_twice.vtk";
+  try {
+    MakeCompliantGeometry(ReadVtkVolumeMesh(path), 1e6);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("vtk_points_twice.vtk:18: POINTS given twice"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
