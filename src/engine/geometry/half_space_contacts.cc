@@ -28,8 +28,8 @@ inline bool AppendIfWithinMargin(const Eigen::Vector3d& core_B, double height, d
 
 }  // namespace
 
-int HalfSpaceContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
-                      const Eigen::Isometry3d& X_WB, double margin_m,
+int HalfSpaceContacts(const Shape& /*half_space: no size*/, const Eigen::Isometry3d& X_WA,
+                      const Shape& b, const Eigen::Isometry3d& X_WB, double margin_m,
                       std::vector<ContactPoint>* out) {
   const Eigen::Vector3d normal = X_WA.linear().col(2);
   const Eigen::Vector3d& center = X_WB.translation();

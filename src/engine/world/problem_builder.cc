@@ -43,10 +43,13 @@ ProblemBuilder::ProblemBuilder(const WorldModel& model) {
   }
   problem_.Reset(tree_nv);
   tree_mass_.resize(mb.num_trees());
-  tree_llt_.resize(mb.num_trees());
+  // Built in place: Eigen's LLT(size) leaves its status unset until the first compute(), and
+  // moving that unset value is undefined behaviour (UBSan, scripts/sanitizer_tests.sh).
+  tree_llt_.clear();
+  tree_llt_.reserve(mb.num_trees());
   for (int t = 0; t < mb.num_trees(); ++t) {
     tree_mass_[t].resize(tree_nv[t], tree_nv[t]);
-    tree_llt_[t] = Eigen::LLT<Eigen::MatrixXd>(tree_nv[t]);
+    tree_llt_.emplace_back(tree_nv[t]);
   }
   jacobian_scratch_.resize(3, max_nv);
   delassus_scratch_.resize(3, max_nv);
