@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       "/tmp/contactlab_fuzz_" + std::to_string(::getpid()) + "." + kExtensions[data[0] % 5];
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data + 1), size - 1);
   try {
-    contactlab::LoadMeshFile(path);
+    contactlab::LoadMeshFile(path, Eigen::Vector3d::Ones(), contactlab::ChildBudget{1, 5});
   } catch (const std::runtime_error&) {
   }
   return 0;

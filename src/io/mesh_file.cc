@@ -5,23 +5,30 @@
 #include <spdlog/spdlog.h>
 
 #include <assimp/Importer.hpp>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
+#include <new>
 #include <stdexcept>
+
+#include "io/bounded_child.h"
 
 namespace contactlab {
 
-MeshData LoadMeshFile(const std::string& path, const Eigen::Vector3d& scale) {
-  // assimp's own message for a missing file does not say which file; check first.
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw std::runtime_error("mesh file '" + path + "' does not exist or is not a file");
-  }
+namespace {
+
+// The import itself, in the bounded child: assimp's scene merged into MeshData.
+MeshData ImportWithAssimp(const std::string& path, const Eigen::Vector3d& scale) {
   Assimp::Importer importer;
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
                               aiPrimitiveType_POINT | aiPrimitiveType_LINE);
   const unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
                          aiProcess_PreTransformVertices | aiProcess_SortByPType;
   const aiScene* scene = importer.ReadFile(path, flags);
+  // assimp reports running out of the child's memory budget as this text: say it plainly.
+  if (scene == nullptr && std::string(importer.GetErrorString()) == "std::bad_alloc") {
+    throw std::bad_alloc();
+  }
   if (scene == nullptr || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0) {
     throw std::runtime_error("cannot load mesh file '" + path + "': " + importer.GetErrorString());
   }
@@ -49,6 +56,60 @@ MeshData LoadMeshFile(const std::string& path, const Eigen::Vector3d& scale) {
   if (out.triangles.empty()) {
     throw std::runtime_error("mesh file '" + path + "' contains no triangles");
   }
+  return out;
+}
+
+// MeshData through the pipe: vertex count, coordinates, triangle count, indices.
+std::string Serialize(const MeshData& mesh) {
+  std::string bytes;
+  const auto put = [&](const void* data, size_t size) {
+    bytes.append(static_cast<const char*>(data), size);
+  };
+  const uint64_t nv = mesh.vertices.size(), nt = mesh.triangles.size();
+  put(&nv, sizeof nv);
+  for (const Eigen::Vector3d& v : mesh.vertices) put(v.data(), 3 * sizeof(double));
+  put(&nt, sizeof nt);
+  for (const std::array<int, 3>& t : mesh.triangles) put(t.data(), sizeof t);
+  return bytes;
+}
+
+MeshData Deserialize(const std::string& bytes) {
+  size_t at = 0;
+  const auto get = [&](void* data, size_t size) {
+    if (at + size > bytes.size()) throw std::logic_error("mesh reader: short answer");
+    std::memcpy(data, bytes.data() + at, size);
+    at += size;
+  };
+  MeshData mesh;
+  uint64_t nv = 0, nt = 0;
+  get(&nv, sizeof nv);
+  mesh.vertices.resize(nv);
+  for (Eigen::Vector3d& v : mesh.vertices) get(v.data(), 3 * sizeof(double));
+  get(&nt, sizeof nt);
+  mesh.triangles.resize(nt);
+  for (std::array<int, 3>& t : mesh.triangles) get(t.data(), sizeof t);
+  return mesh;
+}
+
+}  // namespace
+
+MeshData LoadMeshFile(const std::string& path, const Eigen::Vector3d& scale,
+                      const ChildBudget& budget) {
+  // assimp's own message for a missing file does not say which file; check first.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw std::runtime_error("mesh file '" + path + "' does not exist or is not a file");
+  }
+  // assimp runs in a bounded child process (io/bounded_child.h): a malformed file can make it
+  // loop or allocate without end, and that must cost the user one error line, not the machine.
+  const ChildResult r =
+      RunInBoundedChild([&] { return Serialize(ImportWithAssimp(path, scale)); }, budget);
+  if (!r.ok) {
+    // The reader's own messages name the file already.
+    if (r.failure.find(path) != std::string::npos) throw std::runtime_error(r.failure);
+    throw std::runtime_error("cannot load mesh file '" + path + "': " + r.failure);
+  }
+  MeshData out = Deserialize(r.bytes);
   spdlog::debug("loaded mesh '{}': {} vertices, {} triangles", path, out.vertices.size(),
                 out.triangles.size());
   return out;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "io/bounded_child.h"
+
 namespace contactlab {
 
 struct MeshData {
@@ -16,9 +18,10 @@ struct MeshData {
 
 // All meshes of the file merged with their node transforms applied, triangulated, coordinates
 // multiplied componentwise by `scale`. Throws std::runtime_error with one line naming `path`
-// when the file is missing, unreadable or malformed, or holds no triangles or non-finite
-// vertices.
+// when the file is missing, unreadable or malformed, holds no triangles or non-finite
+// vertices, or when reading it exceeds `budget` (assimp runs in a child process under it).
 MeshData LoadMeshFile(const std::string& path,
-                      const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
+                      const Eigen::Vector3d& scale = Eigen::Vector3d::Ones(),
+                      const ChildBudget& budget = {});
 
 }  // namespace contactlab
