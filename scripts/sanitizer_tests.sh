@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sanitizer part of the test command (scripts/test.sh; docs/architecture.md §9):
-# - build-asan/: the engine, app and input tests (and the headless contactlab binary that the
-#   app tests run) under AddressSanitizer + UndefinedBehaviorSanitizer;
+# - build-asan/: the engine, io, app and input tests (and the headless contactlab binary that
+#   the app tests run) under AddressSanitizer + UndefinedBehaviorSanitizer;
 # - build/ (the release build, whose engine and io it shares): the threaded runtime tests (sim
 #   runtime, ghost, timeline, recording and replay, the input devices' threads) under
 #   ThreadSanitizer, target runtime_tsan_test.
@@ -55,7 +55,7 @@ wait_all() {
 }
 
 asan_tests=(app_test engine_world_test engine_solver_test engine_hydroelastic_test
-  engine_multibody_test engine_geometry_test engine_control_test input_test)
+  engine_multibody_test engine_geometry_test engine_control_test input_test io_test)
 # Under ASan at -O1 with assertions the engine runs ~50× slower than in Release. Left out: the
 # longest physics repetitions (their code paths run in the shorter tests of the same suites)
 # and a timing test that means nothing sanitized.

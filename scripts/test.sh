@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds, and runs every test: ctest on the Release build, then the
-# sanitizer builds (scripts/sanitizer_tests.sh: engine, app and input tests under ASan + UBSan,
+# sanitizer builds (scripts/sanitizer_tests.sh: engine, io, app and input tests under ASan + UBSan,
 # the threaded runtime tests under TSan). Exit code = test result.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -46,6 +46,11 @@ bool WriteAll(int fd, const std::string& bytes) {
 
 [[noreturn]] void RunChild(int fd, const std::function<std::string()>& work,
                            const ChildBudget& budget) {
+  // The reader's own crash is the parent's to report: handlers inherited from the parent (a
+  // sanitizer's, a fuzzer's) must not treat it as the parent's crash.
+  for (const int signal : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGXCPU}) {
+    std::signal(signal, SIG_DFL);
+  }
   const rlim_t cpu = static_cast<rlim_t>(budget.cpu_s);
   const rlimit cpu_limit{cpu, cpu + 1};  // SIGXCPU at the soft limit, SIGKILL a second later
   ::setrlimit(RLIMIT_CPU, &cpu_limit);

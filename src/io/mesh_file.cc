@@ -15,10 +15,8 @@
 
 namespace contactlab {
 
-namespace {
-
 // The import itself, in the bounded child: assimp's scene merged into MeshData.
-MeshData ImportWithAssimp(const std::string& path, const Eigen::Vector3d& scale) {
+MeshData ReadMeshFileInThisProcess(const std::string& path, const Eigen::Vector3d& scale) {
   Assimp::Importer importer;
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
                               aiPrimitiveType_POINT | aiPrimitiveType_LINE);
@@ -58,6 +56,8 @@ MeshData ImportWithAssimp(const std::string& path, const Eigen::Vector3d& scale)
   }
   return out;
 }
+
+namespace {
 
 // MeshData through the pipe: vertex count, coordinates, triangle count, indices.
 std::string Serialize(const MeshData& mesh) {
@@ -103,7 +103,7 @@ MeshData LoadMeshFile(const std::string& path, const Eigen::Vector3d& scale,
   // assimp runs in a bounded child process (io/bounded_child.h): a malformed file can make it
   // loop or allocate without end, and that must cost the user one error line, not the machine.
   const ChildResult r =
-      RunInBoundedChild([&] { return Serialize(ImportWithAssimp(path, scale)); }, budget);
+      RunInBoundedChild([&] { return Serialize(ReadMeshFileInThisProcess(path, scale)); }, budget);
   if (!r.ok) {
     // The reader's own messages name the file already.
     if (r.failure.find(path) != std::string::npos) throw std::runtime_error(r.failure);

@@ -24,4 +24,9 @@ MeshData LoadMeshFile(const std::string& path,
                       const Eigen::Vector3d& scale = Eigen::Vector3d::Ones(),
                       const ChildBudget& budget = {});
 
+// LoadMeshFile's import without the bounded child (no missing-file check either): for
+// fuzz_mesh_file, which runs it under libFuzzer's own time and memory limits and so sees
+// assimp's failures one by one. Everything else calls LoadMeshFile.
+MeshData ReadMeshFileInThisProcess(const std::string& path, const Eigen::Vector3d& scale);
+
 }  // namespace contactlab

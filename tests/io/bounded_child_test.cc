@@ -57,5 +57,19 @@ TEST(BoundedChild, AMeshThatRunsAwayWithAssimpIsOneErrorLine) {
   }
 }
 
+// Found by fuzz_mesh_file: a PLY whose one corrupt header letter trips an assertion inside
+// assimp's triangulation, which aborted the whole process. Now the child's abort is one line.
+TEST(BoundedChild, AMeshThatAbortsAssimpIsOneErrorLine) {
+  const std::string path =
+      std::string(CONTACTLAB_SOURCE_DIR) + "/tests/data/fuzz/ply_triangulate_abort.ply";
+  try {
+    LoadMeshFile(path);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot load mesh file '" + path + "': the reader crashed (signal 6)");
+  }
+}
+
 }  // namespace
 }  // namespace contactlab
