@@ -89,9 +89,11 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ImGui::TextColored(kDim, "(R)");
 
   // State.
-  ImGui::Text("grip %s%s  opening %.1f mm  squeeze %.1f N", t.grip > 0.5 ? "closed" : "open",
-              t.grip_latched ? " (the scene's, until the first toggle)" : "",
-              1e3 * t.finger_opening_m, t.grip_force_N);
+  ImGui::Text("grip %s%s", t.grip > 0.5 ? "closed" : "open", t.grip_latched ? " (scene's)" : "");
+  if (t.grip_latched && ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("The scene's initial grip holds until the first gripper toggle.");
+  }
+  ImGui::Text("opening %.1f mm  squeeze %.1f N", 1e3 * t.finger_opening_m, t.grip_force_N);
   const Eigen::Vector3d p = t.tcp_W.translation();
   ImGui::Text("TCP  %.3f %.3f %.3f m", p.x(), p.y(), p.z());
   const bool lagging = t.position_error_m > 0.005;
