@@ -12,7 +12,7 @@
 // GLFW key events, random pointer drags over the panels (moving whatever slider lies there)
 // and scene files dropped on the window.
 // Prints one summary line and writes the figures as JSON; exit 1 on NaN, an unreported
-// failure, or memory growth after warm-up beyond max(20 MB, 20 %).
+// failure, or a peak of memory after warm-up above the warm-up's peak by max(20 MB, 20 %).
 #include <GLFW/glfw3.h>
 #include <spdlog/spdlog.h>
 

@@ -77,7 +77,7 @@ SimRuntime::SimRuntime(const SceneSpec& scene, double target_realtime_factor)
   }
   Impl& m = *impl_;
   m.world = std::make_unique<World>(scene);  // throws on an invalid scene
-  m.timeline = std::make_unique<Timeline>(*m.world, kTimelineDuration_s);
+  m.timeline = std::make_unique<Timeline>(*m.world, kTimelineDuration_s, kTimelineBudget_bytes);
   m.peg_hole = FindPegHole(*m.world);
   m.LogTimeline();
   m.target_factor = target_realtime_factor;
@@ -280,7 +280,8 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
   }
   RestartHistory();
   world = std::move(fresh);
-  timeline = std::make_unique<Timeline>(*world, kTimelineDuration_s);
+  timeline.reset();  // the old ring goes before the new one is allocated: one at a time
+  timeline = std::make_unique<Timeline>(*world, kTimelineDuration_s, kTimelineBudget_bytes);
   peg_hole = FindPegHole(*world);
   LogTimeline();
   ++scene_generation;

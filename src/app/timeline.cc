@@ -5,14 +5,16 @@
 
 namespace contactlab {
 
-Timeline::Timeline(const World& world, double duration_s)
+Timeline::Timeline(const World& world, double duration_s, size_t budget_bytes)
     : nq_(static_cast<int>(world.q().size())), nv_(static_cast<int>(world.v().size())) {
   for (size_t b = 0; b < world.inputs().pd.size(); ++b) {
     if (world.inputs().pd[b]) pd_bodies_.push_back(static_cast<int>(b));
   }
   num_pd_ = static_cast<int>(pd_bodies_.size());
   record_size_ = kHeader + nq_ + nv_ + kPdFields * num_pd_ + kForceFields;
-  capacity_ = std::max(2, static_cast<int>(std::ceil(duration_s / world.dt())) + 1);
+  const double steps = std::ceil(duration_s / world.dt()) + 1;
+  const double fit = static_cast<double>(budget_bytes / (sizeof(double) * record_size_));
+  capacity_ = static_cast<int>(std::max(2.0, std::min(steps, fit)));
   records_.resize(static_cast<size_t>(capacity_) * record_size_);
   CaptureStepInputs(world, &scratch_);
 }

@@ -19,8 +19,9 @@ namespace contactlab {
 class Timeline {
  public:
   // Room for `duration_s` of steps of the world's current δt (a smaller δt set later covers
-  // proportionally less time), allocated here once.
-  Timeline(const World& world, double duration_s);
+  // proportionally less time), but for no more records than fit in `budget_bytes`: a large
+  // scene at a small δt keeps less time, never more memory. Allocated here once.
+  Timeline(const World& world, double duration_s, size_t budget_bytes);
 
   // Records the step `world` is about to take (call right before World::Step) as step
   // `step_index`, dropping the oldest record when full. Allocation-free, except when the

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "app/sim_runtime.h"
 #include "test_support/pile_scene.h"
 
 namespace contactlab {
@@ -29,7 +30,7 @@ ContactOverrides Approximation(ContactApproximation a) {
 TEST(Timeline, RecordedStepsAreRecomputedBitForBit) {
   const SceneSpec scene = testing::PileScene(6, 2e-3);
   World world(scene);
-  Timeline timeline(world, 10.0);
+  Timeline timeline(world, 10.0, SimRuntime::kTimelineBudget_bytes);
   std::vector<Eigen::VectorXd> q_after;
   for (int i = 0; i < 300; ++i) {
     Push(&world, i);
@@ -57,7 +58,8 @@ TEST(Timeline, RecordedStepsAreRecomputedBitForBit) {
 TEST(Timeline, KeepsTheNewestStepsWithinItsDuration) {
   const SceneSpec scene = testing::PileScene(2, 2e-3);
   World world(scene);
-  Timeline timeline(world, 0.1);  // 50 steps of 2 ms, plus the one in progress
+  Timeline timeline(
+      world, 0.1, SimRuntime::kTimelineBudget_bytes);  // 50 steps of 2 ms, plus the one in progress
   ASSERT_EQ(timeline.capacity(), 51);
   for (int i = 0; i < 200; ++i) {
     timeline.Record(world, i);
@@ -87,7 +89,7 @@ TEST(Timeline, KeepsTheNewestStepsWithinItsDuration) {
 TEST(Timeline, SettingsChangedEveryStepStayBoundedAndRestoreExactly) {
   const SceneSpec scene = testing::PileScene(2, 2e-3);
   World world(scene);
-  Timeline timeline(world, 0.1);
+  Timeline timeline(world, 0.1, SimRuntime::kTimelineBudget_bytes);
   const size_t bounded_bytes = timeline.memory_bytes() + 2 * 51 * sizeof(ContactSettings);
   for (int i = 0; i < 4 * 51; ++i) {
     ContactOverrides o;
@@ -107,6 +109,20 @@ TEST(Timeline, SettingsChangedEveryStepStayBoundedAndRestoreExactly) {
     expected.SetOverrides(o);
     EXPECT_EQ(other.contact_settings(), expected.contact_settings()) << "record " << i;
   }
+}
+
+TEST(Timeline, KeepsTheDurationOrTheMemoryBudgetWhicheverIsLess) {
+  // A long history of a large scene at a small δt must not take gigabytes (a 40 s ring of
+  // clutter at 0.5 ms would be 340 MB): the budget caps the records, the duration otherwise.
+  const World world(testing::PileScene(40, 5e-4, ContactApproximation::kLagged));
+  const size_t budget = size_t{4} << 20;
+  const Timeline capped(world, 40.0, budget);
+  EXPECT_LE(capped.memory_bytes(), budget);
+  EXPECT_GT(capped.memory_bytes(), budget * 9 / 10);  // as many records as fit
+  EXPECT_LT(capped.capacity() * world.dt(), 40.0);
+  const Timeline timed(world, 0.25, budget);
+  EXPECT_EQ(timed.capacity(), 501);  // 0.25 s of 0.5 ms steps, plus the one in progress
+  EXPECT_LT(timed.memory_bytes(), budget);
 }
 
 }  // namespace
