@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <new>
 #include <stdexcept>
@@ -20,8 +21,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   spdlog::set_level(spdlog::level::off);
   if (size == 0) return 0;
   static const char* kExtensions[] = {"obj", "stl", "ply", "dae", "gltf"};
+  // Under TMPDIR: scripts/fuzz.sh gives the run a folder of its own and removes it afterwards
+  // (a job killed by a timeout leaves its file behind).
   const std::string path =
-      "/tmp/contactlab_fuzz_" + std::to_string(::getpid()) + "." + kExtensions[data[0] % 5];
+      (std::filesystem::temp_directory_path() /
+       ("contactlab_fuzz_" + std::to_string(::getpid()) + "." + kExtensions[data[0] % 5]))
+          .string();
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data + 1), size - 1);
   try {
     contactlab::ReadMeshFileInThisProcess(path, Eigen::Vector3d::Ones());

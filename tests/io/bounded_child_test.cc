@@ -71,5 +71,19 @@ TEST(BoundedChild, AMeshThatAbortsAssimpIsOneErrorLine) {
   }
 }
 
+// Found by fuzz_mesh_file: a COLLADA float_array without its count attribute makes assimp 5.2
+// dereference a null pointer (SIGSEGV inside the library). The child's crash is one line.
+TEST(BoundedChild, AMeshThatCrashesAssimpIsOneErrorLine) {
+  const std::string path =
+      std::string(CONTACTLAB_SOURCE_DIR) + "/tests/data/fuzz/dae_float_array_without_count.dae";
+  try {
+    LoadMeshFile(path);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot load mesh file '" + path + "': the reader crashed (signal 11)");
+  }
+}
+
 }  // namespace
 }  // namespace contactlab
