@@ -8,8 +8,12 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <new>
+#include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include "io/bounded_child.h"
 
@@ -91,6 +95,41 @@ MeshData Deserialize(const std::string& bytes) {
   return mesh;
 }
 
+// The meshes read so far, by file and scale. A scene switch or reload (the GUI's, a dropped
+// file, the soak's) would otherwise start a child process per mesh again, each a fork of a
+// large process. A file whose size or modification time changed is read again.
+class ReadMeshes {
+ public:
+  using Key = std::tuple<std::string, std::uintmax_t, std::filesystem::file_time_type::rep, double,
+                         double, double>;
+
+  static Key KeyOf(const std::string& path, const Eigen::Vector3d& scale) {
+    std::error_code ec;
+    const std::uintmax_t size_bytes = std::filesystem::file_size(path, ec);
+    const auto modified = std::filesystem::last_write_time(path, ec).time_since_epoch().count();
+    return {path, size_bytes, modified, scale.x(), scale.y(), scale.z()};
+  }
+  std::optional<MeshData> Find(const Key& key) {
+    const std::lock_guard lock(mutex_);
+    const auto it = meshes_.find(key);
+    if (it == meshes_.end()) return std::nullopt;
+    return it->second;
+  }
+  void Add(const Key& key, const MeshData& mesh) {
+    const std::lock_guard lock(mutex_);
+    meshes_.emplace(key, mesh);
+  }
+
+ private:
+  std::mutex mutex_;  // scenes load on the GUI thread and in tests' own threads
+  std::map<Key, MeshData> meshes_;
+};
+
+ReadMeshes& ReadSoFar() {
+  static ReadMeshes read;
+  return read;
+}
+
 }  // namespace
 
 MeshData LoadMeshFile(const std::string& path, const Eigen::Vector3d& scale,
@@ -100,6 +139,8 @@ MeshData LoadMeshFile(const std::string& path, const Eigen::Vector3d& scale,
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw std::runtime_error("mesh file '" + path + "' does not exist or is not a file");
   }
+  const ReadMeshes::Key key = ReadMeshes::KeyOf(path, scale);
+  if (std::optional<MeshData> read = ReadSoFar().Find(key)) return std::move(*read);
   // assimp runs in a bounded child process (io/bounded_child.h): a malformed file can make it
   // loop or allocate without end, and that must cost the user one error line, not the machine.
   const ChildResult r =
@@ -110,6 +151,7 @@ MeshData LoadMeshFile(const std::string& path, const Eigen::Vector3d& scale,
     throw std::runtime_error("cannot load mesh file '" + path + "': " + r.failure);
   }
   MeshData out = Deserialize(r.bytes);
+  ReadSoFar().Add(key, out);
   spdlog::debug("loaded mesh '{}': {} vertices, {} triangles", path, out.vertices.size(),
                 out.triangles.size());
   return out;

@@ -20,6 +20,7 @@ struct MeshData {
 // multiplied componentwise by `scale`. Throws std::runtime_error with one line naming `path`
 // when the file is missing, unreadable or malformed, holds no triangles or non-finite
 // vertices, or when reading it exceeds `budget` (assimp runs in a child process under it).
+// A file read before (same path, size, modification time and scale) is not read again.
 MeshData LoadMeshFile(const std::string& path,
                       const Eigen::Vector3d& scale = Eigen::Vector3d::Ones(),
                       const ChildBudget& budget = {});
