@@ -24,6 +24,9 @@ namespace {
 // The answer's first byte: '1' success (the bytes follow), '0' failure (the reason follows).
 constexpr char kSucceeded = '1', kFailed = '0';
 
+// Under a sanitizer the child gets no address-space limit: the shadow memory reserves terabytes
+// of address space (the sanitizer's own allocator cap bounds it instead).
+#ifndef CONTACTLAB_SANITIZED
 // Current virtual size of this process [bytes], from /proc/self/statm (0 if unreadable).
 double VirtualSizeBytes() {
   FILE* f = std::fopen("/proc/self/statm", "r");
@@ -33,6 +36,7 @@ double VirtualSizeBytes() {
   std::fclose(f);
   return read == 1 ? static_cast<double>(pages) * static_cast<double>(::sysconf(_SC_PAGESIZE)) : 0;
 }
+#endif
 
 bool WriteAll(int fd, const std::string& bytes) {
   for (size_t done = 0; done < bytes.size();) {
