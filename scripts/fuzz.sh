@@ -72,10 +72,15 @@ for ((i = 0; i < ${#targets[@]}; i += 2)); do
 done
 
 # inside_assimp ARTIFACT: whether replaying a mesh_file finding stops in assimp's own code (the
-# first stack frame that is not libFuzzer's, the sanitizer's or libc's abort path).
+# first stack frame that is not libFuzzer's, the sanitizer's, the allocator's or libc's abort
+# path). The report is read whole first: under pipefail, a reader that stops early (head, grep -q)
+# would make the pipeline fail even when it matched.
 inside_assimp() {
-  timeout 60 build-fuzz/fuzz/fuzz_mesh_file "$1" 2>&1 | grep -E '^ +#[0-9]+ 0x' |
-    grep -vE 'sanitizer|fuzzer::|libc\.so|nptl|raise|abort' | head -1 | grep -q libassimp
+  local report
+  report=$(timeout 60 build-fuzz/fuzz/fuzz_mesh_file -rss_limit_mb=2048 "$1" 2>&1 || true)
+  grep -E '^ +#[0-9]+ 0x' <<<"$report" |
+    grep -vE 'sanitizer|fuzzer::|__asan|operator new|malloc|libc\.so|nptl|raise|abort' |
+    sed -n 1p | grep -q libassimp
 }
 
 status=0

@@ -91,6 +91,10 @@ std::string DescribeStop(int status, const ChildBudget& budget) {
 ChildResult RunInBoundedChild(const std::function<std::string()>& work, const ChildBudget& budget) {
   int pipe_fds[2];
   if (::pipe(pipe_fds) != 0) throw std::runtime_error("cannot create a pipe for the reader");
+  // The child inherits unwritten stdio buffers: a reader that flushes them (assimp's assertion
+  // message on std::cerr flushes std::cout, so stdout) would print the parent's pending output
+  // a second time.
+  std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(pipe_fds[0]);

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,6 +30,22 @@ TEST(BoundedChild, ARuntimeErrorBecomesTheFailure) {
       RunInBoundedChild([]() -> std::string { throw std::runtime_error("file.obj:3: bad"); }, {});
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.failure, "file.obj:3: bad");
+}
+
+// assimp reports a failed assertion on std::cerr, which flushes std::cout and so C's stdout: the
+// child must not find the parent's pending output there and print it a second time (seen as
+// every earlier line of a headless run repeated after an assertion inside assimp).
+TEST(BoundedChild, TheParentsPendingOutputIsNotPrintedTwice) {
+  testing::internal::CaptureStdout();
+  std::fputs("pending, not yet flushed", stdout);
+  const ChildResult r = RunInBoundedChild(
+      []() -> std::string {
+        std::cerr << "assertion failed inside the reader\n";
+        std::abort();
+      },
+      {});
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "pending, not yet flushed");
 }
 
 TEST(BoundedChild, AReaderThatNeverEndsIsStoppedByItsCpuBudget) {
