@@ -45,7 +45,12 @@ run() {  # run TARGET: fuzz for $seconds, the log in build-fuzz/logs/TARGET.log
   rm -rf "$artifacts"
   seed "$t" "$corpus"
   mkdir -p "$artifacts" build-fuzz/logs
-  local options=(-max_len=65536 -timeout=10)
+  # A scene may legally ask for a compliant mesh near the tet budget (kMaxHydroelasticTets):
+  # 0.75 s in Release, 30 s and more under ASan + coverage (a 5 m cylinder at 1 cm, found by a
+  # 10 s timeout). A hang still ends the run.
+  local timeout=10
+  if [ "$t" = scene_yaml ]; then timeout=120; fi
+  local options=(-max_len=65536 -timeout="$timeout")
   # assimp: its time grows with the file; its own aborts and runaways (contained by the
   # product's bounded child) are recorded in fork mode without ending the run. A 4 KB file that
   # takes assimp more than 2 s is a runaway: a longer timeout only costs executions.
@@ -53,10 +58,6 @@ run() {  # run TARGET: fuzz for $seconds, the log in build-fuzz/logs/TARGET.log
     options=(-max_len=4096 -timeout=2 -fork=1 -ignore_crashes=1 -ignore_timeouts=1
       -ignore_ooms=1)
   fi
-  # A scene may legally ask for a compliant mesh near the tet budget (kMaxHydroelasticTets):
-  # 0.75 s in Release, 30 s and more under ASan + coverage (a 5 m cylinder at 1 cm, found by a
-  # 10 s timeout). A hang still ends the run.
-  if [ "$t" = scene_yaml ]; then options=(-max_len=65536 -timeout=120); fi
   local scratch=build-fuzz/tmp/$t  # the targets' temporary files (fuzz_mesh_file's TMPDIR)
   mkdir -p "$scratch"
   TMPDIR=$PWD/$scratch build-fuzz/fuzz/fuzz_"$t" "$corpus" -max_total_time="$seconds" \

@@ -33,8 +33,8 @@ TEST(BoundedChild, ARuntimeErrorBecomesTheFailure) {
 }
 
 // assimp reports a failed assertion on std::cerr, which flushes std::cout and so C's stdout: the
-// child must not find the parent's pending output there and print it a second time (seen as
-// every earlier line of a headless run repeated after an assertion inside assimp).
+// child must not find the parent's pending output there and print it a second time (seen as a
+// program's earlier lines repeated after a fuzzed PLY tripped an assertion inside assimp).
 TEST(BoundedChild, TheParentsPendingOutputIsNotPrintedTwice) {
   testing::internal::CaptureStdout();
   std::fputs("pending, not yet flushed", stdout);
