@@ -11,6 +11,7 @@
 #include <deque>
 #include <vector>
 
+#include "app/page_allocator.h"
 #include "app/step_inputs.h"
 #include "engine/world/world.h"
 
@@ -60,7 +61,7 @@ class Timeline {
   size_t record_size_;
   int capacity_;
   int first_ = 0, count_ = 0;
-  std::vector<double> records_;
+  std::vector<double, PageAllocator<double>> records_;  // its own pages (page_allocator.h)
   void DropUnusedSettings();
 
   // The distinct settings of the records, in order; a record holds its settings' sequence
