@@ -14,7 +14,17 @@ struct RunResult {
   std::string output;
 };
 
+// gcc says __SANITIZE_ADDRESS__; clang 14 (scripts/sanitizer_tests.sh builds with it) only
+// __has_feature.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CONTACTLAB_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CONTACTLAB_TEST_SANITIZED 1
+#endif
+#endif
+
+#ifdef CONTACTLAB_TEST_SANITIZED
 // A sanitized binary reserves terabytes of address space for its shadow memory, so the cap is
 // the sanitizer allocator's own (scripts/sanitizer_tests.sh).
 inline constexpr const char* kMemoryLimit =
