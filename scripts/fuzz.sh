@@ -14,7 +14,7 @@ seconds=${1:?usage: scripts/fuzz.sh SECONDS}
 shift
 targets=("$@")
 if ((${#targets[@]} == 0)); then targets=(scene_yaml urdf replay_csv vtk mesh_file); fi
-scripts/install_deps.sh
+scripts/install_deps.sh clang
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DCONTACTLAB_FUZZ=ON -DCONTACTLAB_BUILD_GUI=OFF \
   -DCONTACTLAB_BUILD_TESTS=OFF -DCONTACTLAB_BUILD_BENCH=OFF >/dev/null

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages contactlab needs (clang: the sanitizer build of the test command
-# and the fuzzers), and any named as arguments; skips what is already there. Idempotent. Uses
-# sudo when not run as root.
+# Installs the Debian 12 packages contactlab needs, and any named as arguments (e.g. clang for
+# scripts/fuzz.sh); skips what is already there. Idempotent. Uses sudo when not run as root.
 set -euo pipefail
 
 packages=(
@@ -12,7 +11,6 @@ packages=(
   libglfw3-dev libgl-dev libimgui-dev libstb-dev libassimp-dev python3-glad
   xvfb xauth libgl1-mesa-dri
   libspnav-dev liburdfdom-dev
-  clang
   "$@"
 )
 

@@ -6,9 +6,7 @@
 #   runtime, ghost, timeline, recording and replay, the input devices' threads) under
 #   ThreadSanitizer, target runtime_tsan_test.
 # ASan at -O1 with assertions, without the GUI and the benchmarks, only the test binaries that
-# matter, so that they add minutes, not tens of minutes, to CI; built with clang, which compiles
-# this code under ASan + UBSan in half the time gcc takes (the Release build stays gcc's).
-# Any report fails its test.
+# matter, so that they add minutes, not tens of minutes, to CI. Any report fails its test.
 # Usage: scripts/sanitizer_tests.sh   Exit code: 0 when every test passes without a report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,8 +77,7 @@ build() {
 }
 
 start=$SECONDS
-cmake -S . -B build-asan "${common[@]}" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DCONTACTLAB_SANITIZE=ON >/dev/null
+cmake -S . -B build-asan "${common[@]}" -DCONTACTLAB_SANITIZE=ON >/dev/null
 build build-asan "${asan_tests[@]}"
 echo "ASan + UBSan build: $((SECONDS - start)) s"
 start=$SECONDS
