@@ -14,8 +14,8 @@ struct RunResult {
   std::string output;
 };
 
-// gcc says __SANITIZE_ADDRESS__; clang 14 (scripts/sanitizer_tests.sh builds with it) only
-// __has_feature.
+// gcc says __SANITIZE_ADDRESS__; clang 14 only __has_feature (as in io/bounded_child.cc and
+// test_support/allocation_counter.cc).
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define CONTACTLAB_TEST_SANITIZED 1
 #elif defined(__has_feature)
