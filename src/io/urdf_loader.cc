@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "io/mesh_file.h"
+#include "io/printable_text.h"
 #include "io/scene_loader.h"
 
 namespace contactlab {
@@ -219,7 +220,8 @@ void SetJoint(const RobotBuild& robot, const urdf::Joint& joint, SceneBody* sb) 
     }
     if (joint.limits->effort > 0) effort = joint.limits->effort;
   }
-  if (robot.options.pd) {
+  // A <mimic> joint is driven through its coupler (AddMimicCouplers), not by a controller.
+  if (robot.options.pd && !joint.mimic) {
     JointPdSpec pd = *robot.options.pd;
     pd.effort_limit = std::min(pd.effort_limit, effort);
     pd.q_desired = sb->initial_position;
@@ -371,6 +373,53 @@ void CheckEveryLinkReachable(const std::string& path, const urdf::ModelInterface
   }
 }
 
+bool IsOneDof(const urdf::Joint& joint) {
+  return joint.type == urdf::Joint::REVOLUTE || joint.type == urdf::Joint::CONTINUOUS ||
+         joint.type == urdf::Joint::PRISMATIC;
+}
+
+// Each <mimic joint="J" multiplier="ρ" offset="c"/> becomes a coupler q = ρ·q_J + c
+// (docs/contact-model.md §3.2) between the two joints' child links; a mimic joint whose initial
+// position is not given starts on its coupling.
+void AddMimicCouplers(const std::string& path, const urdf::ModelInterface& model,
+                      const UrdfOptions& options, SceneSpec* scene) {
+  for (const auto& [name, joint] : model.joints_) {
+    if (!joint->mimic) continue;
+    const std::string where = fmt::format("{}: joint '{}'", path, name);
+    const urdf::JointConstSharedPtr leader = model.getJoint(joint->mimic->joint_name);
+    if (!leader) {
+      throw SceneError(
+          fmt::format("{} mimics unknown joint '{}'", where, Printable(joint->mimic->joint_name)));
+    }
+    if (leader == joint) throw SceneError(where + " mimics itself");
+    if (!IsOneDof(*joint) || !IsOneDof(*leader)) {
+      throw SceneError(where + ": mimic needs revolute, continuous or prismatic joints");
+    }
+    CouplerSpec c;
+    c.name = options.name_prefix + name;
+    c.body_a = scene->FindBody(options.name_prefix + joint->child_link_name);
+    c.body_b = scene->FindBody(options.name_prefix + leader->child_link_name);
+    c.parameters.gear_ratio = joint->mimic->multiplier;
+    c.parameters.offset = joint->mimic->offset;
+    try {
+      c.parameters.Validate();
+    } catch (const std::invalid_argument& e) {
+      throw SceneError(fmt::format("{}: mimic {}", where, e.what()));
+    }
+    SceneBody& follower = scene->bodies[c.body_a];
+    if (!options.initial_positions.count(name)) {
+      const double q =
+          c.parameters.gear_ratio * scene->bodies[c.body_b].initial_position + c.parameters.offset;
+      if (follower.limits && !(q >= follower.limits->first && q <= follower.limits->second)) {
+        throw SceneError(fmt::format("{}: its mimic position {} lies outside its limits [{}, {}]",
+                                     where, q, follower.limits->first, follower.limits->second));
+      }
+      follower.initial_position = q;
+    }
+    scene->couplers.push_back(c);
+  }
+}
+
 }  // namespace
 
 void AddUrdfRobot(const std::string& path, const UrdfOptions& options, SceneSpec* scene) {
@@ -399,6 +448,7 @@ void AddUrdfRobot(const std::string& path, const UrdfOptions& options, SceneSpec
   }
   MeshCache meshes(fs::path(path).parent_path());
   AddLink(RobotBuild{path, options, meshes, scene}, *root, -1);
+  AddMimicCouplers(path, *model, options, scene);
 }
 
 }  // namespace contactlab

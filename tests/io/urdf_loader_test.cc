@@ -143,6 +143,61 @@ TEST(UrdfLoader, BadFilesGiveClearErrors) {
   EXPECT_THROW(AddUrdfRobot(kPanda, unknown_joint, &scene), SceneError);
 }
 
+// <mimic> becomes a coupler q = ρ·q_leader + offset between the joints' child links; the mimic
+// joint gets no PD of its own and starts on its coupling.
+std::string MimicUrdf(const std::string& mimic) {
+  const std::string inertial =
+      "<inertial><mass value='1'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' "
+      "izz='1'/></inertial>";
+  return "<robot name='m'><link name='base'>" + inertial + "</link><link name='l'>" + inertial +
+         "</link><link name='r'>" + inertial +
+         "</link><joint name='jl' type='prismatic'><parent link='base'/><child link='l'/>"
+         "<axis xyz='0 1 0'/><limit lower='-1' upper='1' effort='10' velocity='1'/></joint>"
+         "<joint name='jr' type='prismatic'><parent link='base'/><child link='r'/>"
+         "<axis xyz='0 -1 0'/><limit lower='-1' upper='1' effort='10' velocity='1'/>" +
+         mimic + "</joint></robot>";
+}
+
+TEST(UrdfLoader, MimicBecomesACouplerAndStartsOnItsCoupling) {
+  const std::string path = WriteTemp("contactlab_mimic.urdf",
+                                     MimicUrdf("<mimic joint='jl' multiplier='-2' offset='0.1'/>"));
+  UrdfOptions options;
+  options.name_prefix = "m_";
+  options.initial_positions = {{"jl", 0.2}};
+  options.pd = JointPdSpec{100, 10};
+  SceneSpec scene;
+  AddUrdfRobot(path, options, &scene);
+  ASSERT_EQ(scene.couplers.size(), 1u);
+  const CouplerSpec& c = scene.couplers[0];
+  EXPECT_EQ(c.name, "m_jr");
+  EXPECT_EQ(c.body_a, scene.FindBody("m_r"));
+  EXPECT_EQ(c.body_b, scene.FindBody("m_l"));
+  EXPECT_EQ(c.parameters.gear_ratio, -2);
+  EXPECT_EQ(c.parameters.offset, 0.1);
+  EXPECT_TRUE(scene.bodies[c.body_b].pd.has_value());
+  EXPECT_FALSE(scene.bodies[c.body_a].pd.has_value());
+  EXPECT_DOUBLE_EQ(scene.bodies[c.body_a].initial_position, -2 * 0.2 + 0.1);
+
+}
+
+TEST(UrdfLoader, BadMimicIsOneClearError) {
+  auto error_of = [](const std::string& mimic) {
+    SceneSpec scene;
+    try {
+      AddUrdfRobot(WriteTemp("contactlab_bad_mimic.urdf", MimicUrdf(mimic)), UrdfOptions{}, &scene);
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of("<mimic joint='nope'/>").find("mimics unknown joint 'nope'"),
+            std::string::npos);
+  EXPECT_NE(error_of("<mimic joint='jr'/>").find("mimics itself"), std::string::npos);
+  // q_l = 0, so the follower would start at 2, outside its limits [-1, 1].
+  EXPECT_NE(error_of("<mimic joint='jl' offset='2'/>").find("outside its limits"),
+            std::string::npos);
+}
+
 // A package laid out as ROS does: <tmp>/<test>/contactlab_mesh_pkg/{urdf/robot.urdf, meshes/*.obj}.
 // Under a folder of its own test: ctest runs the tests that use it as parallel processes, which
 // must not rewrite each other's files.

@@ -22,4 +22,18 @@ DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int cons
   return w;
 }
 
+void EstimateDelassusRows(const ConvexProblem& problem, int constraint,
+                          Eigen::Ref<Eigen::VectorXd> w) {
+  const ConvexProblem::ConstraintEntry& e = problem.entry(constraint);
+  w.setZero();
+  for (int q = 0; q < e.num_cliques; ++q) {
+    const auto J = problem.jacobian(constraint, q);
+    const auto A = problem.tree_A(e.tree[q]);
+    for (int j = 0; j < J.cols(); ++j) w += J.col(j).cwiseAbs2() / A(j, j);
+  }
+  const double largest = w.maxCoeff();
+  const double floor = largest > 0 ? 1e-9 * largest : 1.0;
+  w = w.cwiseMax(floor);
+}
+
 }  // namespace contactlab

@@ -20,4 +20,11 @@ struct DelassusDiagonal {
 DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint,
                                           Eigen::MatrixXd* scratch);
 
+// The diagonal of W = Σ_t J_t diag(A_t)⁻¹ J_tᵀ row by row, for a constraint of any number of rows
+// (a holonomic constraint's rows, §3.1): w_i = Σ_j J_ij² / A_jj. A row no dof moves (a zero row
+// of J, where any R is as good) gets 1e-9 of the largest entry, or 1 if all are zero, so that
+// every w_i > 0.
+void EstimateDelassusRows(const ConvexProblem& problem, int constraint,
+                          Eigen::Ref<Eigen::VectorXd> w);
+
 }  // namespace contactlab

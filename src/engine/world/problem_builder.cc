@@ -33,7 +33,7 @@ ContactApproximationSettings ApproximationSettings(const WorldModel& model,
 
 }  // namespace
 
-ProblemBuilder::ProblemBuilder(const WorldModel& model) {
+ProblemBuilder::ProblemBuilder(const WorldModel& model) : holonomic_(model) {
   const Multibody& mb = model.multibody();
   std::vector<int> tree_nv(mb.num_trees());
   int max_nv = 1;
@@ -70,6 +70,7 @@ void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
   contact_pairs_.resize(nc);
   for (int c = 0; c < nc; ++c) AddContact(model, inputs, start, candidates[c], c);
   AddJointConstraints(model, inputs, start);
+  holonomic_.Add(model, inputs.dt_s, start.data, start.t, &problem_);
 }
 
 void ProblemBuilder::AddFreeMotion(const WorldModel& model, const WorldInputs& inputs,

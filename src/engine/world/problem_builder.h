@@ -3,7 +3,8 @@
 // from the state at the step's start: the free motion v* and A per tree, one contact
 // constraint per candidate (its Jacobian in the contact frame, its pair's properties, its
 // Delassus diagonal estimate when the approximation needs one, the constraint from the
-// factory), then PD controllers and joint limits. Storage is reused: no allocation once warm.
+// factory), then PD controllers and joint limits, then couplers, distances and welds
+// (HolonomicConstraints). Storage is reused: no allocation once warm.
 #pragma once
 
 #include <Eigen/Dense>
@@ -13,6 +14,7 @@
 #include "engine/solver/convex_problem.h"
 #include "engine/solver/joint_constraints.h"
 #include "engine/world/contact_candidates.h"
+#include "engine/world/holonomic_constraints.h"
 #include "engine/world/world_inputs.h"
 #include "engine/world/world_model.h"
 
@@ -68,6 +70,7 @@ class ProblemBuilder {
   ContactConstraintFactory contact_factory_;
   std::vector<PdControllerConstraint> pd_constraints_;
   std::vector<JointLimitConstraint> limit_constraints_;
+  HolonomicConstraints holonomic_;
   std::vector<int> contact_constraint_index_;
   std::vector<Eigen::Matrix3d> contact_frames_;
   std::vector<ContactProperties> contact_pairs_;

@@ -108,6 +108,59 @@ void ValidateCameras(const SceneSpec& scene, const std::string& src) {
   }
 }
 
+// A constraint's body: the world (−1) or a scene body.
+void CheckConstraintBody(const SceneSpec& scene, int body, const std::string& where) {
+  Require(body >= -1 && body < static_cast<int>(scene.bodies.size()), where + ": no such body");
+}
+
+bool IsOneDofJoint(const SceneSpec& scene, int body) {
+  if (body < 0 || scene.bodies[body].kind != SceneBody::Kind::kDynamic) return false;
+  const JointType j = scene.bodies[body].body.joint;
+  return j == JointType::kRevolute || j == JointType::kPrismatic;
+}
+
+// Each constraint names two different bodies, at least one of them dynamic (a constraint on
+// nothing that moves is a mistake), finite frames and valid parameters (docs/contact-model.md
+// §3.2); a coupler couples two 1-dof joints.
+void ValidateConstraints(const SceneSpec& scene, const std::string& src) {
+  auto check_pair = [&](const std::string& where, int a, int b) {
+    CheckConstraintBody(scene, a, where);
+    CheckConstraintBody(scene, b, where);
+    Require(a != b, where + ": the two bodies must differ");
+    auto dynamic = [&](int i) {
+      return i >= 0 && scene.bodies[i].kind == SceneBody::Kind::kDynamic;
+    };
+    Require(dynamic(a) || dynamic(b), where + ": one of the two bodies must be dynamic");
+  };
+  auto with_where = [](const std::string& where, auto&& validate) {
+    try {
+      validate();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(where + ": " + e.what());
+    }
+  };
+  for (const CouplerSpec& c : scene.couplers) {
+    const std::string where = fmt::format("{}: coupler '{}'", src, c.name);
+    check_pair(where, c.body_a, c.body_b);
+    Require(IsOneDofJoint(scene, c.body_a) && IsOneDofJoint(scene, c.body_b),
+            where + ": both bodies must be on revolute or prismatic joints");
+    with_where(where, [&] { c.parameters.Validate(); });
+  }
+  for (const DistanceSpec& d : scene.distances) {
+    const std::string where = fmt::format("{}: distance '{}'", src, d.name);
+    check_pair(where, d.body_a, d.body_b);
+    Require(d.p_AP.allFinite() && d.p_BQ.allFinite(), where + ": points must be finite");
+    with_where(where, [&] { d.parameters.Validate(); });
+  }
+  for (const WeldSpec& w : scene.welds) {
+    const std::string where = fmt::format("{}: weld '{}'", src, w.name);
+    check_pair(where, w.body_a, w.body_b);
+    Require(w.X_AP.matrix().allFinite() && w.X_BQ.matrix().allFinite(),
+            where + ": frames must be finite");
+    with_where(where, [&] { w.parameters.Validate(); });
+  }
+}
+
 }  // namespace
 
 void ApplyOverrides(const ContactOverrides& o, OverridableSettings settings) {
@@ -183,6 +236,7 @@ void ValidateScene(const SceneSpec& scene) {
     }
   }
   ValidateCameras(scene, src);
+  ValidateConstraints(scene, src);
 }
 
 double ShapeVolume(const Shape& s) {

@@ -14,6 +14,9 @@
 #include "engine/hydroelastic/hydroelastic_properties.h"
 #include "engine/multibody/multibody.h"
 #include "engine/solver/contact_parameters.h"
+#include "engine/solver/coupler_constraint.h"
+#include "engine/solver/distance_constraint.h"
+#include "engine/solver/weld_constraint.h"
 
 namespace contactlab {
 
@@ -107,6 +110,29 @@ struct CameraSpec {
   double fov_y_rad = 0.8;                                  // vertical field of view
 };
 
+// Holonomic constraints between bodies (docs/contact-model.md §3.2). Bodies are scene indices
+// (into SceneSpec::bodies); −1 is the world.
+// Coupler: the 1-dof joints of two dynamic bodies held at q_a = ρ·q_b + offset (URDF <mimic>).
+struct CouplerSpec {
+  std::string name;
+  int body_a = -1, body_b = -1;
+  CouplerConstraint::Parameters parameters;
+};
+// Distance: the point P of body A and the point Q of body B held at a distance.
+struct DistanceSpec {
+  std::string name;
+  int body_a = -1, body_b = -1;
+  Eigen::Vector3d p_AP = Eigen::Vector3d::Zero(), p_BQ = Eigen::Vector3d::Zero();
+  DistanceConstraint::Parameters parameters;
+};
+// Weld: the frame P of body A and the frame Q of body B held together.
+struct WeldSpec {
+  std::string name;
+  int body_a = -1, body_b = -1;
+  Eigen::Isometry3d X_AP = Eigen::Isometry3d::Identity(), X_BQ = Eigen::Isometry3d::Identity();
+  WeldConstraint::Parameters parameters;
+};
+
 struct SceneSpec {
   std::string name = "unnamed";
   std::string source;  // file it came from (for messages)
@@ -121,6 +147,9 @@ struct SceneSpec {
   ContactOverrides overrides;
   std::vector<SceneBody> bodies;
   std::vector<CameraSpec> cameras;  // drawn from by the GUI only
+  std::vector<CouplerSpec> couplers;
+  std::vector<DistanceSpec> distances;
+  std::vector<WeldSpec> welds;
   int FindBody(const std::string& name) const;
   int FindCamera(const std::string& name) const;  // −1: none of that name
 };
