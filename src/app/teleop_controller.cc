@@ -28,6 +28,14 @@ Eigen::Vector3d ClampNorm(const Eigen::Vector3d& v, double max) {
   return n > max ? Eigen::Vector3d(v * (max / n)) : v;
 }
 
+// The coupler that makes `follower` follow `leader` (docs/contact-model.md §3.2), or null.
+const CouplerSpec* FindCoupler(const SceneSpec& scene, int follower, int leader) {
+  for (const CouplerSpec& c : scene.couplers) {
+    if (c.body_a == follower && c.body_b == leader) return &c;
+  }
+  return nullptr;
+}
+
 void CheckPdJoint(const World& world, int scene_body, const char* what) {
   const SceneSpec& scene = world.scene();
   if (scene_body < 0 || scene_body >= static_cast<int>(scene.bodies.size())) {
@@ -53,17 +61,16 @@ std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene, const std::
   }
   c.hand_body = scene.FindBody(prefix + "panda_hand");
   if (c.hand_body < 0) return std::nullopt;
-  for (const char* finger : {"panda_leftfinger", "panda_rightfinger"}) {
-    const int b = scene.FindBody(prefix + finger);
-    if (b < 0 || !scene.bodies[b].pd) return std::nullopt;
-    c.finger_bodies.push_back(b);
-  }
+  // The left finger is driven; the right one mimics it (a coupler, assets/robots/panda.urdf).
+  const int left = scene.FindBody(prefix + "panda_leftfinger");
+  const int right = scene.FindBody(prefix + "panda_rightfinger");
+  if (left < 0 || !scene.bodies[left].pd || !FindCoupler(scene, right, left)) return std::nullopt;
+  c.finger_bodies = {left, right};
   // Finger joints at 0.0584 m along the hand z; pad centres 0.0255 m further.
   c.X_HandTcp.translation() = Eigen::Vector3d(0, 0, 0.0584 + 0.0255);
   c.finger_open_m = 0.04;
   c.finger_closed_m = 0.0;
-  const SceneBody& left = scene.bodies[c.finger_bodies.front()];
-  if (left.initial_position < 0.5 * c.finger_open_m) c.initial_grip = 1.0;
+  if (scene.bodies[left].initial_position < 0.5 * c.finger_open_m) c.initial_grip = 1.0;
   c.velocity_limits = PandaArm::VelocityLimits();
   c.acceleration_limits = PandaArm::AccelerationLimits();
   return c;
@@ -83,7 +90,21 @@ TeleopController::TeleopController(const World& world, TeleopConfig config)
   const int n = static_cast<int>(config_.arm_bodies.size());
   if (n == 0) throw std::invalid_argument("teleop: no arm joints");
   for (int b : config_.arm_bodies) CheckPdJoint(world, b, "arm joint");
-  for (int b : config_.finger_bodies) CheckPdJoint(world, b, "finger");
+  // The leader's drive carries every finger's squeeze: with the followers coupled by ratios
+  // ρ_i, virtual work gives a drive force (1 + Σ|ρ_i|) × the squeeze of each.
+  if (!config_.finger_bodies.empty()) {
+    const int leader = config_.finger_bodies.front();
+    CheckPdJoint(world, leader, "finger");
+    drive_per_grip_force_ = 1;
+    for (size_t i = 1; i < config_.finger_bodies.size(); ++i) {
+      const CouplerSpec* coupler = FindCoupler(scene, config_.finger_bodies[i], leader);
+      if (!coupler) {
+        throw std::invalid_argument(
+            "teleop: every finger after the first must be coupled to it (URDF <mimic>)");
+      }
+      drive_per_grip_force_ += std::abs(coupler->parameters.gear_ratio);
+    }
+  }
   if (config_.hand_body < 0 || config_.hand_body >= static_cast<int>(scene.bodies.size()) ||
       world.multibody_index(config_.hand_body) < 0) {
     throw std::invalid_argument("teleop: the hand must be a body of the robot's multibody");
@@ -221,25 +242,16 @@ void TeleopController::Update(const TeleopCommand& command, World* world) {
   ik_->IntegrateTargets(qdot_, dt, &q_target_);
   for (int i = 0; i < n; ++i) world->SetPdTarget(config_.arm_bodies[i], q_target_[i], qdot_[i]);
 
-  // Fingers: one coupled command. The first finger is force-limited (target from the grip,
-  // effort limit = grip force); the others follow its measured position with a stiffer limit,
-  // like the Panda's mechanical finger coupling. (Two force-saturated fingers would leave the
-  // fingers + object free to drift sideways: a neutral mode with no stiffness.)
+  // Fingers: the leader's PD drives them all through the couplers, its effort limit the grip
+  // force times drive_per_grip_force_, so each finger squeezes with the grip force.
   const double finger_target =
       config_.finger_open_m + c.grip * (config_.finger_closed_m - config_.finger_open_m);
   const double force = grip_force();
   if (!config_.finger_bodies.empty()) {
     const int leader = config_.finger_bodies.front();
     if (finger_target != applied_finger_target_) world->SetPdTarget(leader, finger_target, 0.0);
-    if (force != applied_grip_force_) world->SetPdEffortLimit(leader, force);
-    const int b = world->multibody_index(leader);
-    const double q_leader = world->q()[world->multibody().position_start(b)];
-    const double v_leader = world->v()[world->multibody().velocity_start(b)];
-    for (size_t i = 1; i < config_.finger_bodies.size(); ++i) {
-      world->SetPdTarget(config_.finger_bodies[i], q_leader, v_leader);
-      if (applied_grip_force_ < 0) {
-        world->SetPdEffortLimit(config_.finger_bodies[i], 2 * config_.max_grip_force_N);
-      }
+    if (force != applied_grip_force_) {
+      world->SetPdEffortLimit(leader, drive_per_grip_force_ * force);
     }
   }
   applied_finger_target_ = finger_target;

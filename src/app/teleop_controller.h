@@ -9,14 +9,13 @@
 // acceleration limits is recovered instead of drifting):
 //   V_ik = V + k_pose · [log(R* R_T^T); p* − p_T]   (world frame),
 //   q̇ = DifferentialIk(V_ik),  q_d += δt q̇,  World::SetPdTarget(joint, q_d, v_d = q̇).
-// Fingers: one coupled command for both: the first ("leader") finger gets the target opening
-// q_f = (1 − grip) · open + grip · closed and effort limit = the grip force [N] (a live setting,
-// SetGripForce); closing on an object its PD saturates, so the object is squeezed with exactly
-// the grip force. The other finger follows the leader's measured position (target q_leader,
-// v_leader; effort limit 2 × max grip force), emulating the Panda's mechanical finger coupling:
-// two force-saturated fingers would leave fingers + object a neutral sideways mode that drifts
-// (measured: 7 mm in 10 s). The follower's PD stiffness centres the object to within
-// grip force / (2 kp) (0.15 mm at 30 N, kp = 1e5 N/m).
+// Fingers: the first ("leader") finger's PD gets the target opening
+// q_f = (1 − grip) · open + grip · closed; the others follow it through couplers (the URDF's
+// <mimic>, docs/contact-model.md §3.2), like the Panda's mechanical finger coupling. The leader's
+// effort limit is (1 + Σ|ρ_i|) × the grip force [N] (a live setting, SetGripForce): closing on
+// an object the drive saturates, and each finger squeezes it with exactly the grip force. (Two
+// independently force-limited fingers would leave fingers + object a neutral sideways mode that
+// drifts: 7 mm in 10 s measured.)
 //
 // Threading: everything runs on the thread that steps the World, except SetGripForce and
 // grip_force(), which may be called from any thread (the GUI slider).
@@ -39,8 +38,8 @@ struct TeleopConfig {
   std::vector<int> arm_bodies;  // scene bodies of the arm's 1-dof PD joints, base to tip
   int hand_body = -1;           // scene body the tool frame is fixed to (same tree)
   Eigen::Isometry3d X_HandTcp = Eigen::Isometry3d::Identity();  // TCP in the hand frame
-  // Scene bodies of the finger joints (PD), driven together; the first is the force-limited
-  // leader, the others follow its position.
+  // Scene bodies of the finger joints: the first has a PD (the force-limited leader), the others
+  // are coupled to it.
   std::vector<int> finger_bodies;
   double finger_open_m = 0.04;   // finger joint position at grip = 0
   double finger_closed_m = 0.0;  // finger joint position at grip = 1
@@ -67,7 +66,8 @@ struct TeleopConfig {
 // (bodies <prefix>panda_link1 … link7, <prefix>panda_hand, <prefix>panda_leftfinger and
 // <prefix>panda_rightfinger). TCP: midway between the finger pads (0.0839 m along hand z).
 // initial_grip = 1 when the scene starts with the fingers less than half open (an object held).
-// std::nullopt if the scene has no such robot or its joints lack PD controllers.
+// std::nullopt if the scene has no such robot, its joints lack PD controllers or the right
+// finger is not coupled to the left one.
 std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene,
                                              const std::string& prefix = "");
 
@@ -130,6 +130,7 @@ class TeleopController {
   Eigen::Isometry3d target_tcp_W_ = Eigen::Isometry3d::Identity();
   std::atomic<double> grip_force_{30.0};
   double applied_grip_force_ = -1;
+  double drive_per_grip_force_ = 1;  // leader's effort limit per newton of grip (constructor)
   double applied_finger_target_ = -1;
   void ShowInitialGrip();
   bool grip_latched_ = false;        // initial_grip in force

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -25,16 +26,22 @@ TEST(DroppedFile, AUrdfBecomesAMinimalSceneThatRuns) {
   EXPECT_EQ(scene.name, "panda");
   ASSERT_GT(scene.bodies.size(), 9u);  // the ground and the Panda's links
   EXPECT_EQ(scene.bodies[0].body.name, "ground");
+  // Every joint held: by a PD controller, or (the right finger's <mimic>) by a coupler.
   int held = 0;
-  for (const SceneBody& b : scene.bodies) {
+  for (size_t i = 0; i < scene.bodies.size(); ++i) {
+    const SceneBody& b = scene.bodies[i];
     const bool one_dof =
         b.body.joint == JointType::kRevolute || b.body.joint == JointType::kPrismatic;
-    if (b.kind == SceneBody::Kind::kDynamic && one_dof) {
-      EXPECT_TRUE(b.pd.has_value()) << b.body.name;
-      ++held;
-    }
+    if (b.kind != SceneBody::Kind::kDynamic || !one_dof) continue;
+    const bool coupled = std::any_of(scene.couplers.begin(), scene.couplers.end(),
+                                     [&](const CouplerSpec& c) { return c.body_a == int(i); });
+    EXPECT_NE(b.pd.has_value(), coupled) << b.body.name;
+    ++held;
   }
   EXPECT_EQ(held, 9);  // 7 arm joints and 2 fingers
+  ASSERT_EQ(scene.couplers.size(), 1u);
+  EXPECT_EQ(scene.bodies[scene.couplers[0].body_a].body.name, "panda_rightfinger");
+  EXPECT_EQ(scene.bodies[scene.couplers[0].body_b].body.name, "panda_leftfinger");
   World world(scene);
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(world.Step());
   EXPECT_TRUE(world.q().allFinite());

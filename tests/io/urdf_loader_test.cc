@@ -178,6 +178,11 @@ TEST(UrdfLoader, MimicBecomesACouplerAndStartsOnItsCoupling) {
   EXPECT_FALSE(scene.bodies[c.body_a].pd.has_value());
   EXPECT_DOUBLE_EQ(scene.bodies[c.body_a].initial_position, -2 * 0.2 + 0.1);
 
+  SceneSpec panda;
+  AddUrdfRobot(kPanda, UrdfOptions{}, &panda);
+  ASSERT_EQ(panda.couplers.size(), 1u);  // the right finger mimics the left
+  EXPECT_EQ(panda.bodies[panda.couplers[0].body_a].body.name, "panda_rightfinger");
+  EXPECT_EQ(panda.couplers[0].parameters.gear_ratio, 1);
 }
 
 TEST(UrdfLoader, BadMimicIsOneClearError) {

@@ -113,9 +113,9 @@ INSTANTIATE_TEST_SUITE_P(
                       GoldenCase{"hydro_box", kSap, 500, 0xa2cc46296b2a7c6ull},
                       GoldenCase{"hydro_box", kLagged, 500, 0x1976a0f3a237644aull},
                       GoldenCase{"hydro_box", kSimilar, 500, 0xd0a33531b766b68cull},
-                      GoldenCase{"peg_in_hole", kSap, 3000, 0x72ca2b1c6993fdf3ull},
-                      GoldenCase{"peg_in_hole", kLagged, 3000, 0x373c1d43339ce836ull},
-                      GoldenCase{"peg_in_hole", kSimilar, 3000, 0x9b1cbb1160ad6abull}));
+                      GoldenCase{"peg_in_hole", kSap, 3000, 0x95f183c6d91cd3c0ull},
+                      GoldenCase{"peg_in_hole", kLagged, 3000, 0xa494252a6ea8f3bcull},
+                      GoldenCase{"peg_in_hole", kSimilar, 3000, 0x38b84d39e1f199f7ull}));
 
 }  // namespace
 }  // namespace contactlab
