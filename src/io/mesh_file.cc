@@ -19,13 +19,70 @@
 
 namespace contactlab {
 
-// The import itself, in the bounded child: assimp's scene merged into MeshData.
+MeshData MeshData::Object(int k) const {
+  const int first = object_first_triangle[k];
+  const int end =
+      k + 1 < num_objects() ? object_first_triangle[k + 1] : static_cast<int>(triangles.size());
+  MeshData out;
+  std::map<int, int> renumbered;
+  for (int t = first; t < end; ++t) {
+    std::array<int, 3> tri;
+    for (int c = 0; c < 3; ++c) {
+      const auto [it, added] = renumbered.emplace(triangles[t][c], out.vertices.size());
+      if (added) out.vertices.push_back(vertices[triangles[t][c]]);
+      tri[c] = it->second;
+    }
+    out.triangles.push_back(tri);
+  }
+  out.object_first_triangle = {0};
+  return out;
+}
+
+namespace {
+
+// Appends node's meshes (with its transform X_FN from the file's frame F) as one object, then
+// its children's as objects of their own.
+void AddNodeObjects(const aiScene& scene, const aiNode& node, const aiMatrix4x4& X_FP,
+                    const std::string& path, const Eigen::Vector3d& scale, MeshData* out) {
+  const aiMatrix4x4 X_FN = X_FP * node.mTransformation;
+  const int first_triangle = static_cast<int>(out->triangles.size());
+  for (unsigned i = 0; i < node.mNumMeshes; ++i) {
+    const aiMesh* mesh = scene.mMeshes[node.mMeshes[i]];
+    if ((mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) == 0) continue;
+    const int base = static_cast<int>(out->vertices.size());
+    for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+      const aiVector3D p = X_FN * mesh->mVertices[v];
+      const Eigen::Vector3d x = Eigen::Vector3d(p.x, p.y, p.z).cwiseProduct(scale);
+      if (!x.allFinite()) {
+        throw std::runtime_error("mesh file '" + path + "' has non-finite vertices");
+      }
+      out->vertices.push_back(x);
+    }
+    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+      const aiFace& face = mesh->mFaces[f];
+      if (face.mNumIndices != 3) continue;
+      out->triangles.push_back({base + static_cast<int>(face.mIndices[0]),
+                                base + static_cast<int>(face.mIndices[1]),
+                                base + static_cast<int>(face.mIndices[2])});
+    }
+  }
+  if (static_cast<int>(out->triangles.size()) > first_triangle) {
+    out->object_first_triangle.push_back(first_triangle);
+  }
+  for (unsigned c = 0; c < node.mNumChildren; ++c) {
+    AddNodeObjects(scene, *node.mChildren[c], X_FN, path, scale, out);
+  }
+}
+
+}  // namespace
+
+// The import itself, in the bounded child: assimp's scene into MeshData, node by node.
 MeshData ReadMeshFileInThisProcess(const std::string& path, const Eigen::Vector3d& scale) {
   Assimp::Importer importer;
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE,
                               aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-  const unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                         aiProcess_PreTransformVertices | aiProcess_SortByPType;
+  const unsigned flags =
+      aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType;
   const aiScene* scene = importer.ReadFile(path, flags);
   // assimp reports running out of the child's memory budget as this text: say it plainly.
   if (scene == nullptr && std::string(importer.GetErrorString()) == "std::bad_alloc") {
@@ -35,25 +92,8 @@ MeshData ReadMeshFileInThisProcess(const std::string& path, const Eigen::Vector3
     throw std::runtime_error("cannot load mesh file '" + path + "': " + importer.GetErrorString());
   }
   MeshData out;
-  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-    const aiMesh* mesh = scene->mMeshes[m];
-    if ((mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) == 0) continue;
-    const int base = static_cast<int>(out.vertices.size());
-    for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
-      const aiVector3D& p = mesh->mVertices[v];
-      const Eigen::Vector3d x = Eigen::Vector3d(p.x, p.y, p.z).cwiseProduct(scale);
-      if (!x.allFinite()) {
-        throw std::runtime_error("mesh file '" + path + "' has non-finite vertices");
-      }
-      out.vertices.push_back(x);
-    }
-    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-      const aiFace& face = mesh->mFaces[f];
-      if (face.mNumIndices != 3) continue;
-      out.triangles.push_back({base + static_cast<int>(face.mIndices[0]),
-                               base + static_cast<int>(face.mIndices[1]),
-                               base + static_cast<int>(face.mIndices[2])});
-    }
+  if (scene->mRootNode != nullptr) {
+    AddNodeObjects(*scene, *scene->mRootNode, aiMatrix4x4(), path, scale, &out);
   }
   if (out.triangles.empty()) {
     throw std::runtime_error("mesh file '" + path + "' contains no triangles");
@@ -63,7 +103,8 @@ MeshData ReadMeshFileInThisProcess(const std::string& path, const Eigen::Vector3
 
 namespace {
 
-// MeshData through the pipe: vertex count, coordinates, triangle count, indices.
+// MeshData through the pipe: vertex count, coordinates, triangle count, indices, object count,
+// first triangles.
 std::string Serialize(const MeshData& mesh) {
   std::string bytes;
   const auto put = [&](const void* data, size_t size) {
@@ -74,6 +115,9 @@ std::string Serialize(const MeshData& mesh) {
   for (const Eigen::Vector3d& v : mesh.vertices) put(v.data(), 3 * sizeof(double));
   put(&nt, sizeof nt);
   for (const std::array<int, 3>& t : mesh.triangles) put(t.data(), sizeof t);
+  const uint64_t no = mesh.object_first_triangle.size();
+  put(&no, sizeof no);
+  put(mesh.object_first_triangle.data(), no * sizeof(int));
   return bytes;
 }
 
@@ -92,6 +136,10 @@ MeshData Deserialize(const std::string& bytes) {
   get(&nt, sizeof nt);
   mesh.triangles.resize(nt);
   for (std::array<int, 3>& t : mesh.triangles) get(t.data(), sizeof t);
+  uint64_t no = 0;
+  get(&no, sizeof no);
+  mesh.object_first_triangle.resize(no);
+  get(mesh.object_first_triangle.data(), no * sizeof(int));
   return mesh;
 }
 

@@ -15,6 +15,7 @@
 #include "io/scene_bounds.h"
 #include "io/scene_constraints.h"
 #include "io/scene_generators.h"
+#include "io/scene_mesh_shape.h"
 #include "io/scene_yaml_context.h"
 #include "io/urdf_loader.h"
 
@@ -103,13 +104,21 @@ void ParseHydroelastic(const Context& ctx, const YAML::Node& node, const std::st
   }
 }
 
-GeometrySpec ParseShape(const Context& ctx, const YAML::Node& node, const std::string& body_where,
-                        int index, const ContactProperties& defaults) {
+// One entry of `shapes`: the geometries it makes (a mesh in point contact: one per object of its
+// file, its convex pieces) and the one it weighs as (the entry's whole shape).
+struct ParsedShape {
+  std::vector<GeometrySpec> geometries;
+  GeometrySpec weighed;
+};
+
+ParsedShape ParseShape(const Context& ctx, const YAML::Node& node, const std::string& body_where,
+                       int index, const ContactProperties& defaults) {
   const std::string where = fmt::format("{}.shapes[{}]", body_where, index);
   ctx.CheckKeys(node, where,
-                With(kContactKeys,
-                     {"type", "name", "radius", "size", "length", "normal", "position", "rpy_deg",
-                      "quaternion", "contact_model", "hydroelastic_modulus", "resolution"}));
+                With(kContactKeys, {"type", "name", "radius", "size", "length", "normal",
+                                    "position", "rpy_deg", "quaternion", "contact_model",
+                                    "hydroelastic_modulus", "resolution", "file", "scale"}));
+  std::optional<MeshShapes> mesh;
   GeometrySpec g;
   g.name = ctx.String(node, "name", fmt::format("shape{}", index));
   const std::string type = ctx.String(node, "type", "");
@@ -127,11 +136,17 @@ GeometrySpec ParseShape(const Context& ctx, const YAML::Node& node, const std::s
     g.shape = type == "cylinder" ? Shape::Cylinder(r, L) : Shape::Capsule(r, L);
   } else if (type == "half_space") {
     g.shape = Shape::HalfSpace();
+  } else if (type == "mesh") {
+    mesh = LoadMeshShapes(ctx, node, where);
+    g.shape = mesh->whole;
   } else {
     ctx.Fail(node["type"].IsDefined() ? node["type"] : node,
              fmt::format("{}: unknown shape type '{}' (sphere, box, cylinder, capsule, "
-                         "half_space)",
+                         "half_space, mesh)",
                          where, type));
+  }
+  if (type != "mesh" && (node["file"].IsDefined() || node["scale"].IsDefined())) {
+    ctx.Fail(node, where + ": file and scale belong to a mesh");
   }
   g.X_BG = ctx.Pose(node, where);
   if (type == "half_space" && node["normal"].IsDefined()) {
@@ -142,7 +157,19 @@ GeometrySpec ParseShape(const Context& ctx, const YAML::Node& node, const std::s
   }
   g.contact = ParseContact(ctx, node, where, defaults);
   ParseHydroelastic(ctx, node, where, &g);
-  return g;
+  ParsedShape parsed{{g}, g};
+  // Point contact sees a mesh as the convex hulls of its objects (docs/contact-model.md §5:
+  // hydroelastic contact takes the whole surface, non-convex as it is).
+  if (mesh && g.hydroelastic.model == ContactModel::kPoint && mesh->objects.size() > 1) {
+    parsed.geometries.clear();
+    for (size_t k = 0; k < mesh->objects.size(); ++k) {
+      GeometrySpec piece = g;
+      piece.name = fmt::format("{}_{}", g.name, k);
+      piece.shape = mesh->objects[k];
+      parsed.geometries.push_back(std::move(piece));
+    }
+  }
+  return parsed;
 }
 
 JointType ParseJointType(const Context& ctx, const YAML::Node& node, const std::string& where) {
@@ -183,9 +210,11 @@ SceneBody::Kind ParseBodyKind(const Context& ctx, const YAML::Node& node,
 }
 
 // The body's `shapes`, with `contact` (optional) in place of the scene's default contact.
+// The body's geometries, and into *weighed each entry's whole shape (ParsedShape).
 std::vector<GeometrySpec> ParseBodyShapes(const Context& ctx, const YAML::Node& node,
                                           const std::string& where,
-                                          const ContactProperties& defaults) {
+                                          const ContactProperties& defaults,
+                                          std::vector<GeometrySpec>* weighed) {
   ContactProperties body_defaults = defaults;
   if (node["contact"].IsDefined()) {
     ctx.CheckKeys(node["contact"], where + ".contact", kContactKeys);
@@ -196,7 +225,9 @@ std::vector<GeometrySpec> ParseBodyShapes(const Context& ctx, const YAML::Node& 
   if (shapes.IsDefined()) {
     if (!shapes.IsSequence()) ctx.Fail(shapes, where + ".shapes must be a list");
     for (size_t i = 0; i < shapes.size(); ++i) {
-      geometries.push_back(ParseShape(ctx, shapes[i], where, static_cast<int>(i), body_defaults));
+      ParsedShape parsed = ParseShape(ctx, shapes[i], where, static_cast<int>(i), body_defaults);
+      for (GeometrySpec& g : parsed.geometries) geometries.push_back(std::move(g));
+      weighed->push_back(std::move(parsed.weighed));
     }
   }
   return geometries;
@@ -344,15 +375,16 @@ void ParseInertia(const Context& ctx, const YAML::Node& node, const std::string&
   }
 }
 
-// Mass, centre of mass (`com`, else the first bounded shape's origin) and inertia.
+// Mass, centre of mass (`com`, else the first bounded shape's centroid) and inertia, from the
+// entries of `shapes` (`weighed`: a mesh as its whole solid).
 void ParseMassProperties(const Context& ctx, const YAML::Node& node, const std::string& where,
-                         SceneBody* sb) {
-  const GeometrySpec* first_shape = FirstBoundedShape(sb->geometries);
+                         const std::vector<GeometrySpec>& weighed, SceneBody* sb) {
+  const GeometrySpec* first_shape = FirstBoundedShape(weighed);
   const double mass = ParseMass(ctx, node, where, first_shape);
   sb->body.inertia.mass_kg = mass;
   sb->body.inertia.com_B =
       first_shape && !node["com"].IsDefined()
-          ? Eigen::Vector3d(first_shape->X_BG.translation())
+          ? Eigen::Vector3d(first_shape->X_BG * ShapeCentroid(first_shape->shape))
           : ctx.BoundedVec3(node, where, "com", Eigen::Vector3d::Zero(), scene_bounds::kPosition);
   ParseInertia(ctx, node, where, mass, first_shape, &sb->body.inertia.inertia_about_com_B);
 }
@@ -414,14 +446,15 @@ void ParseBody(const Context& ctx, const YAML::Node& node, int index,
     ctx.Fail(node["name"], where + ": the name is used twice");
   }
   sb.kind = ParseBodyKind(ctx, node, where);
-  sb.geometries = ParseBodyShapes(ctx, node, where, defaults);
+  std::vector<GeometrySpec> weighed;
+  sb.geometries = ParseBodyShapes(ctx, node, where, defaults, &weighed);
   sb.initial_pose = ctx.Pose(node, where);
   sb.color = ParseColor(ctx, node, where);
   if (sb.kind == SceneBody::Kind::kKinematic) ParseMotion(ctx, node, where, &sb.motion);
   if (sb.kind == SceneBody::Kind::kDynamic) {
     ParseParentAndJoint(ctx, node, where, *scene, &sb);
     ParseJointState(ctx, node, where, &sb);
-    ParseMassProperties(ctx, node, where, &sb);
+    ParseMassProperties(ctx, node, where, weighed, &sb);
     ParsePdAndLimits(ctx, node, where, &sb);
   }
   scene->bodies.push_back(std::move(sb));

@@ -176,9 +176,12 @@ TriangleMesh MakeConvexPolyhedronMesh(const ConvexPolyhedron& hull) {
   return mesh;
 }
 
-TriangleMesh MakeVisualMesh(const VisualSpec& visual) {
-  if (!visual.mesh) return MakeShapeMesh(visual.shape);
-  const VisualMesh& m = *visual.mesh;
+TriangleMesh MakeCreasedMesh(const std::vector<Eigen::Vector3d>& vertices,
+                             const std::vector<std::array<int, 3>>& triangles) {
+  struct {
+    const std::vector<Eigen::Vector3d>& vertices_m;
+    const std::vector<std::array<int, 3>>& triangles;
+  } m{vertices, triangles};
   const float cos_crease = std::cos(40.0f * std::numbers::pi_v<float> / 180.0f);
   std::vector<Eigen::Vector3f> face_normal(m.triangles.size());
   std::vector<Eigen::Vector3f> vertex_normal(m.vertices_m.size(), Eigen::Vector3f::Zero());
@@ -213,6 +216,11 @@ TriangleMesh MakeVisualMesh(const VisualSpec& visual) {
   return mesh;
 }
 
+TriangleMesh MakeVisualMesh(const VisualSpec& visual) {
+  if (!visual.mesh) return MakeShapeMesh(visual.shape);
+  return MakeCreasedMesh(visual.mesh->vertices_m, visual.mesh->triangles);
+}
+
 TriangleMesh MakeShapeMesh(const Shape& shape) {
   const float r = static_cast<float>(shape.radius_m);
   const float length = static_cast<float>(shape.length_m);
@@ -225,8 +233,9 @@ TriangleMesh MakeShapeMesh(const Shape& shape) {
       return MakeCylinderMesh(r, -0.5f * length, 0.5f * length);
     case ShapeType::kCapsule:
       return MakeCapsuleMesh(r, length);
-    case ShapeType::kConvexMesh:
-      return MakeConvexPolyhedronMesh(*shape.convex_mesh);
+    case ShapeType::kConvexMesh:  // a mesh shape as its file has it, a hull with flat faces
+      return shape.mesh ? MakeCreasedMesh(shape.mesh->vertices_G, shape.mesh->triangles)
+                        : MakeConvexPolyhedronMesh(*shape.convex_mesh);
     case ShapeType::kHalfSpace:
       break;
   }

@@ -26,9 +26,12 @@ TriangleMesh MakeQuadMesh(float half_size);
 
 // A convex polyhedron's triangles with flat normals (one normal per planar face).
 TriangleMesh MakeConvexPolyhedronMesh(const ConvexPolyhedron& hull);
+// A triangle surface with area-weighted vertex normals, split into flat corners where a triangle
+// turns more than 40° from its vertex's normal (creases stay sharp, curved shells look round).
+TriangleMesh MakeCreasedMesh(const std::vector<Eigen::Vector3d>& vertices,
+                             const std::vector<std::array<int, 3>>& triangles);
 // A visual-only geometry (SceneBody::visuals) in its frame V: a primitive as MakeShapeMesh, a
-// mesh with area-weighted vertex normals, split into flat corners where a triangle turns more
-// than 40° from its vertex's normal (creases stay sharp, curved shells look round).
+// mesh as MakeCreasedMesh.
 TriangleMesh MakeVisualMesh(const VisualSpec& visual);
 
 // The mesh drawn for a bounded engine shape. Half-spaces have no finite mesh: the renderer

@@ -8,7 +8,9 @@ namespace contactlab {
 
 ShapeMeshCache::Key ShapeMeshCache::KeyOf(const Shape& s) {
   if (s.type == ShapeType::kConvexMesh) {
-    return Key(static_cast<int>(s.type), 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, s.convex_mesh.get());
+    // A mesh shape is drawn as its mesh, a hull as the hull.
+    const void* drawn = s.mesh ? static_cast<const void*>(s.mesh.get()) : s.convex_mesh.get();
+    return Key(static_cast<int>(s.type), 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, drawn);
   }
   return Key(static_cast<int>(s.type), static_cast<float>(s.radius_m),
              static_cast<float>(s.length_m), static_cast<float>(s.half_extents_m.x()),
@@ -32,7 +34,7 @@ void ShapeMeshCache::Rebuild(const std::vector<const Shape*>& shapes,
       if (old != meshes_.end()) {
         entry = std::move(old->second);
       } else {
-        entry = {std::make_unique<GpuMesh>(MakeShapeMesh(*shape)), shape->convex_mesh};
+        entry = {std::make_unique<GpuMesh>(MakeShapeMesh(*shape)), shape->convex_mesh, shape->mesh};
         ++created;
       }
       it = kept.emplace(key, std::move(entry)).first;

@@ -28,7 +28,8 @@ class ShapeMeshCache {
   static Key KeyOf(const Shape& shape);
   struct Entry {
     std::unique_ptr<GpuMesh> mesh;
-    std::shared_ptr<const ConvexPolyhedron> convex_mesh;
+    std::shared_ptr<const ConvexPolyhedron> convex_mesh;  // the keys' pointees, kept alive
+    std::shared_ptr<const SolidMesh> solid_mesh;
   };
   std::map<Key, Entry> meshes_;
 };

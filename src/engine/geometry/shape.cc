@@ -53,6 +53,12 @@ Shape Shape::ConvexMesh(std::shared_ptr<const ConvexPolyhedron> hull) {
   return s;
 }
 
+Shape Shape::Mesh(std::shared_ptr<const SolidMesh> mesh) {
+  Shape s = ConvexMesh(mesh->vertices_G);
+  s.mesh = std::move(mesh);
+  return s;
+}
+
 const char* ShapeTypeName(ShapeType type) {
   switch (type) {
     case ShapeType::kSphere:

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/geometry/convex_hull.h"
+#include "engine/geometry/solid_mesh.h"
 
 namespace contactlab {
 
@@ -25,6 +26,10 @@ struct Shape {
   // Convex mesh: the convex polyhedron (vertices in G, outward triangles), immutable and shared
   // by every copy of the shape (copying a Shape never copies the mesh).
   std::shared_ptr<const ConvexPolyhedron> convex_mesh;
+  // A mesh shape (Mesh): the surface the hull was made of, convex or not, shared like the hull.
+  // It is drawn, weighed and touched in rigid hydroelastic contact as it is; point contact uses
+  // the hull. Null for a hull made from points.
+  std::shared_ptr<const SolidMesh> mesh;
 
   static Shape Sphere(double r);
   static Shape Box(const Eigen::Vector3d& half_extents);
@@ -35,6 +40,8 @@ struct Shape {
   // without volume).
   static Shape ConvexMesh(const std::vector<Eigen::Vector3d>& points_G);
   static Shape ConvexMesh(std::shared_ptr<const ConvexPolyhedron> hull);
+  // A mesh shape: type kConvexMesh with the hull of the mesh's vertices, and the mesh.
+  static Shape Mesh(std::shared_ptr<const SolidMesh> mesh);
 };
 
 const char* ShapeTypeName(ShapeType type);

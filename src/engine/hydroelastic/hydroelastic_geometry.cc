@@ -123,7 +123,11 @@ RigidGeometry MakeRigidGeometry(const Shape& shape, double edge_length_m) {
       return RigidGeometry::FromSurfaceMesh(
           MakeCapsuleSurfaceMesh(shape.radius_m, shape.length_m, edge_length_m));
     case ShapeType::kConvexMesh:
-      // The hull's own triangles: a rigid surface needs no refinement.
+      // A mesh shape's own triangles (non-convex allowed), else the hull's: a rigid surface
+      // needs no refinement.
+      if (shape.mesh) {
+        return RigidGeometry::FromSurfaceMesh({shape.mesh->vertices_G, shape.mesh->triangles});
+      }
       return RigidGeometry::FromSurfaceMesh(
           MakeConvexSurfaceMesh(HullTriangleSoup(*shape.convex_mesh)));
     case ShapeType::kHalfSpace:

@@ -52,8 +52,9 @@ double EstimatedTriangles(const Shape& s, double h) {
     case ShapeType::kCapsule:
       area = 2.0 * pi * s.radius_m * (s.length_m + 2.0 * s.radius_m);
       break;
-    case ShapeType::kConvexMesh:  // the hull's own triangles, at any resolution
-      return static_cast<double>(s.convex_mesh->triangles.size());
+    case ShapeType::kConvexMesh:  // the mesh's or the hull's own triangles, at any resolution
+      return static_cast<double>(s.mesh ? s.mesh->triangles.size()
+                                        : s.convex_mesh->triangles.size());
     case ShapeType::kHalfSpace:
       return 0.0;
   }
@@ -160,6 +161,14 @@ HydroelasticProperties HydroelasticRepresentation::InForce(
 void ValidateHydroelasticChange(std::string_view geometry_name, const Shape& shape,
                                 ContactModel model, const HydroelasticChange& change) {
   const std::string where = fmt::format("geometry '{}'", geometry_name);
+  // A compliant mesh shape is meshed as its hull (MakeCompliantGeometry): right only when the
+  // mesh is its hull.
+  if (model == ContactModel::kHydroelasticCompliant && shape.mesh && !shape.mesh->convex) {
+    throw std::invalid_argument(
+        where +
+        ": a non-convex mesh cannot be hydroelastic_compliant (its tets would fill its convex "
+        "hull); make it hydroelastic_rigid, or give it as convex pieces");
+  }
   if (change.modulus_Pa) {
     ValidateModulus(where, shape.type == ShapeType::kHalfSpace, model, *change.modulus_Pa);
   }

@@ -161,6 +161,11 @@ void ValidateConstraints(const SceneSpec& scene, const std::string& src) {
   }
 }
 
+// A mesh shape's solid is its mesh (non-convex allowed); a hull made from points is the hull.
+const PolyhedronMassProperties& MeshMassProperties(const Shape& s) {
+  return s.mesh ? s.mesh->mass : s.convex_mesh->mass;
+}
+
 }  // namespace
 
 void ApplyOverrides(const ContactOverrides& o, OverridableSettings settings) {
@@ -252,7 +257,7 @@ double ShapeVolume(const Shape& s) {
     case ShapeType::kCapsule:
       return pi * r * r * s.length_m + 4.0 / 3.0 * pi * r * r * r;
     case ShapeType::kConvexMesh:
-      return s.convex_mesh->mass.volume_m3;
+      return MeshMassProperties(s).volume_m3;
     case ShapeType::kHalfSpace:
       return std::numeric_limits<double>::infinity();
   }
@@ -290,8 +295,8 @@ Eigen::Matrix3d SolidInertia(const Shape& s, double m) {
       break;
     }
     case ShapeType::kConvexMesh: {
-      // Divergence theorem over the hull (convex_hull.h): a full tensor, about the centroid.
-      const PolyhedronMassProperties& p = s.convex_mesh->mass;
+      // Divergence theorem (convex_hull.h): a full tensor, about the centroid.
+      const PolyhedronMassProperties& p = MeshMassProperties(s);
       return m / p.volume_m3 * p.unit_density_inertia;
     }
     case ShapeType::kHalfSpace:
@@ -301,7 +306,7 @@ Eigen::Matrix3d SolidInertia(const Shape& s, double m) {
 }
 
 Eigen::Vector3d ShapeCentroid(const Shape& s) {
-  return s.type == ShapeType::kConvexMesh ? s.convex_mesh->mass.centroid_G
+  return s.type == ShapeType::kConvexMesh ? MeshMassProperties(s).centroid_G
                                           : Eigen::Vector3d::Zero();
 }
 
