@@ -6,6 +6,23 @@
 
 namespace contactlab {
 
+namespace {
+
+// A block given as a mesh with a round hole about its z axis: the top is its highest vertex, the
+// hole's radius the smallest distance of a vertex from the axis (the wall's vertices; a chamfer's
+// lie farther out).
+void AddMeshBlock(const SolidMesh& mesh, const Eigen::Isometry3d& X_BG,
+                  const Eigen::Isometry3d& X_WBlock, PegHole* h) {
+  for (const Eigen::Vector3d& v_G : mesh.vertices_G) {
+    const Eigen::Vector3d v_B = X_BG * v_G;
+    h->block_top_z_m = std::max(h->block_top_z_m, (X_WBlock * v_B).z());
+    h->hole_half_width_m = std::min(h->hole_half_width_m, v_B.head<2>().norm());
+  }
+  h->round_hole = true;
+}
+
+}  // namespace
+
 std::optional<PegHole> FindPegHole(const World& world) {
   const SceneSpec& scene = world.scene();
   PegHole h;
@@ -17,8 +34,15 @@ std::optional<PegHole> FindPegHole(const World& world) {
   h.hole_half_width_m = std::numeric_limits<double>::infinity();
   for (int g = 0; g < world.num_geometries(); ++g) {
     const Shape& shape = world.geometry(g).shape;
-    if (world.geometry_body(g) == h.peg && shape.type == ShapeType::kBox) {
-      h.peg_half_m = shape.half_extents_m;
+    if (world.geometry_body(g) == h.peg && shape.type != ShapeType::kHalfSpace) {
+      // A box peg, or a round one (a mesh or a cylinder) by its bounding box: centred on P.
+      const Aabb box = ComputeAabb(shape, Eigen::Isometry3d::Identity(), 0.0);
+      h.peg_half_m = 0.5 * (box.upper - box.lower);
+      h.round_peg = shape.type != ShapeType::kBox;
+    }
+    if (world.geometry_body(g) == h.block && shape.mesh) {
+      AddMeshBlock(*shape.mesh, world.geometry(g).X_BG, X_WBlock, &h);
+      continue;
     }
     if (world.geometry_body(g) != h.block || shape.type != ShapeType::kBox) continue;
     // The box's bounding box in the block frame; its xy distance (∞-norm) from the hole axis.
@@ -36,6 +60,8 @@ std::optional<PegHole> FindPegHole(const World& world) {
 PegAlignment MeasurePegAlignment(const PegHole& hole, const Eigen::Isometry3d& X_WP) {
   PegAlignment a;
   a.peg_bottom_z_m = std::numeric_limits<double>::infinity();
+  // The corners of the peg's box (a round peg's bounding box: when it tilts, they dip below its
+  // rim by at most (√2 − 1)·r·sin(tilt), 0.1 mm at 2° for r = 1 cm).
   for (int corner = 0; corner < 8; ++corner) {
     const Eigen::Vector3d c((corner & 1 ? 1 : -1) * hole.peg_half_m.x(),
                             (corner & 2 ? 1 : -1) * hole.peg_half_m.y(),
@@ -45,7 +71,8 @@ PegAlignment MeasurePegAlignment(const PegHole& hole, const Eigen::Isometry3d& X
   a.height_above_hole_m = a.peg_bottom_z_m - hole.block_top_z_m;
   const Eigen::Vector2d offset = (X_WP.translation() - hole.hole_center_W).head<2>();
   a.lateral_offset_m = offset.norm();
-  a.axis_in_footprint = offset.cwiseAbs().maxCoeff() <= hole.hole_half_width_m;
+  a.axis_in_footprint =
+      (hole.round_hole ? offset.norm() : offset.cwiseAbs().maxCoeff()) <= hole.hole_half_width_m;
   a.insertion_depth_m =
       a.axis_in_footprint ? std::max(0.0, hole.block_top_z_m - a.peg_bottom_z_m) : 0.0;
   a.inserted = a.axis_in_footprint && a.insertion_depth_m >= kInsertedDepth_m;

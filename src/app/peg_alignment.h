@@ -2,7 +2,8 @@
 // the hole, measured the same way for the run summary's task object (TaskMonitor) and for the
 // operator's live aids (the peg's axis extended to the block's top, the hole's outline, a HUD).
 // The block is a static body whose origin is the hole's centre on its top face, built of boxes
-// around the hole (assets/scenes/peg_in_hole.yaml); the peg is a box.
+// around a square hole (assets/scenes/peg_in_hole.yaml) or a mesh with a round hole
+// (peg_in_hole_mesh.yaml); the peg is a box, or round (a mesh or a cylinder).
 #pragma once
 
 #include <Eigen/Geometry>
@@ -18,7 +19,9 @@ struct PegHole {
   Eigen::Vector3d peg_half_m = Eigen::Vector3d::Zero();     // the peg box's half extents (frame P)
   Eigen::Vector3d hole_center_W = Eigen::Vector3d::Zero();  // on the block's top face
   double block_top_z_m = 0;                                 // the top face's height
-  double hole_half_width_m = 0;  // the hole's half width (∞-norm from its axis)
+  double hole_half_width_m = 0;  // the hole's half width (∞-norm from its axis; round: radius)
+  bool round_peg = false;        // a cylinder or a mesh: peg_half_m is its bounding box
+  bool round_hole = false;       // the block is a mesh with a round hole about its z axis
 };
 
 // The peg and hole of a scene named peg_in_hole* with bodies "peg" and "block"; nullopt else.

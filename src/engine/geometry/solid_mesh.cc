@@ -95,9 +95,21 @@ SolidMesh MakeSolidMesh(std::vector<Eigen::Vector3d> vertices,
   }
   SolidMesh mesh;
   mesh.mass = ComputePolyhedronMassProperties(vertices, triangles);
-  // Convex when it encloses its hull's volume (to round-off): every vertex on the hull.
-  const double hull_volume = ComputeConvexHull(vertices).mass.volume_m3;
-  mesh.convex = mesh.mass.volume_m3 >= (1 - 1e-9) * hull_volume;
+  // Convex when it is its hull up to the rounding of a mesh file's coordinates (assimp reads
+  // floats, 1e-7 relative; text files often hold 6 digits), which dents a round part's vertices:
+  // every vertex within δ = 1e-5 of the hull's size of the hull's surface, and the volume short of
+  // the hull's by at most δ times the hull's area.
+  const ConvexPolyhedron hull = ComputeConvexHull(vertices);
+  const double delta = 1e-5 * hull.half_size_m;
+  double hull_area = 0;
+  for (const std::array<int, 3>& t : hull.triangles) {
+    const Eigen::Vector3d& a = hull.vertices_G[t[0]];
+    hull_area += 0.5 * (hull.vertices_G[t[1]] - a).cross(hull.vertices_G[t[2]] - a).norm();
+  }
+  mesh.convex = hull.mass.volume_m3 - mesh.mass.volume_m3 <= delta * hull_area;
+  for (const Eigen::Vector3d& v : vertices) {
+    if (HullPlaneDistance(hull, v) < -delta) mesh.convex = false;
+  }
   mesh.vertices_G = std::move(vertices);
   mesh.triangles = std::move(triangles);
   return mesh;

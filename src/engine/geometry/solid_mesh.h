@@ -18,7 +18,8 @@ struct SolidMesh {
   std::vector<Eigen::Vector3d> vertices_G;
   std::vector<std::array<int, 3>> triangles;  // counterclockwise seen from outside
   PolyhedronMassProperties mass;              // of the enclosed solid
-  // Whether the surface is its own convex hull (then it can be meshed as a compliant body).
+  // Whether the surface is its own convex hull, up to 1e-5 of its size (then it can be meshed as
+  // a compliant body).
   bool convex = false;
 };
 
