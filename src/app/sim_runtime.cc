@@ -484,7 +484,8 @@ void SimRuntime::Impl::Apply(command::SetHydroelastic& c) {
     for (int g : job.geometries) {
       const GeometrySpec& spec = world->geometry(g);
       ValidateHydroelasticChange(spec.name, spec.shape, spec.hydroelastic.model,
-                                 {c.modulus_Pa, c.resolution_m});
+                                 {c.modulus_Pa, c.resolution_m},
+                                 spec.hydroelastic.volume_mesh != nullptr);
     }
   } catch (const std::exception& e) {
     Error(fmt::format("hydroelastic change rejected: {}", e.what()));

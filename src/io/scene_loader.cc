@@ -72,6 +72,16 @@ void ParseHydroelastic(const Context& ctx, const YAML::Node& node, const std::st
                         "hydroelastic_rigid or point; it always acts as rigid)");
   }
   h.modulus_Pa = ctx.Positive(node, where, "hydroelastic_modulus", h.modulus_Pa);
+  if (node["volume_mesh"].IsDefined()) {
+    if (h.model != ContactModel::kHydroelasticCompliant) {
+      ctx.Fail(node["volume_mesh"],
+               where + ".volume_mesh needs contact_model: hydroelastic_compliant");
+    }
+    if (node["resolution"].IsDefined()) {
+      ctx.Fail(node["resolution"], where + ": give volume_mesh or resolution, not both");
+    }
+    h.volume_mesh = LoadVolumeMesh(ctx, node, where);
+  }
   h.resolution_m = node["resolution"].IsDefined() && !node["resolution"].IsNull()
                        ? ctx.Positive(node, where, "resolution", 0)
                        : 0.0;
@@ -88,7 +98,7 @@ void ParseHydroelastic(const Context& ctx, const YAML::Node& node, const std::st
   // thin box's default is a fifth of its thickness): refused here, before any mesh is built.
   // A generator's one resolution for boxes of several sizes (part_of_generator) is checked
   // against the generator's size, and each box is meshed at most as coarsely as itself.
-  if (h.model != ContactModel::kPoint && g->shape.type != ShapeType::kHalfSpace) {
+  if (h.model != ContactModel::kPoint && g->shape.type != ShapeType::kHalfSpace && !h.volume_mesh) {
     HydroelasticChange change;
     change.resolution_m =
         h.resolution_m > 0 ? h.resolution_m : DefaultHydroelasticResolution(g->shape);
@@ -114,10 +124,11 @@ struct ParsedShape {
 ParsedShape ParseShape(const Context& ctx, const YAML::Node& node, const std::string& body_where,
                        int index, const ContactProperties& defaults) {
   const std::string where = fmt::format("{}.shapes[{}]", body_where, index);
-  ctx.CheckKeys(node, where,
-                With(kContactKeys, {"type", "name", "radius", "size", "length", "normal",
-                                    "position", "rpy_deg", "quaternion", "contact_model",
-                                    "hydroelastic_modulus", "resolution", "file", "scale"}));
+  ctx.CheckKeys(
+      node, where,
+      With(kContactKeys, {"type", "name", "radius", "size", "length", "normal", "position",
+                          "rpy_deg", "quaternion", "contact_model", "hydroelastic_modulus",
+                          "resolution", "file", "scale", "volume_mesh"}));
   std::optional<MeshShapes> mesh;
   GeometrySpec g;
   g.name = ctx.String(node, "name", fmt::format("shape{}", index));

@@ -4,6 +4,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "engine/hydroelastic/hydroelastic_representation.h"
+#include "engine/hydroelastic/vtk_reader.h"
 #include "io/mesh_file.h"
 
 namespace contactlab {
@@ -62,6 +64,24 @@ MeshShapes LoadMeshShapes(const Context& ctx, const YAML::Node& node, const std:
   shapes.whole =
       data.num_objects() == 1 ? shapes.objects.front() : Shape::Mesh(MakeObjectMesh(data));
   return shapes;
+}
+
+std::shared_ptr<const hydroelastic::VolumeMesh> LoadVolumeMesh(const Context& ctx,
+                                                               const YAML::Node& node,
+                                                               const std::string& where) {
+  const std::string file = ctx.String(node, "volume_mesh", "");
+  if (file.empty()) ctx.Fail(node["volume_mesh"], where + ".volume_mesh: a VTK file's path");
+  hydroelastic::VtkVolumeMesh vtk;
+  try {
+    vtk = hydroelastic::ReadVtkVolumeMesh(ResolveMeshPath(ctx, file));
+  } catch (const std::exception& e) {
+    ctx.Fail(node["volume_mesh"], fmt::format("{}.volume_mesh: {}", where, e.what()));
+  }
+  if (vtk.mesh.num_tets() > kMaxHydroelasticTets) {
+    ctx.Fail(node["volume_mesh"], fmt::format("{}.volume_mesh: {} tets, more than the {} allowed",
+                                              where, vtk.mesh.num_tets(), kMaxHydroelasticTets));
+  }
+  return std::make_shared<const hydroelastic::VolumeMesh>(std::move(vtk.mesh));
 }
 
 }  // namespace contactlab

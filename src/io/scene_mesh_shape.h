@@ -4,10 +4,12 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/geometry/shape.h"
+#include "engine/hydroelastic/volume_mesh.h"
 #include "io/scene_yaml_context.h"
 
 namespace contactlab {
@@ -23,5 +25,11 @@ struct MeshShapes {
 // triangles, inside-out).
 MeshShapes LoadMeshShapes(const scene_yaml::Context& ctx, const YAML::Node& node,
                           const std::string& where);
+
+// A shape's `volume_mesh: FILE.vtk` (VTK legacy ASCII tets, as `tetgen -k` writes them; path as
+// for `file`), within the hydroelastic tet budget. Throws SceneError naming the file and line.
+std::shared_ptr<const hydroelastic::VolumeMesh> LoadVolumeMesh(const scene_yaml::Context& ctx,
+                                                               const YAML::Node& node,
+                                                               const std::string& where);
 
 }  // namespace contactlab

@@ -3,10 +3,12 @@
 // geometry; the representation built from it is in hydroelastic_representation.h.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "engine/geometry/shape.h"
+#include "engine/hydroelastic/volume_mesh.h"
 
 namespace contactlab {
 
@@ -24,6 +26,10 @@ struct HydroelasticProperties {
   double modulus_Pa = 1e7;
   // Mesh edge length [m], ≥ 0; 0 picks DefaultHydroelasticResolution(shape).
   double resolution_m = 0.0;
+  // A compliant geometry's own tet mesh (a VTK file's, e.g. made by tetgen), used instead of one
+  // generated from the shape at resolution_m — a non-convex mesh shape needs one; its field is
+  // ε = distance to its boundary, normalized (docs/contact-model.md §5). Shared, immutable.
+  std::shared_ptr<const hydroelastic::VolumeMesh> volume_mesh;
 };
 
 // A fifth of the shape's smallest dimension (box: smallest side; sphere: diameter; cylinder:

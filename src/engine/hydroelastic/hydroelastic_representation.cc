@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/hydroelastic/vtk_reader.h"
+
 namespace contactlab {
 
 double ShapeLargestDimension(const Shape& s) {
@@ -159,15 +161,21 @@ HydroelasticProperties HydroelasticRepresentation::InForce(
 }
 
 void ValidateHydroelasticChange(std::string_view geometry_name, const Shape& shape,
-                                ContactModel model, const HydroelasticChange& change) {
+                                ContactModel model, const HydroelasticChange& change,
+                                bool given_volume_mesh) {
   const std::string where = fmt::format("geometry '{}'", geometry_name);
   // A compliant mesh shape is meshed as its hull (MakeCompliantGeometry): right only when the
   // mesh is its hull.
-  if (model == ContactModel::kHydroelasticCompliant && shape.mesh && !shape.mesh->convex) {
+  if (given_volume_mesh) {
+    if (change.resolution_m) {
+      throw std::invalid_argument(where + ": its tet mesh is given (volume_mesh): no resolution");
+    }
+  } else if (model == ContactModel::kHydroelasticCompliant && shape.mesh && !shape.mesh->convex) {
     throw std::invalid_argument(
         where +
-        ": a non-convex mesh cannot be hydroelastic_compliant (its tets would fill its convex "
-        "hull); make it hydroelastic_rigid, or give it as convex pieces");
+        ": a non-convex mesh cannot be hydroelastic_compliant without its tet mesh (volume_mesh: "
+        "FILE.vtk; generated, its tets would fill its convex hull); or make it "
+        "hydroelastic_rigid, or give it as convex pieces");
   }
   if (change.modulus_Pa) {
     ValidateModulus(where, shape.type == ShapeType::kHalfSpace, model, *change.modulus_Pa);
@@ -178,7 +186,8 @@ void ValidateHydroelasticChange(std::string_view geometry_name, const Shape& sha
 HydroelasticRepresentation BuildHydroelasticRepresentation(
     std::string_view geometry_name, const Shape& shape, const HydroelasticProperties& properties,
     const HydroelasticChange& change, const HydroelasticRepresentation* current) {
-  ValidateHydroelasticChange(geometry_name, shape, properties.model, change);
+  ValidateHydroelasticChange(geometry_name, shape, properties.model, change,
+                             properties.volume_mesh != nullptr);
   const HydroelasticProperties h = current ? current->InForce(properties) : properties;
   const double edge = change.resolution_m  ? *change.resolution_m
                       : h.resolution_m > 0 ? h.resolution_m
@@ -194,6 +203,9 @@ HydroelasticRepresentation BuildHydroelasticRepresentation(
                         ? current->compliant
                         : std::make_shared<const hydroelastic::CompliantGeometry>(
                               WithModulus(*current->compliant, r.modulus_Pa));
+    } else if (properties.volume_mesh) {
+      r.compliant = std::make_shared<const hydroelastic::CompliantGeometry>(
+          hydroelastic::MakeCompliantGeometry({*properties.volume_mesh, {}, ""}, r.modulus_Pa));
     } else {
       r.compliant = std::make_shared<const hydroelastic::CompliantGeometry>(
           hydroelastic::MakeCompliantGeometry(shape, r.modulus_Pa, edge));

@@ -49,8 +49,11 @@ struct HydroelasticChange {
 // largest dimension, or so fine that the mesh would exceed kMaxHydroelasticTets tets
 // (compliant) or kMaxHydroelasticTriangles triangles (rigid) — the message gives the finest
 // resolution allowed.
+// `given_volume_mesh`: the geometry's tet mesh is its own (HydroelasticProperties::volume_mesh):
+// then a non-convex mesh shape may be compliant, and its resolution cannot change.
 void ValidateHydroelasticChange(std::string_view geometry_name, const Shape& shape,
-                                ContactModel model, const HydroelasticChange& change);
+                                ContactModel model, const HydroelasticChange& change,
+                                bool given_volume_mesh = false);
 
 // Builds the representation of a geometry with the given properties, changed by `change`:
 // values it does not hold are those of `current` (the geometry's representation now) or, with
