@@ -1,6 +1,7 @@
 #include "io/scene_constraints.h"
 
-#include <limits>
+#include <set>
+#include <string>
 
 namespace contactlab {
 namespace {
@@ -21,14 +22,7 @@ int ParseConstraintBody(const Context& ctx, const YAML::Node& node, const std::s
 HolonomicCompliance ParseCompliance(const Context& ctx, const YAML::Node& node,
                                     const std::string& where, const char* stiffness_key) {
   HolonomicCompliance c;
-  const YAML::Node k = node[stiffness_key];
-  if (k.IsDefined() && !k.IsNull()) {
-    c.stiffness = ctx.Number(k, where + "." + stiffness_key, /*allow_inf=*/true);
-    if (!(c.stiffness > 0)) {
-      ctx.Fail(k, fmt::format("{}.{} must be positive (.inf for rigid), got {}", where,
-                              stiffness_key, c.stiffness));
-    }
-  }
+  c.stiffness = ctx.Stiffness(node, where, stiffness_key, c.stiffness);
   c.relaxation_time_s = ctx.NonNegative(node, where, "relaxation_time", 0.0);
   return c;
 }
@@ -43,52 +37,68 @@ Eigen::Isometry3d ParseFrame(const Context& ctx, const YAML::Node& node, const s
   return ctx.Pose(frame, w);
 }
 
+// What every kind has: its fields checked (with type, name, body_a and body_b), its name and its
+// two bodies.
+template <class Spec>
+Spec ParsePair(const Context& ctx, const YAML::Node& node, const std::string& where,
+               const std::string& name, const SceneSpec& scene, std::set<std::string> fields) {
+  fields.insert({"type", "name", "body_a", "body_b"});
+  ctx.CheckKeys(node, where, fields);
+  Spec spec;
+  spec.name = name;
+  spec.body_a = ParseConstraintBody(ctx, node, where, "body_a", scene);
+  spec.body_b = ParseConstraintBody(ctx, node, where, "body_b", scene);
+  return spec;
+}
+
+CouplerSpec ParseCoupler(const Context& ctx, const YAML::Node& node, const std::string& where,
+                         const std::string& name, const SceneSpec& scene) {
+  auto c = ParsePair<CouplerSpec>(ctx, node, where, name, scene,
+                                  {"gear_ratio", "offset", "stiffness", "relaxation_time"});
+  c.parameters.gear_ratio = ctx.Number(node, where, "gear_ratio", 1.0);
+  c.parameters.offset = ctx.Number(node, where, "offset", 0.0);
+  c.parameters.compliance = ParseCompliance(ctx, node, where, "stiffness");
+  return c;
+}
+
+DistanceSpec ParseDistance(const Context& ctx, const YAML::Node& node, const std::string& where,
+                           const std::string& name, const SceneSpec& scene) {
+  auto d =
+      ParsePair<DistanceSpec>(ctx, node, where, name, scene,
+                              {"point_a", "point_b", "distance", "stiffness", "relaxation_time"});
+  d.p_AP =
+      ctx.BoundedVec3(node, where, "point_a", Eigen::Vector3d::Zero(), scene_bounds::kPosition);
+  d.p_BQ =
+      ctx.BoundedVec3(node, where, "point_b", Eigen::Vector3d::Zero(), scene_bounds::kPosition);
+  if (!node["distance"].IsDefined()) ctx.Fail(node, where + " needs distance: METRES");
+  d.parameters.distance_m = ctx.Positive(node, where, "distance", 0.0);
+  d.parameters.compliance = ParseCompliance(ctx, node, where, "stiffness");
+  return d;
+}
+
+WeldSpec ParseWeld(const Context& ctx, const YAML::Node& node, const std::string& where,
+                   const std::string& name, const SceneSpec& scene) {
+  auto w = ParsePair<WeldSpec>(
+      ctx, node, where, name, scene,
+      {"frame_a", "frame_b", "stiffness", "rotational_stiffness", "relaxation_time"});
+  w.X_AP = ParseFrame(ctx, node, where, "frame_a");
+  w.X_BQ = ParseFrame(ctx, node, where, "frame_b");
+  w.parameters.translation = ParseCompliance(ctx, node, where, "stiffness");
+  w.parameters.rotation = ParseCompliance(ctx, node, where, "rotational_stiffness");
+  return w;
+}
+
 void ParseConstraint(const Context& ctx, const YAML::Node& node, int index, SceneSpec* scene) {
-  std::string where = fmt::format("constraints[{}]", index);
+  const std::string where = fmt::format("constraints[{}]", index);
   if (!node.IsMap()) ctx.Fail(node, where + " must be a mapping with a type");
   const std::string type = ctx.String(node, "type", "");
   const std::string name = ctx.String(node, "name", fmt::format("{}_{}", type, index));
   if (type == "coupler") {
-    ctx.CheckKeys(node, where,
-                  {"type", "name", "body_a", "body_b", "gear_ratio", "offset", "stiffness",
-                   "relaxation_time"});
-    CouplerSpec c;
-    c.name = name;
-    c.body_a = ParseConstraintBody(ctx, node, where, "body_a", *scene);
-    c.body_b = ParseConstraintBody(ctx, node, where, "body_b", *scene);
-    c.parameters.gear_ratio = ctx.Number(node, where, "gear_ratio", 1.0);
-    c.parameters.offset = ctx.Number(node, where, "offset", 0.0);
-    c.parameters.compliance = ParseCompliance(ctx, node, where, "stiffness");
-    scene->couplers.push_back(c);
+    scene->couplers.push_back(ParseCoupler(ctx, node, where, name, *scene));
   } else if (type == "distance") {
-    ctx.CheckKeys(node, where,
-                  {"type", "name", "body_a", "body_b", "point_a", "point_b", "distance",
-                   "stiffness", "relaxation_time"});
-    DistanceSpec d;
-    d.name = name;
-    d.body_a = ParseConstraintBody(ctx, node, where, "body_a", *scene);
-    d.body_b = ParseConstraintBody(ctx, node, where, "body_b", *scene);
-    d.p_AP =
-        ctx.BoundedVec3(node, where, "point_a", Eigen::Vector3d::Zero(), scene_bounds::kPosition);
-    d.p_BQ =
-        ctx.BoundedVec3(node, where, "point_b", Eigen::Vector3d::Zero(), scene_bounds::kPosition);
-    if (!node["distance"].IsDefined()) ctx.Fail(node, where + " needs distance: METRES");
-    d.parameters.distance_m = ctx.Positive(node, where, "distance", 0.0);
-    d.parameters.compliance = ParseCompliance(ctx, node, where, "stiffness");
-    scene->distances.push_back(d);
+    scene->distances.push_back(ParseDistance(ctx, node, where, name, *scene));
   } else if (type == "weld") {
-    ctx.CheckKeys(node, where,
-                  {"type", "name", "body_a", "body_b", "frame_a", "frame_b", "stiffness",
-                   "rotational_stiffness", "relaxation_time"});
-    WeldSpec w;
-    w.name = name;
-    w.body_a = ParseConstraintBody(ctx, node, where, "body_a", *scene);
-    w.body_b = ParseConstraintBody(ctx, node, where, "body_b", *scene);
-    w.X_AP = ParseFrame(ctx, node, where, "frame_a");
-    w.X_BQ = ParseFrame(ctx, node, where, "frame_b");
-    w.parameters.translation = ParseCompliance(ctx, node, where, "stiffness");
-    w.parameters.rotation = ParseCompliance(ctx, node, where, "rotational_stiffness");
-    scene->welds.push_back(w);
+    scene->welds.push_back(ParseWeld(ctx, node, where, name, *scene));
   } else {
     ctx.Fail(node, fmt::format("{}: unknown constraint type '{}' (coupler, distance, weld)", where,
                                type));

@@ -28,14 +28,7 @@ using scene_yaml::Context;
 ContactProperties ParseContact(const Context& ctx, const YAML::Node& map, const std::string& where,
                                const ContactProperties& defaults) {
   ContactProperties c = defaults;
-  const YAML::Node k = map["stiffness"];
-  if (k.IsDefined() && !k.IsNull()) {
-    c.stiffness_N_per_m = ctx.Number(k, where + ".stiffness", /*allow_inf=*/true);
-    if (!(c.stiffness_N_per_m > 0)) {
-      ctx.Fail(k, fmt::format("{}.stiffness must be positive (.inf for rigid), got {}", where,
-                              c.stiffness_N_per_m));
-    }
-  }
+  c.stiffness_N_per_m = ctx.Stiffness(map, where, "stiffness", c.stiffness_N_per_m);
   c.hunt_crossley_s_per_m = ctx.NonNegative(map, where, "hunt_crossley", c.hunt_crossley_s_per_m);
   c.relaxation_time_s = ctx.NonNegative(map, where, "relaxation_time", c.relaxation_time_s);
   c.friction = ctx.NonNegative(map, where, "friction", c.friction);
@@ -555,11 +548,7 @@ void ParseRobot(const Context& ctx, const YAML::Node& node, int index,
                  "joint_positions", "pd", "contact", "hydroelastic"});
   const std::string file = ctx.String(node, "urdf", "");
   if (file.empty()) ctx.Fail(node, where + ": needs urdf: PATH");
-  fs::path path(file);
-  if (path.is_relative()) {
-    const fs::path beside = fs::path(ctx.source).parent_path() / path;
-    path = fs::exists(beside) ? beside : fs::path(AssetDirectory()) / path;
-  }
+  const std::string path = ctx.ResolvePath(file);
   UrdfOptions options;
   options.name_prefix = ctx.String(node, "prefix", "");
   options.X_WRoot = ctx.Pose(node, where);
@@ -590,7 +579,7 @@ void ParseRobot(const Context& ctx, const YAML::Node& node, int index,
   }
   const size_t first_body = scene->bodies.size();
   try {
-    AddUrdfRobot(path.string(), options, scene);
+    AddUrdfRobot(path, options, scene);
   } catch (const SceneError& e) {
     ctx.Fail(node["urdf"], e.what());
   }

@@ -1,6 +1,5 @@
 #include "io/scene_mesh_shape.h"
 
-#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -26,14 +25,6 @@ Eigen::Vector3d ParseScale(const Context& ctx, const YAML::Node& node, const std
   return s;
 }
 
-std::string ResolveMeshPath(const Context& ctx, const std::string& file) {
-  namespace fs = std::filesystem;
-  const fs::path path(file);
-  if (path.is_absolute()) return path.string();
-  const fs::path beside = fs::path(ctx.source).parent_path() / path;
-  return fs::exists(beside) ? beside.string() : (fs::path(AssetDirectory()) / path).string();
-}
-
 std::shared_ptr<const SolidMesh> MakeObjectMesh(const MeshData& data) {
   return std::make_shared<const SolidMesh>(MakeSolidMesh(data.vertices, data.triangles));
 }
@@ -46,7 +37,7 @@ MeshShapes LoadMeshShapes(const Context& ctx, const YAML::Node& node, const std:
   const Eigen::Vector3d scale = ParseScale(ctx, node, where);
   MeshData data;
   try {
-    data = LoadMeshFile(ResolveMeshPath(ctx, file), scale);
+    data = LoadMeshFile(ctx.ResolvePath(file), scale);
   } catch (const std::exception& e) {
     ctx.Fail(node["file"], fmt::format("{}: {}", where, e.what()));
   }
@@ -73,7 +64,7 @@ std::shared_ptr<const hydroelastic::VolumeMesh> LoadVolumeMesh(const Context& ct
   if (file.empty()) ctx.Fail(node["volume_mesh"], where + ".volume_mesh: a VTK file's path");
   hydroelastic::VtkVolumeMesh vtk;
   try {
-    vtk = hydroelastic::ReadVtkVolumeMesh(ResolveMeshPath(ctx, file));
+    vtk = hydroelastic::ReadVtkVolumeMesh(ctx.ResolvePath(file));
   } catch (const std::exception& e) {
     ctx.Fail(node["volume_mesh"], fmt::format("{}.volume_mesh: {}", where, e.what()));
   }

@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -150,6 +151,28 @@ struct Context {
     } catch (const YAML::Exception&) {
       Fail(n, fmt::format("field '{}' must be true or false", field));
     }
+  }
+
+  // A file named in the scene: absolute, relative to the scene file's folder, or else relative
+  // to the asset directory.
+  std::string ResolvePath(const std::string& file) const {
+    namespace fs = std::filesystem;
+    const fs::path path(file);
+    if (path.is_absolute()) return path.string();
+    const fs::path beside = fs::path(source).parent_path() / path;
+    return fs::exists(beside) ? beside.string() : (fs::path(AssetDirectory()) / path).string();
+  }
+
+  // `map[field]`, a positive stiffness or .inf (rigid); `fallback` when absent.
+  double Stiffness(const YAML::Node& map, const std::string& where, const std::string& field,
+                   double fallback) const {
+    const YAML::Node k = map[field];
+    if (!k.IsDefined() || k.IsNull()) return fallback;
+    const double value = Number(k, where + "." + field, /*allow_inf=*/true);
+    if (!(value > 0)) {
+      Fail(k, fmt::format("{}.{} must be positive (.inf for rigid), got {}", where, field, value));
+    }
+    return value;
   }
 
   // Pose from `position` and one of `rpy_deg` (roll-pitch-yaw, degrees, X_WB = Rz·Ry·Rx) or

@@ -54,7 +54,7 @@ Shape Shape::ConvexMesh(std::shared_ptr<const ConvexPolyhedron> hull) {
 }
 
 Shape Shape::Mesh(std::shared_ptr<const SolidMesh> mesh) {
-  Shape s = ConvexMesh(mesh->vertices_G);
+  Shape s = ConvexMesh(mesh->hull);
   s.mesh = std::move(mesh);
   return s;
 }

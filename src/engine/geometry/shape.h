@@ -40,7 +40,7 @@ struct Shape {
   // without volume).
   static Shape ConvexMesh(const std::vector<Eigen::Vector3d>& points_G);
   static Shape ConvexMesh(std::shared_ptr<const ConvexPolyhedron> hull);
-  // A mesh shape: type kConvexMesh with the hull of the mesh's vertices, and the mesh.
+  // A mesh shape: type kConvexMesh with the mesh's hull, and the mesh.
   static Shape Mesh(std::shared_ptr<const SolidMesh> mesh);
 };
 

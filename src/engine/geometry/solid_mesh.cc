@@ -99,7 +99,8 @@ SolidMesh MakeSolidMesh(std::vector<Eigen::Vector3d> vertices,
   // floats, 1e-7 relative; text files often hold 6 digits), which dents a round part's vertices:
   // every vertex within δ = 1e-5 of the hull's size of the hull's surface, and the volume short of
   // the hull's by at most δ times the hull's area.
-  const ConvexPolyhedron hull = ComputeConvexHull(vertices);
+  mesh.hull = std::make_shared<const ConvexPolyhedron>(ComputeConvexHull(vertices));
+  const ConvexPolyhedron& hull = *mesh.hull;
   const double delta = 1e-5 * hull.half_size_m;
   double hull_area = 0;
   for (const std::array<int, 3>& t : hull.triangles) {

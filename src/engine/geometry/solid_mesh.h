@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ struct SolidMesh {
   std::vector<Eigen::Vector3d> vertices_G;
   std::vector<std::array<int, 3>> triangles;  // counterclockwise seen from outside
   PolyhedronMassProperties mass;              // of the enclosed solid
+  // Its convex hull, what point contact uses (Shape::Mesh shares it).
+  std::shared_ptr<const ConvexPolyhedron> hull;
   // Whether the surface is its own convex hull, up to 1e-5 of its size (then it can be meshed as
   // a compliant body).
   bool convex = false;

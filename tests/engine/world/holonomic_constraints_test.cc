@@ -186,6 +186,28 @@ TEST(HolonomicConstraintsWorld, CompliantWeldChainSagsLikeTwoSpringsInSeries) {
   ExpectWeldChainSagsAsPredicted({.stiffness = 1e4, .relaxation_time_s = 0.05});
 }
 
+// A kinematic body's prescribed velocity enters the rows as their bias: a body welded to a belt
+// running at 0.1 m/s (no gravity) is carried along, 0.1 m in 1 s, its weld staying closed.
+TEST(HolonomicConstraintsWorld, AWeldToAKinematicBodyCarriesItAlong) {
+  SceneSpec s;
+  s.gravity_W.setZero();
+  SceneBody belt;
+  belt.body.name = "belt";
+  belt.kind = SceneBody::Kind::kKinematic;
+  belt.motion.speed_m_per_s = 0.1;
+  s.bodies.push_back(belt);
+  s.bodies.push_back(FreeBody("box", 1.0, Vector3d(0, 0, 0.2)));
+  Isometry3d X_AP = Isometry3d::Identity();
+  X_AP.translation() = Vector3d(0, 0, 0.2);
+  s.welds.push_back(Weld(0, X_AP, 1));
+  World world(s);
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(world.Step()) << world.failure();
+  EXPECT_NEAR(world.BodyPose(1).translation().x(), 0.1, 1e-6);
+  EXPECT_NEAR(world.BodyVelocity(1)(3), 0.1, 1e-6);
+  EXPECT_LT((world.BodyPose(1).translation() - world.BodyPose(0) * X_AP.translation()).norm(),
+            1e-6);
+}
+
 TEST(HolonomicConstraintsWorld, WarmStepsWithEveryKindDoNotAllocate) {
   if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
   SceneSpec base;
