@@ -17,6 +17,17 @@ class Constraint {
   // Must not allocate.
   virtual double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc,
                           Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const = 0;
+  // Regime prediction (docs/contact-model.md §4.1). Newton's quadratic model at v_c cannot see
+  // a kink of ℓ_i ahead: a sliding contact whose step Δv_c carries it through stiction, an open
+  // contact whose step closes it. When the step from v_c along Δv_c enters such a regime,
+  // writes the quadratic model of ℓ_i valid there, extended back to v_c — its impulse γ and
+  // Hessian G at v_c — and returns true; otherwise returns false and leaves both untouched.
+  // Only the solver's search direction depends on it, never the solution. Must not allocate.
+  virtual bool PredictRegime(const Eigen::Ref<const Eigen::VectorXd>& /*vc*/,
+                             const Eigen::Ref<const Eigen::VectorXd>& /*dvc*/,
+                             Eigen::Ref<Eigen::VectorXd> /*gamma*/, Eigen::MatrixXd* /*G*/) const {
+    return false;
+  }
   // As Evaluate but without the Hessian (line search).
   double Cost(const Eigen::Ref<const Eigen::VectorXd>& vc,
               Eigen::Ref<Eigen::VectorXd> gamma) const {

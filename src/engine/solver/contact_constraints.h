@@ -9,6 +9,21 @@
 
 namespace contactlab {
 
+// The Hunt & Crossley law written around its opening velocity v̂ (docs/contact-model.md §2.2),
+// with u = v̂ − v_n:  n = δt·(a + b·u)·(c + d·u). Its coefficients depend only on the step's data,
+// so a contact computes them once and the solver's many evaluations per step (Newton and line
+// search) cost a few multiplications and no division.
+struct HuntCrossleyExpansion {
+  double dt_s = 0;
+  double opening_velocity = 0;  // v̂ (may be ±∞)
+  double a = 0, b = 0, c = 0, d = 0;
+  double elastic_force_N = 0;  // f0, for the constant push of k = d = 0 (v̂ = +∞)
+  // ℓ_n(v_n); writes n and −n' when non-null.
+  double Evaluate(double vn, double* impulse, double* impulse_derivative_neg) const;
+  // −n'(v̂⁻) = δt·(b·c + d·a): the closed side's stiffness at the opening velocity.
+  double ClosingStiffness() const;
+};
+
 // Hunt & Crossley normal law, implicit in δt (docs/contact-model.md §2.2), in the f0 = k·x0 form so
 // that faces with k → 0 but finite f0 stay finite (§5).
 //   n(v_n) = δt·(f0 − δt·k·v_n)₊·(1 − d·v_n)₊,   f0 = k·x0.
@@ -35,8 +50,10 @@ struct HuntCrossleyNormal {
   double Potential(double vn) const;
   // v̂ = min(x0/δt, 1/d) = min(f0/(δt·k), 1/d): n = 0 for v_n ≥ v̂. May be ±∞ (k = 0).
   double OpeningVelocity() const;
-  // ℓ_n, n and −n' in one pass (what the contact models call).
+  // ℓ_n, n and −n' in one pass.
   double Evaluate(double vn, double* impulse, double* impulse_derivative_neg) const;
+  // The law's coefficients around v̂ (what the contact models evaluate).
+  HuntCrossleyExpansion Expand() const;
 };
 
 // SAP (docs/contact-model.md §2.1): a linear Kelvin–Voigt normal compliance and regularized
@@ -75,6 +92,9 @@ class SapContact final : public Constraint {
   int num_rows() const override { return 3; }
   double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc, Eigen::Ref<Eigen::VectorXd> gamma,
                   Eigen::MatrixXd* G) const override;
+  bool PredictRegime(const Eigen::Ref<const Eigen::VectorXd>& vc,
+                     const Eigen::Ref<const Eigen::VectorXd>& dvc,
+                     Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const override;
   const Data& data() const { return d_; }
 
  private:
@@ -110,14 +130,18 @@ class LaggedContact final : public Constraint {
   // The contact of one step, from the contact velocity v_n0 at the previous state.
   LaggedContact(const HuntCrossleyNormal& normal, const Parameters& p, double previous_vn,
                 const DelassusDiagonal& w);
-  explicit LaggedContact(const Data& d) : d_(d) {}
+  explicit LaggedContact(const Data& d) : d_(d), normal_(d.normal.Expand()) {}
   int num_rows() const override { return 3; }
   double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc, Eigen::Ref<Eigen::VectorXd> gamma,
                   Eigen::MatrixXd* G) const override;
+  bool PredictRegime(const Eigen::Ref<const Eigen::VectorXd>& vc,
+                     const Eigen::Ref<const Eigen::VectorXd>& dvc,
+                     Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const override;
   const Data& data() const { return d_; }
 
  private:
   Data d_;
+  HuntCrossleyExpansion normal_;
 };
 
 // Similar (docs/contact-model.md §2.4): z = v_n − μ‖v_t‖_s, ℓ = −N(z) shifted to vanish when open.
@@ -136,15 +160,19 @@ class SimilarContact final : public Constraint {
   };
   SimilarContact() = default;
   SimilarContact(const HuntCrossleyNormal& normal, const Parameters& p)
-      : d_{normal, p.friction, p.stiction_tolerance_m_per_s} {}
-  explicit SimilarContact(const Data& d) : d_(d) {}
+      : SimilarContact(Data{normal, p.friction, p.stiction_tolerance_m_per_s}) {}
+  explicit SimilarContact(const Data& d) : d_(d), normal_(d.normal.Expand()) {}
   int num_rows() const override { return 3; }
   double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc, Eigen::Ref<Eigen::VectorXd> gamma,
                   Eigen::MatrixXd* G) const override;
+  bool PredictRegime(const Eigen::Ref<const Eigen::VectorXd>& vc,
+                     const Eigen::Ref<const Eigen::VectorXd>& dvc,
+                     Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const override;
   const Data& data() const { return d_; }
 
  private:
   Data d_;
+  HuntCrossleyExpansion normal_;
 };
 
 }  // namespace contactlab

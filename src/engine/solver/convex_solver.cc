@@ -34,6 +34,8 @@ struct ConvexSolver::Workspace {
   Eigen::VectorXd dvc;          // Δv_c = J Δv
   Eigen::VectorXd vc_alpha;     // v_c + α Δv_c
   Eigen::VectorXd gamma_alpha;  // γ(α)
+  // Regime prediction (§4.1): the models' impulses, Jᵀ of them and the step they give.
+  Eigen::VectorXd gamma_model, JT_gamma_model, dv_model;
   // Line-search terms of the quadratic part: ℓ_A(α) = ℓ_A0 + α a0 + ½ α² a1 (§4).
   double ell_A0 = 0, a0 = 0, a1 = 0;
 
@@ -42,6 +44,10 @@ struct ConvexSolver::Workspace {
   std::vector<std::vector<Eigen::MatrixXd>> G_pool;
   std::vector<int> G_count;
   std::vector<Eigen::MatrixXd*> G;
+  // The predicted models' Hessians (a second pool like G's) and, per constraint, the Hessian the
+  // predicted step uses: its model's if it predicts a regime, G[i] otherwise.
+  std::vector<std::vector<Eigen::MatrixXd>> G_predicted_pool;
+  std::vector<Eigen::MatrixXd*> G_predicted, G_model;
 
   BlockSparseHessian hessian;
   Eigen::MatrixXd H_dense;
@@ -58,10 +64,12 @@ void ConvexSolver::Prepare(const ConvexProblem& problem) {
   Workspace& ws = *ws_;
   const int nv = problem.num_velocities();
   const int nrows = problem.num_constraint_rows();
-  for (Eigen::VectorXd* x : {&ws.D, &ws.r, &ws.Ar, &ws.JT_gamma, &ws.gradient, &ws.dv, &ws.A_dv}) {
+  for (Eigen::VectorXd* x : {&ws.D, &ws.r, &ws.Ar, &ws.JT_gamma, &ws.gradient, &ws.dv, &ws.A_dv,
+                             &ws.JT_gamma_model, &ws.dv_model}) {
     EnsureSize(x, nv);
   }
-  for (Eigen::VectorXd* x : {&ws.dvc, &ws.vc_alpha, &ws.gamma_alpha, &gamma_, &vc_}) {
+  for (Eigen::VectorXd* x :
+       {&ws.dvc, &ws.vc_alpha, &ws.gamma_alpha, &ws.gamma_model, &gamma_, &vc_}) {
     EnsureSize(x, nrows);
   }
   for (int t = 0; t < problem.num_trees(); ++t) {
@@ -76,17 +84,22 @@ void ConvexSolver::Prepare(const ConvexProblem& problem) {
   }
   ws.G_count.assign(max_rows + 1, 0);
   for (int i = 0; i < problem.num_constraints(); ++i) ++ws.G_count[problem.entry(i).num_rows];
-  if (static_cast<int>(ws.G_pool.size()) < max_rows + 1) ws.G_pool.resize(max_rows + 1);
-  for (int s = 0; s <= max_rows; ++s) {
-    if (static_cast<int>(ws.G_pool[s].size()) < ws.G_count[s]) {
-      ws.G_pool[s].resize(ws.G_count[s], Eigen::MatrixXd::Zero(s, s));
+  for (auto* pool : {&ws.G_pool, &ws.G_predicted_pool}) {
+    if (static_cast<int>(pool->size()) < max_rows + 1) pool->resize(max_rows + 1);
+    for (int s = 0; s <= max_rows; ++s) {
+      if (static_cast<int>((*pool)[s].size()) < ws.G_count[s]) {
+        (*pool)[s].resize(ws.G_count[s], Eigen::MatrixXd::Zero(s, s));
+      }
     }
   }
   std::fill(ws.G_count.begin(), ws.G_count.end(), 0);
   ws.G.resize(problem.num_constraints());
+  ws.G_predicted.resize(problem.num_constraints());
+  ws.G_model.resize(problem.num_constraints());
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const int s = problem.entry(i).num_rows;
-    ws.G[i] = &ws.G_pool[s][ws.G_count[s]++];
+    ws.G[i] = &ws.G_pool[s][ws.G_count[s]];
+    ws.G_predicted[i] = &ws.G_predicted_pool[s][ws.G_count[s]++];
   }
 
   ws.hessian.UpdatePattern(problem);
@@ -139,17 +152,25 @@ double ConvexSolver::EvaluateAlongLine(const ConvexProblem& problem, double alph
   double d1_magnitude = std::abs(ws.a0) + alpha * std::abs(ws.a1);
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const auto& e = problem.entry(i);
-    Eigen::MatrixXd& G = *ws.G[i];
-    G.setZero();
+    const Eigen::MatrixXd& G = *ws.G[i];
     ell += e.constraint->Evaluate(ws.vc_alpha.segment(e.row_start, e.num_rows),
-                                  ws.gamma_alpha.segment(e.row_start, e.num_rows), &G);
+                                  ws.gamma_alpha.segment(e.row_start, e.num_rows), ws.G[i]);
     const double* dvc = ws.dvc.data() + e.row_start;
+    const double* gamma = ws.gamma_alpha.data() + e.row_start;
+    // Δv_cᵀ G Δv_c and γᵀ Δv_c summed per constraint in registers: summed straight into d1 and
+    // d2, the loop is bound by the latency of one long chain of dependent additions.
+    double curvature = 0, power = 0, power_magnitude = 0;
     for (int k = 0; k < e.num_rows; ++k) {
-      const double term = ws.gamma_alpha[e.row_start + k] * dvc[k];
-      d1 -= term;
-      d1_magnitude += std::abs(term);
-      for (int j = 0; j < e.num_rows; ++j) d2 += dvc[j] * G(j, k) * dvc[k];
+      const double term = gamma[k] * dvc[k];
+      power += term;
+      power_magnitude += std::abs(term);
+      double G_dvc = 0;
+      for (int j = 0; j < e.num_rows; ++j) G_dvc += G(j, k) * dvc[j];
+      curvature += G_dvc * dvc[k];
     }
+    d1 -= power;
+    d1_magnitude += power_magnitude;
+    d2 += curvature;
   }
   *dell = d1;
   *d2ell = d2;
@@ -232,6 +253,52 @@ double ConvexSolver::LineSearch(const ConvexProblem& problem, double ell0, doubl
   return alpha;
 }
 
+bool ConvexSolver::FactorAndSolve(bool use_supernodal, Eigen::VectorXd* x) {
+  Workspace& ws = *ws_;
+  bool solved = false;
+  if (use_supernodal) {
+    const auto status = ws.cholesky.Factorize(ws.hessian);
+    solved = status == SupernodalCholesky::Status::kSuccess && ws.cholesky.Solve(*x, x);
+  } else {
+    ws.hessian.ToDense(&ws.H_dense);
+    ws.llt.compute(ws.H_dense);
+    solved = ws.llt.info() == Eigen::Success;
+    if (solved) ws.llt.solveInPlace(*x);
+  }
+  return solved && x->allFinite();
+}
+
+bool ConvexSolver::PredictRegimes(const ConvexProblem& problem, bool use_supernodal) {
+  // docs/contact-model.md §4.1: the step of the quadratic model in which every constraint that
+  // the exact step carries into another regime (a kink of ℓ_i) has that regime's model. Any
+  // SPD model gives a direction; it is taken only if it descends ℓ, and the exact line search
+  // on ℓ itself keeps the method convergent. The models only change the path, not the solution.
+  Workspace& ws = *ws_;
+  problem.MultiplyJ(ws.dv, &ws.dvc);
+  bool predicted = false;
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const auto& e = problem.entry(i);
+    auto gamma_model = ws.gamma_model.segment(e.row_start, e.num_rows);
+    if (e.constraint->PredictRegime(vc_.segment(e.row_start, e.num_rows),
+                                    ws.dvc.segment(e.row_start, e.num_rows), gamma_model,
+                                    ws.G_predicted[i])) {
+      ws.G_model[i] = ws.G_predicted[i];
+      predicted = true;
+    } else {
+      gamma_model = gamma_.segment(e.row_start, e.num_rows);
+      ws.G_model[i] = ws.G[i];
+    }
+  }
+  if (!predicted) return false;
+  problem.MultiplyJTranspose(ws.gamma_model, &ws.JT_gamma_model);
+  ws.dv_model.noalias() = ws.JT_gamma_model - ws.Ar;  // −∇ℓ of the model
+  ws.hessian.Assemble(problem, ws.G_model);
+  if (!FactorAndSolve(use_supernodal, &ws.dv_model)) return false;
+  if (!(ws.gradient.dot(ws.dv_model) < 0)) return false;
+  ws.dv.swap(ws.dv_model);
+  return true;
+}
+
 void ConvexSolver::ZeroOutputs(const ConvexProblem& problem) {
   gamma_.setZero(problem.num_constraint_rows());
   vc_.setZero(problem.num_constraint_rows());
@@ -277,6 +344,7 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
   bool stagnated = false;
   bool& constraint_nan = stats.constraint_non_finite;
   double previous_residual = std::numeric_limits<double>::infinity();
+  bool predicting = params_.predict_regimes;
   for (;;) {
     stats.cost = ell;
     stats.residual = ws.D.cwiseProduct(ws.gradient).norm();
@@ -304,26 +372,18 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
     previous_residual = stats.residual;
     if (stats.iterations >= params_.max_iterations) break;
 
-    // Newton direction: H Δv = −∇ℓ, H = A + Jᵀ G J.
+    // Newton direction: H Δv = −∇ℓ, H = A + Jᵀ G J; then the regimes it enters (§4.1).
     ws.hessian.Assemble(problem, ws.G);
     ws.dv = -ws.gradient;
-    bool solved = false;
-    if (use_supernodal) {
-      const auto status = ws.cholesky.Factorize(ws.hessian);
-      solved = status == SupernodalCholesky::Status::kSuccess && ws.cholesky.Solve(ws.dv, &ws.dv);
-    } else {
-      ws.hessian.ToDense(&ws.H_dense);
-      ws.llt.compute(ws.H_dense);
-      solved = ws.llt.info() == Eigen::Success;
-      if (solved) ws.llt.solveInPlace(ws.dv);
-    }
-    if (!solved || !ws.dv.allFinite()) {
+    if (!FactorAndSolve(use_supernodal, &ws.dv)) {
       stats.factorization_failed = true;
       break;
     }
+    const bool predicted = predicting && PredictRegimes(problem, use_supernodal);
+    stats.predicted_steps += predicted;
 
     // Exact line search along Δv with the precomputed Δv_c = J Δv and A Δv.
-    problem.MultiplyJ(ws.dv, &ws.dvc);
+    if (predicted || !predicting) problem.MultiplyJ(ws.dv, &ws.dvc);
     problem.MultiplyA(ws.dv, &ws.A_dv);
     ws.ell_A0 = 0.5 * ws.r.dot(ws.Ar);
     ws.a0 = ws.dv.dot(ws.Ar);
@@ -333,6 +393,7 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
     const double alpha = LineSearch(problem, ell, &ell_alpha, &num_evaluations);
     stats.line_search_iterations += num_evaluations;
     ++stats.iterations;
+    if (predicted && alpha < params_.prediction_min_step) predicting = false;
     if (!std::isfinite(alpha)) {  // a constraint returned NaN/inf: keep the last finite v
       constraint_nan = true;
       break;

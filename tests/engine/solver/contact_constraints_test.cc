@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numbers>
 #include <random>
 #include <string>
@@ -848,6 +849,153 @@ TEST(SimilarContactTest, DegenerateParametersGiveNoNaN) {
 TEST(SimilarContactTest, ConvexAlongRandomSegments) {
   std::mt19937 rng(45);
   ExpectConvexAlongRandomSegments<SimilarContact>(RandomSimilar, 0.05, "Similar convexity", rng);
+}
+
+// ============================================================================================
+// Regime prediction (§4.1). The model a contact gives for the regime its Newton step enters is
+// that regime's own quadratic extended back to v_c: at a point p inside the regime,
+// γ(p) = γ_model − G_model·(p − v_c) and G(p) = G_model.
+
+struct Prediction {
+  bool predicted = false;
+  Vector3d gamma = Vector3d::Zero();
+  Eigen::Matrix3d G = Eigen::Matrix3d::Zero();
+};
+
+Prediction Predict(const Constraint& c, const Vector3d& vc, const Vector3d& dvc) {
+  VectorXd gamma = VectorXd::Zero(3);
+  MatrixXd G = MatrixXd::Zero(3, 3);
+  Prediction out;
+  out.predicted = c.PredictRegime(vc, dvc, gamma, &G);
+  out.gamma = gamma;
+  out.G = G;
+  return out;
+}
+
+// γ(p) and G(p) against the model extended from v_c, relative to the model's scale.
+::testing::AssertionResult ModelHoldsAt(const Constraint& c, const Prediction& m,
+                                        const Vector3d& vc, const Vector3d& p, double tolerance) {
+  const testing::ConstraintSample at_p = EvaluateConstraint(c, p);
+  const Vector3d gamma_model = m.gamma - m.G * (p - vc);
+  const double scale = MaxAbs(m.G) * (p - vc).norm() + m.gamma.norm() + 1e-300;
+  const double gamma_error = (at_p.gamma - gamma_model).norm() / scale;
+  const double G_error = MaxAbs(at_p.G - m.G) / (MaxAbs(m.G) + 1e-300);
+  if (!m.predicted || gamma_error > tolerance || G_error > tolerance ||
+      !m.G.isApprox(m.G.transpose()) ||
+      m.G.selfadjointView<Eigen::Lower>().eigenvalues().minCoeff() < -1e-12 * MaxAbs(m.G)) {
+    return ::testing::AssertionFailure()
+           << "predicted " << m.predicted << ", γ error " << gamma_error << ", G error " << G_error
+           << "\nG_model =\n"
+           << m.G << "\nG(p) =\n"
+           << at_p.G;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(RegimePredictionTest, SapStepIntoStictionGivesStictionsQuadratic) {
+  std::mt19937 rng(61);
+  for (int i = 0; i < 1000; ++i) {
+    const SapCase c = RandomSap(rng);
+    const SapContact contact(c.p);
+    const double yn = LogUniform(rng, -3, 0);
+    const double angle = Uniform(rng, 0, 2 * kPi);
+    // From sliding (y_r = 3μy_n) to stiction (y_r = ½μy_n, opposite side: the step crosses).
+    const Vector3d v_slide = c.VelocityFromY(3 * c.p.friction * yn, angle, yn);
+    const Vector3d v_stick = c.VelocityFromY(0.5 * c.p.friction * yn, angle + kPi, yn);
+    const Prediction m = Predict(contact, v_slide, v_stick - v_slide);
+    EXPECT_TRUE(ModelHoldsAt(contact, m, v_slide, v_stick, 1e-9)) << Where("SAP into stiction", i);
+    // Stuck already, or sliding on (the step moves away from stiction): Newton's own model.
+    EXPECT_FALSE(Predict(contact, v_stick, v_slide - v_stick).predicted) << Where("SAP stuck", i);
+    const Vector3d faster(0.2 * v_slide(0), 0.2 * v_slide(1), 0);
+    EXPECT_FALSE(Predict(contact, v_slide, faster).predicted) << Where("SAP slides", i);
+  }
+}
+
+TEST(RegimePredictionTest, LaggedStepThroughStictionGivesTheSoftNormsQuadraticAtRest) {
+  std::mt19937 rng(62);
+  int predicted = 0;
+  for (int i = 0; i < 1000; ++i) {
+    LaggedContact::Data p = RandomLagged(rng);
+    p.friction = Uniform(rng, 0.1, 1.5);
+    p.lagged_normal_impulse = LogUniform(rng, -4, -1);
+    const LaggedContact contact(p);
+    const double eps = p.epsilon_m_per_s;
+    const double angle = Uniform(rng, 0, 2 * kPi);
+    const double slip = eps * LogUniform(rng, 1, 4);  // 10 … 10⁴ stiction widths
+    const double vn = p.normal.OpeningVelocity() - 1e-3;
+    const Vector3d vc(slip * std::cos(angle), slip * std::sin(angle), vn);
+    // The step overshoots rest by 10 %: Newton's model (no curvature along the slip) sees no
+    // reason to stop at v_t = 0. At rest p = (0, 0, v_n) the soft norm's quadratic holds.
+    const Vector3d dvc(-1.1 * vc(0), -1.1 * vc(1), 0);
+    const Prediction m = Predict(contact, vc, dvc);
+    ASSERT_TRUE(m.predicted) << Where("Lagged through stiction", i);
+    ++predicted;
+    EXPECT_TRUE(ModelHoldsAt(contact, m, vc, Vector3d(0, 0, vn), 1e-12))
+        << Where("Lagged through stiction", i);
+    // Slowing to 70 % of its slip, or speeding up: no prediction.
+    EXPECT_FALSE(Predict(contact, vc, Vector3d(-0.3 * vc(0), -0.3 * vc(1), 0)).predicted)
+        << Where("Lagged slows", i);
+    EXPECT_FALSE(Predict(contact, vc, Vector3d(vc(0), vc(1), 0)).predicted)
+        << Where("Lagged speeds up", i);
+  }
+  EXPECT_EQ(predicted, 1000);
+}
+
+TEST(RegimePredictionTest, LaggedAndSimilarStepClosingAContactGiveTheClosedSideAtOpening) {
+  std::mt19937 rng(63);
+  for (int i = 0; i < 1000; ++i) {
+    HuntCrossleyNormal hc = RandomNormal(rng);
+    hc.penetration_m = LogUniform(rng, -6, -3);
+    const double vhat = hc.OpeningVelocity();
+    const double width = std::abs(vhat) + 1e-3;
+    const Vector3d vc(0, 0, vhat + 0.5 * width);  // open, no slip (Similar's z = v_n)
+    const Vector3d dvc(0, 0, -width);             // the step closes it
+    // Just inside the closed side, n is linear in v̂ − v_n to first order.
+    const double delta = 1e-9 * width;
+    const Vector3d p(0, 0, vhat - delta);
+    LaggedContact::Data lagged;
+    lagged.normal = hc;
+    lagged.friction = 0.5;
+    lagged.lagged_normal_impulse = 1e-3;
+    lagged.epsilon_m_per_s = 1e-4;
+    SimilarContact::Data similar;
+    similar.normal = hc;
+    similar.friction = 0.5;
+    similar.epsilon_m_per_s = 1e-4;
+    for (const Constraint* c : std::initializer_list<const Constraint*>{
+             new LaggedContact(lagged), new SimilarContact(similar)}) {
+      const std::unique_ptr<const Constraint> owned(c);
+      const Prediction m = Predict(*c, vc, dvc);
+      ASSERT_TRUE(m.predicted) << Where("closing", i);
+      // n = δt·(a + b·u)·(c + d·u) at u = δ: −n' = k + 2·δt·b·d·δ and n = k·δ + δt·b·d·δ².
+      const double bd = hc.dt_s * hc.dt_s * hc.stiffness_N_per_m * hc.dissipation_s_per_m;
+      EXPECT_NEAR(m.G(2, 2), EvaluateConstraint(*c, p).G(2, 2),
+                  2.01 * bd * delta + 1e-9 * m.G(2, 2))
+          << Where("closing stiffness", i);
+      EXPECT_NEAR(m.gamma(2) - m.G(2, 2) * (p(2) - vc(2)), EvaluateConstraint(*c, p).gamma(2),
+                  1.01 * bd * delta * delta + 1e-14 * m.G(2, 2) * std::abs(p(2) - vc(2)))
+          << Where("closing impulse", i);
+      // Staying open: nothing to predict.
+      EXPECT_FALSE(Predict(*c, vc, Vector3d(0, 0, -0.4 * width)).predicted) << Where("open", i);
+    }
+  }
+}
+
+TEST(RegimePredictionTest, SimilarStepThroughStictionGivesTheQuadraticAtRest) {
+  std::mt19937 rng(64);
+  for (int i = 0; i < 1000; ++i) {
+    SimilarContact::Data p = RandomSimilar(rng);
+    p.friction = Uniform(rng, 0.1, 1.5);
+    const SimilarContact contact(p);
+    const double vhat = p.normal.OpeningVelocity();
+    if (!std::isfinite(vhat)) continue;
+    const double vn = vhat - LogUniform(rng, -4, -1);  // pressed: n(v_n) > 0
+    const double slip = p.epsilon_m_per_s * LogUniform(rng, 1, 4);
+    const Vector3d vc(slip, -0.5 * slip, vn);
+    const Prediction m = Predict(contact, vc, Vector3d(-1.1 * vc(0), -1.1 * vc(1), 0));
+    EXPECT_TRUE(ModelHoldsAt(contact, m, vc, Vector3d(0, 0, vn), 1e-12))
+        << Where("Similar through stiction", i);
+  }
 }
 
 }  // namespace

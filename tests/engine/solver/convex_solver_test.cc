@@ -11,9 +11,11 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <random>
 #include <vector>
 
+#include "engine/solver/contact_constraints.h"
 #include "engine/solver/convex_problem.h"
 #include "solver_test_problem.h"
 #include "test_support/constraint_checks.h"
@@ -544,6 +546,70 @@ TEST(ConvexSolverTest, IndefiniteHessianIsReported) {
     EXPECT_TRUE(stats.factorization_failed);
     EXPECT_TRUE(v.allFinite());
   }
+}
+
+// Regime prediction (docs/contact-model.md §4.1) on a problem with a known answer: N particles
+// of mass m sliding on the ground in one tree (one line search sees every particle's stiction
+// kink), each with a Lagged contact of friction bound F = μγ_n0. A is diagonal, so each particle
+// solves its own 1-D balance along its free-motion slip: m(x − ‖v*_t‖) + F·x/√(x² + ε²) = 0,
+// whose root (bisection) is x ≈ 0 when F > m‖v*_t‖ (it stops) and x ≈ ‖v*_t‖ − F/m otherwise.
+TEST(ConvexSolverTest, RegimePredictionKeepsTheSolutionAndCutsIterations) {
+  const int n = 40;
+  const double m = 0.5, eps = 1e-4, dt = 2e-3;
+  std::mt19937 rng(71);
+  std::uniform_real_distribution<double> speed(0.05, 1.0), angle(0, 2 * std::numbers::pi);
+  ConvexProblem problem;
+  problem.Reset({3 * n});
+  problem.mutable_tree_A(0) = m * MatrixXd::Identity(3 * n, 3 * n);
+  std::vector<LaggedContact> contacts;
+  contacts.reserve(n);
+  std::vector<double> bound(n), slip(n);
+  for (int k = 0; k < n; ++k) {
+    const double a = angle(rng);
+    slip[k] = speed(rng);
+    // Half the particles stop (F up to 2 m‖v*_t‖), half slide on.
+    bound[k] = m * slip[k] * (k % 2 == 0 ? 1.2 + speed(rng) : 0.8 * speed(rng));
+    problem.mutable_free_motion_velocity().segment<3>(3 * k) =
+        Eigen::Vector3d(slip[k] * std::cos(a), slip[k] * std::sin(a), 0.0);
+    LaggedContact::Data d;
+    d.normal = HuntCrossleyNormal{
+        .dt_s = dt, .stiffness_N_per_m = 1e5, .dissipation_s_per_m = 0, .penetration_m = 0};
+    d.friction = 1;
+    d.lagged_normal_impulse = bound[k];
+    d.epsilon_m_per_s = eps;
+    contacts.emplace_back(d);
+  }
+  for (int k = 0; k < n; ++k) {
+    const int i = problem.AddConstraint(&contacts[k], 0, -1);
+    problem.mutable_jacobian(i, 0).block<3, 3>(0, 3 * k).setIdentity();
+  }
+  VectorXd expected = problem.free_motion_velocity();
+  for (int k = 0; k < n; ++k) {
+    const auto balance = [&](double x) {
+      return m * (x - slip[k]) + bound[k] * x / std::sqrt(x * x + eps * eps);
+    };
+    double lo = 0, hi = slip[k];
+    for (int it = 0; it < 200; ++it) (balance(0.5 * (lo + hi)) < 0 ? lo : hi) = 0.5 * (lo + hi);
+    expected.segment<2>(3 * k) *= 0.5 * (lo + hi) / slip[k];
+  }
+  int iterations[2] = {0, 0};
+  for (const bool predict : {false, true}) {
+    ConvexSolverParameters p = Params(LinearSolverType::kAuto, 1e-10);
+    p.predict_regimes = predict;
+    ConvexSolver solver;
+    solver.set_parameters(p);
+    VectorXd v = problem.free_motion_velocity();
+    const ConvexSolverStats stats = solver.Solve(problem, &v);
+    ASSERT_TRUE(stats.converged);
+    EXPECT_LT((v - expected).cwiseAbs().maxCoeff(), 1e-8) << "predict " << predict;
+    EXPECT_EQ(stats.predicted_steps > 0, predict);
+    iterations[predict] = stats.iterations;
+  }
+  // Plain Newton stops one or two particles per iteration (the line search ends at the first
+  // stiction kink on its way: 23 iterations here); with prediction the first step stops them all
+  // and Newton's own model finishes inside the stiction zones (6).
+  EXPECT_GE(iterations[0], 15);
+  EXPECT_LE(3 * iterations[1], iterations[0]);
 }
 
 }  // namespace
