@@ -8,6 +8,24 @@ namespace {
 
 std::atomic<uint64_t> next_pattern_serial{1};
 
+// As AddTransposeProduct3 for r rows (r ≤ kLazyProductMaxRows), skipping the columns where GJ_b
+// is zero: a joint-level constraint's J is one unit row, so its G·J has a single non-zero column.
+void AddTransposeProduct(const double* J_a, int n_a, const double* GJ_b, int n_b, int r,
+                         double* H) {
+  for (int j = 0; j < n_b; ++j) {
+    const double* g = GJ_b + static_cast<ptrdiff_t>(r) * j;
+    bool zero = true;
+    for (int k = 0; k < r; ++k) zero = zero && g[k] == 0;
+    if (zero) continue;
+    double* column = H + static_cast<ptrdiff_t>(j) * n_a;
+    for (int i = 0; i < n_a; ++i) {
+      double sum = 0;
+      for (int k = 0; k < r; ++k) sum += J_a[r * i + k] * g[k];
+      column[i] += sum;
+    }
+  }
+}
+
 }  // namespace
 
 bool BlockSparseHessian::UpdatePattern(const ConvexProblem& problem) {
@@ -80,6 +98,21 @@ Eigen::Map<const Eigen::MatrixXd> BlockSparseHessian::off_diagonal_block(int k) 
 
 namespace {
 constexpr int kLazyProductMaxRows = 6;
+
+// H (n_a × n_b, column-major, leading dimension n_a) += J_aᵀ·GJ_b for 3-row J_a (3 × n_a) and
+// GJ_b (3 × n_b), both column-major: the inner dimension written out. Eigen's coefficient-wise
+// product of dynamic-size operands evaluates each entry as a generic reduction, several times
+// slower at an arm's 9 dofs (a peg-in-hole step's Hessian assembly was half its solve).
+void AddTransposeProduct3(const double* J_a, int n_a, const double* GJ_b, int n_b, double* H) {
+  for (int j = 0; j < n_b; ++j) {
+    const double g0 = GJ_b[3 * j], g1 = GJ_b[3 * j + 1], g2 = GJ_b[3 * j + 2];
+    double* column = H + static_cast<ptrdiff_t>(j) * n_a;
+    for (int i = 0; i < n_a; ++i) {
+      column[i] += J_a[3 * i] * g0 + J_a[3 * i + 1] * g1 + J_a[3 * i + 2] * g2;
+    }
+  }
+}
+
 }  // namespace
 
 template <int Nv>
@@ -96,14 +129,22 @@ void BlockSparseHessian::AddContactBlocks(const ConvexProblem& problem, int i,
     const Eigen::Map<const Mat3N> Jc(problem.jacobian(i, c).data(), 3, nv);
     Eigen::Map<Mat3N> GJ(GJ_.data(), 3, nv);
     GJ.noalias() = G3 * Jc;
-    Eigen::Map<MatNN>(values_.data() + diag_offset_[t], nv, nv).noalias() +=
-        Jc.transpose().lazyProduct(GJ);
     // The coupling block: H_ab += J_aᵀ G J_b with a < b, computed while G J_b is at hand.
-    if (e.num_cliques == 2 && t == std::max(e.tree[0], e.tree[1])) {
-      const int nv_other = tree_nv_[e.tree[1 - c]];
-      const Eigen::Map<const Mat3N> J_other(problem.jacobian(i, 1 - c).data(), 3, nv_other);
-      Eigen::Map<MatNN>(values_.data() + off_offset_[constraint_block_[i]], nv_other, nv)
-          .noalias() += J_other.transpose().lazyProduct(GJ);
+    const bool coupling = e.num_cliques == 2 && t == std::max(e.tree[0], e.tree[1]);
+    const int nv_other = coupling ? tree_nv_[e.tree[1 - c]] : 0;
+    double* H_tt = values_.data() + diag_offset_[t];
+    double* H_ab = coupling ? values_.data() + off_offset_[constraint_block_[i]] : nullptr;
+    if constexpr (Nv == Eigen::Dynamic) {
+      AddTransposeProduct3(Jc.data(), nv, GJ.data(), nv, H_tt);
+      if (coupling) {
+        AddTransposeProduct3(problem.jacobian(i, 1 - c).data(), nv_other, GJ.data(), nv, H_ab);
+      }
+    } else {
+      Eigen::Map<MatNN>(H_tt, nv, nv).noalias() += Jc.transpose().lazyProduct(GJ);
+      if (coupling) {
+        const Eigen::Map<const Mat3N> J_other(problem.jacobian(i, 1 - c).data(), 3, nv_other);
+        Eigen::Map<MatNN>(H_ab, nv_other, nv).noalias() += J_other.transpose().lazyProduct(GJ);
+      }
     }
   }
 }
@@ -142,12 +183,13 @@ void BlockSparseHessian::Assemble(const ConvexProblem& problem,
         GJ_.resize(e.num_rows * tree_nv_[t]);
       }
       MapX GJ(GJ_.data(), e.num_rows, tree_nv_[t]);
-      // Few rows (a contact: 3): coefficient-wise products (lazyProduct) beat Eigen's blocked
-      // GEMM kernels, whose packing dominates at this size (an arm's 9-dof clique: ~2×).
-      if (e.num_rows <= kLazyProductMaxRows) {
+      // Few rows (joint-level constraints: 1): the product written out, skipping G·J's zero
+      // columns; Eigen's blocked GEMM above that, where its packing pays off.
+      const bool few_rows = e.num_rows <= kLazyProductMaxRows;
+      if (few_rows) {
         GJ.noalias() = Gi.lazyProduct(Jc);
-        MapX(values_.data() + diag_offset_[t], tree_nv_[t], tree_nv_[t]).noalias() +=
-            Jc.transpose().lazyProduct(GJ);
+        AddTransposeProduct(Jc.data(), tree_nv_[t], GJ.data(), tree_nv_[t], e.num_rows,
+                            values_.data() + diag_offset_[t]);
       } else {
         GJ.noalias() = Gi * Jc;
         MapX(values_.data() + diag_offset_[t], tree_nv_[t], tree_nv_[t]).noalias() +=
@@ -157,11 +199,13 @@ void BlockSparseHessian::Assemble(const ConvexProblem& problem,
       if (e.num_cliques == 2 && t == std::max(e.tree[0], e.tree[1])) {
         const int other = e.tree[1 - c];
         const int k = constraint_block_[i];
-        auto block = MapX(values_.data() + off_offset_[k], tree_nv_[other], tree_nv_[t]);
-        if (e.num_rows <= kLazyProductMaxRows) {
-          block.noalias() += problem.jacobian(i, 1 - c).transpose().lazyProduct(GJ);
+        double* H_ab = values_.data() + off_offset_[k];
+        if (few_rows) {
+          AddTransposeProduct(problem.jacobian(i, 1 - c).data(), tree_nv_[other], GJ.data(),
+                              tree_nv_[t], e.num_rows, H_ab);
         } else {
-          block.noalias() += problem.jacobian(i, 1 - c).transpose() * GJ;
+          MapX(H_ab, tree_nv_[other], tree_nv_[t]).noalias() +=
+              problem.jacobian(i, 1 - c).transpose() * GJ;
         }
       }
     }

@@ -4,17 +4,23 @@
 
 namespace contactlab {
 
-DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint,
-                                          Eigen::MatrixXd* scratch) {
+DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint) {
+  // W = Σ_j J_j J_jᵀ / A_jj over the columns j of each clique (3 rows): its six distinct
+  // entries summed column by column — Eigen's dynamic-size products cost more than the sums.
   const ConvexProblem::ConstraintEntry& e = problem.entry(constraint);
-  Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
+  double w00 = 0, w11 = 0, w22 = 0, w01 = 0, w02 = 0, w12 = 0;
   for (int q = 0; q < e.num_cliques; ++q) {
     const auto J = problem.jacobian(constraint, q);
     const auto A = problem.tree_A(e.tree[q]);
-    auto J_Ainv = scratch->topLeftCorner(J.rows(), J.cols());
-    J_Ainv = J * A.diagonal().cwiseInverse().asDiagonal();
-    W.noalias() += J_Ainv * J.transpose();
+    for (int j = 0; j < J.cols(); ++j) {
+      const double inv = 1 / A(j, j);
+      const double j0 = J(0, j), j1 = J(1, j), j2 = J(2, j);
+      w00 += j0 * j0 * inv, w11 += j1 * j1 * inv, w22 += j2 * j2 * inv;
+      w01 += j0 * j1 * inv, w02 += j0 * j2 * inv, w12 += j1 * j2 * inv;
+    }
   }
+  Eigen::Matrix3d W;
+  W << w00, w01, w02, w01, w11, w12, w02, w12, w22;
   const double w_rms = W.norm() / 3.0;
   DelassusDiagonal w;
   w.w_t = std::max({0.5 * (W(0, 0) + W(1, 1)), w_rms, 1e-12});

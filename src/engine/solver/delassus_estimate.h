@@ -16,9 +16,8 @@ struct DelassusDiagonal {
 // W ≈ Σ_t J_t diag(A_t)⁻¹ J_tᵀ over the constraint's cliques, its Jacobian already in `problem`.
 // Both entries are at least ‖W‖_F/3, and w_t > 0 even for a contact on a joint axis (whose
 // tangential entry can be zero), so that SAP's R_t = σ·w_t stays positive.
-// `scratch` (3 × the largest tree's n_v, or larger) holds J_t diag(A_t)⁻¹: no allocation.
-DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint,
-                                          Eigen::MatrixXd* scratch);
+// Allocation-free.
+DelassusDiagonal EstimateDelassusDiagonal(const ConvexProblem& problem, int constraint);
 
 // The diagonal of W = Σ_t J_t diag(A_t)⁻¹ J_tᵀ row by row, for a constraint of any number of rows
 // (a holonomic constraint's rows, §3.1): w_i = Σ_j J_ij² / A_jj. A row no dof moves (a zero row

@@ -52,7 +52,6 @@ ProblemBuilder::ProblemBuilder(const WorldModel& model) : holonomic_(model) {
     tree_llt_.emplace_back(tree_nv[t]);
   }
   jacobian_scratch_.resize(3, max_nv);
-  delassus_scratch_.resize(3, max_nv);
   tree_scratch_.resize(max_nv);
   row_scratch_.resize(3);
 }
@@ -165,7 +164,7 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
   if (candidate.patch >= 0) config.elastic_force_N = candidate.face_elastic_force_N;
   config.previous_normal_velocity_m_per_s = vc0.z();
   const DelassusDiagonal w = contact_factory_.needs_delassus_diagonal()
-                                 ? EstimateDelassusDiagonal(problem_, k, &delassus_scratch_)
+                                 ? EstimateDelassusDiagonal(problem_, k)
                                  : DelassusDiagonal{};
   contact_pairs_[c] = PairProperties(model, inputs, candidate);
   problem_.SetConstraint(k, contact_factory_.Make(c, contact_pairs_[c], config, dt, w));
