@@ -35,9 +35,11 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_flag("--headless", out->headless, "run without a window and exit");
   app->add_option("--scene", out->scene, "built-in scene name or path to a scene file");
   app->add_option("--duration", raw->duration, "simulated time to run headless [s]");
-  app->add_option("--model", raw->model, "contact approximation: sap|lagged|similar");
+  app->add_option("--model", raw->model,
+                  "contact approximation: sap|lagged|similar|regularized_lagged");
   app->add_option("--ghost", raw->ghost,
-                  "GUI: a ghost run with this approximation from the start: sap|lagged|similar");
+                  "GUI: a ghost run with this approximation from the start: "
+                  "sap|lagged|similar|regularized_lagged");
   app->add_option("--dt", raw->dt, "time step [s]");
   app->add_option("--stiffness", raw->stiffness, "point-contact stiffness override [N/m]");
   app->add_option("--hunt-crossley", raw->hunt_crossley,
@@ -116,12 +118,14 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
   if (!raw.model.empty()) {
     out->overrides.approximation = ParseContactApproximation(raw.model);
     if (!out->overrides.approximation) {
-      return "--model must be sap, lagged or similar, got '" + raw.model + "'";
+      return "--model must be sap, lagged, similar or regularized_lagged, got '" + raw.model + "'";
     }
   }
   if (!raw.ghost.empty()) {
     out->ghost = ParseContactApproximation(raw.ghost);
-    if (!out->ghost) return "--ghost must be sap, lagged or similar, got '" + raw.ghost + "'";
+    if (!out->ghost) {
+      return "--ghost must be sap, lagged, similar or regularized_lagged, got '" + raw.ghost + "'";
+    }
     if (out->headless)
       return "--ghost draws a ghost in the GUI; it can't be combined with --headless";
   }

@@ -712,7 +712,8 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     const std::string model = ctx.String(root, "model", "lagged");
     const auto approximation = ParseContactApproximation(model);
     if (!approximation) {
-      ctx.Fail(root["model"], fmt::format("unknown model '{}' (sap, lagged, similar)", model));
+      ctx.Fail(root["model"],
+               fmt::format("unknown model '{}' (sap, lagged, similar, regularized_lagged)", model));
     }
     scene.approximation = *approximation;
     scene.gravity_W =
@@ -722,7 +723,13 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     scene.stiction_tolerance_m_per_s =
         ctx.Positive(root, "scene", "stiction_tolerance", scene.stiction_tolerance_m_per_s);
     scene.sap_sigma = ctx.Positive(root, "scene", "sigma", scene.sap_sigma);
-    scene.regularized_lagged = ctx.Bool(root, "regularized_lagged", false);
+    // The older spelling of `model: regularized_lagged`.
+    if (ctx.Bool(root, "regularized_lagged", false)) {
+      if (scene.approximation != ContactApproximation::kLagged) {
+        ctx.Fail(root["regularized_lagged"], "regularized_lagged: true needs model: lagged");
+      }
+      scene.approximation = ContactApproximation::kRegularizedLagged;
+    }
     ContactProperties defaults;
     if (root["default_contact"].IsDefined()) {
       ctx.CheckKeys(root["default_contact"], "default_contact", kContactKeys);

@@ -28,6 +28,8 @@ const char* DisplayName(ContactApproximation a) {
       return "Lagged";
     case ContactApproximation::kSimilar:
       return "Similar";
+    case ContactApproximation::kRegularizedLagged:
+      return "Regularized Lagged";
   }
   return ContactApproximationName(a);
 }

@@ -105,6 +105,17 @@ std::string StateColumns(const std::string& body) {
   return s;
 }
 
+TEST(CommandLine, RegularizedLaggedIsSelectableAsAModel) {
+  const std::string summary = TempPath("regularized.json");
+  const Result r = RunContactlab(
+      "--headless --scene incline --duration 0.05 --model regularized_lagged --summary " +
+      summary);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string json = ReadFile(summary);
+  EXPECT_NE(json.find("\"model\": \"regularized_lagged\""), std::string::npos) << json;
+  std::filesystem::remove(summary);
+}
+
 TEST(CommandLine, LogGivesEveryDynamicBodysStateAndJointCoordinates) {
   // Four bodies without contact, each with a known answer: a ball falling freely (floating), a
   // slider falling along a vertical prismatic joint, a wheel spinning at 2 rad/s on a vertical

@@ -51,6 +51,20 @@ TEST(SceneLoader, ValidSceneParses) {
   EXPECT_NEAR(s.bodies[1].body.inertia.inertia_about_com_B(0, 0), 0.4 * 0.05 * 0.05, 1e-15);
 }
 
+TEST(SceneLoader, RegularizedLaggedIsAModelAndTheOldKeyStillSelectsIt) {
+  EXPECT_EQ(
+      ParseScene(std::string("model: regularized_lagged\n") + kValidBody, "m.yaml").approximation,
+      ContactApproximation::kRegularizedLagged);
+  EXPECT_EQ(
+      ParseScene(std::string("model: lagged\nregularized_lagged: true\n") + kValidBody, "m.yaml")
+          .approximation,
+      ContactApproximation::kRegularizedLagged);
+  const std::string error =
+      ErrorOf(std::string("model: sap\nregularized_lagged: true\n") + kValidBody);
+  EXPECT_NE(error.find("bad.yaml:2"), std::string::npos) << error;
+  EXPECT_NE(error.find("needs model: lagged"), std::string::npos) << error;
+}
+
 TEST(SceneLoader, ClutterGeneratorMakesTheRequestedBodies) {
   const SceneSpec s = ParseScene(R"(
 bodies: [{name: ground, type: static, shapes: [{type: half_space}]}]

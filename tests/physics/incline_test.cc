@@ -57,7 +57,7 @@ TEST(InclineRegularizedLagged, CreepLiesBetweenTheCornersWidths) {
   // Σ μ γ_n0,i v/√(v² + ε_i²) = m g sin θ δt, so v lies between ε_min and ε_max times
   // r/√(1 − r²), r = tan θ / μ — about 30× the plain Lagged creep at this v_s.
   SceneSpec scene = testing::LoadBuiltinScene("incline");
-  scene.regularized_lagged = true;
+  scene.approximation = ContactApproximation::kRegularizedLagged;
   ContactOverrides o;
   o.stiction_tolerance_m_per_s = 1e-7;
   ApplyOverrides(o, &scene);

@@ -4,8 +4,8 @@
 //   INSTANTIATE_TEST_SUITE_P(All, Models, ::testing::ValuesIn(testing::kAllApproximations),
 //                            testing::ApproximationTestName);
 //
-// gives tests named All/Models.Foo/sap, …/lagged, …/similar, and failure messages that print
-// "GetParam() = lagged".
+// gives tests named All/Models.Foo/sap, …/lagged, …/similar, …/regularized_lagged, and failure
+// messages that print "GetParam() = lagged".
 #pragma once
 
 #include <gtest/gtest.h>
@@ -26,7 +26,8 @@ inline void PrintTo(ContactApproximation a, std::ostream* os) {
 namespace testing {
 
 inline constexpr std::array kAllApproximations = {
-    ContactApproximation::kSap, ContactApproximation::kLagged, ContactApproximation::kSimilar};
+    ContactApproximation::kSap, ContactApproximation::kLagged, ContactApproximation::kSimilar,
+    ContactApproximation::kRegularizedLagged};
 
 // Name generator for INSTANTIATE_TEST_SUITE_P over ContactApproximation: "sap", "lagged", ….
 inline std::string ApproximationTestName(

@@ -12,7 +12,7 @@ void ContactConstraintFactory::Reset(const ContactApproximationSettings& setting
 
 bool ContactConstraintFactory::needs_delassus_diagonal() const {
   return settings_.approximation == ContactApproximation::kSap ||
-         (settings_.approximation == ContactApproximation::kLagged && settings_.regularized_lagged);
+         settings_.approximation == ContactApproximation::kRegularizedLagged;
 }
 
 bool UsesParameter(ContactApproximation approximation, ContactParameter parameter) {
@@ -58,11 +58,14 @@ const Constraint* ContactConstraintFactory::Make(int c, const ContactProperties&
       p.sigma = settings_.sap_sigma;
       return &contacts_[c].emplace<SapContact>(p, dt_s, config.signed_distance_m, w);
     }
-    case ContactApproximation::kLagged: {
+    case ContactApproximation::kLagged:
+    case ContactApproximation::kRegularizedLagged: {
       LaggedContact::Parameters p;
       p.friction = pair.friction;
       p.stiction_tolerance_m_per_s = settings_.stiction_tolerance_m_per_s;
-      p.regularization_sigma = settings_.regularized_lagged ? settings_.sap_sigma : 0.0;
+      p.regularization_sigma = settings_.approximation == ContactApproximation::kRegularizedLagged
+                                   ? settings_.sap_sigma
+                                   : 0.0;
       return &contacts_[c].emplace<LaggedContact>(normal, p,
                                                   config.previous_normal_velocity_m_per_s, w);
     }

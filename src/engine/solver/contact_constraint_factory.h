@@ -19,7 +19,6 @@ struct ContactApproximationSettings {
   ContactApproximation approximation = ContactApproximation::kLagged;
   double stiction_tolerance_m_per_s = 1e-4;  // v_s > 0 (Lagged, Similar)
   double sap_sigma = 1e-3;                   // σ ∈ (0, 1] (SAP; regularized Lagged)
-  bool regularized_lagged = false;           // Lagged with ε = max(v_s, σ·w_t·μ·γ_n0)
 };
 
 // One contact of a step, in its contact frame (z along the normal, separating for v_n > 0).

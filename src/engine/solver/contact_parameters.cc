@@ -10,6 +10,8 @@ const char* ContactApproximationName(ContactApproximation a) {
       return "lagged";
     case ContactApproximation::kSimilar:
       return "similar";
+    case ContactApproximation::kRegularizedLagged:
+      return "regularized_lagged";
   }
   return "?";
 }
@@ -18,6 +20,7 @@ std::optional<ContactApproximation> ParseContactApproximation(const std::string&
   if (s == "sap") return ContactApproximation::kSap;
   if (s == "lagged") return ContactApproximation::kLagged;
   if (s == "similar") return ContactApproximation::kSimilar;
+  if (s == "regularized_lagged") return ContactApproximation::kRegularizedLagged;
   return std::nullopt;
 }
 

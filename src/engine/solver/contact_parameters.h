@@ -9,9 +9,12 @@
 namespace contactlab {
 
 // SAP (§2.1), Lagged (§2.3) or Similar (§2.4).
-enum class ContactApproximation { kSap, kLagged, kSimilar };
-const char* ContactApproximationName(ContactApproximation a);  // "sap", "lagged", "similar"
-// Parses "sap" | "lagged" | "similar"; std::nullopt otherwise.
+// kRegularizedLagged: Lagged with the regularized stiction width ε = max(v_s, σ·w_t·μ·γ_n0)
+// (docs/contact-model.md §2.3, ICF paper §VIII eq. 26).
+enum class ContactApproximation { kSap, kLagged, kSimilar, kRegularizedLagged };
+// "sap", "lagged", "similar", "regularized_lagged".
+const char* ContactApproximationName(ContactApproximation a);
+// Parses one of those names; std::nullopt otherwise.
 std::optional<ContactApproximation> ParseContactApproximation(const std::string& s);
 
 // A geometry's contact properties, and a pair's after combination (§6). Defaults follow §2.1.

@@ -27,7 +27,6 @@ ContactApproximationSettings ApproximationSettings(const WorldModel& model,
   s.approximation = inputs.approximation;
   s.stiction_tolerance_m_per_s = inputs.stiction_tolerance_m_per_s;
   s.sap_sigma = model.scene().sap_sigma;
-  s.regularized_lagged = model.scene().regularized_lagged;
   return s;
 }
 

@@ -143,7 +143,6 @@ struct SceneSpec {
   double contact_margin_m = 0.01;
   double stiction_tolerance_m_per_s = 1e-4;  // v_s
   double sap_sigma = 1e-3;                   // σ
-  bool regularized_lagged = false;           // ε = max(v_s, σ w_t μ γ_n0), §2.3
   ContactOverrides overrides;
   std::vector<SceneBody> bodies;
   std::vector<CameraSpec> cameras;  // drawn from by the GUI only

@@ -55,7 +55,7 @@ TEST(ContactConstraintFactory, LaggedLagsTheNormalImpulse) {
   EXPECT_EQ(lagged->data().epsilon_m_per_s, 1e-4);
 
   // Regularized Lagged: ε = max(v_s, σ w_t μ γ_n0) = max(1e-4, 1e-3·1e3·0.5·0.3) = 0.15 m/s.
-  s.regularized_lagged = true;
+  s.approximation = ContactApproximation::kRegularizedLagged;
   factory.Reset(s, 1);
   EXPECT_TRUE(factory.needs_delassus_diagonal());
   lagged = dynamic_cast<const LaggedContact*>(
