@@ -252,7 +252,8 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
       std::begin(kApproximationChoices));
   ImGui::TextUnformatted("approximation");
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::Combo("##approximation", &index, kApproximationLabels, 3)) {
+  if (ImGui::Combo("##approximation", &index, kApproximationLabels,
+                   static_cast<int>(std::size(kApproximationLabels)))) {
     ContactOverrides o;
     o.approximation = ui->posted.approximation = kApproximationChoices[index];
     Post(actions, o);
