@@ -1,8 +1,10 @@
 // Newton's method with exact line search on the convex problem (docs/contact-model.md §4).
 //
 // Each iteration: evaluate γ_i, G_i at v; H Δv = −∇ℓ with H = A + Jᵀ G J assembled block-sparse
-// (dense Eigen LLT for small n_v, supernodal CHOLMOD above); α = argmin ℓ(v + αΔv) over
-// (0, α_max] by a safeguarded Newton–Raphson root search of dℓ/dα (rtsafe); v ← v + αΔv.
+// (dense Eigen LLT for small n_v, supernodal CHOLMOD above); when the step enters constraint
+// regimes its model cannot see, Δv is replaced by the step of those regimes' models (regime
+// prediction, docs/contact-model.md §4.1); α = argmin ℓ(v + αΔv) over (0, α_max] by a
+// safeguarded Newton–Raphson root search of dℓ/dα (rtsafe); v ← v + αΔv.
 //
 // Stopping criterion (§4), with D = diag(A)^(−½):
 //   ‖D ∇ℓ‖ ≤ ε_abs + ε_rel · max(‖D A (v − v*)‖, ‖D Jᵀγ‖).
