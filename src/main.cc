@@ -77,6 +77,8 @@ int RunGui(const contactlab::CommandLine& cl) {
   }
   if (cl.max_fps) options.max_fps = *cl.max_fps;
   if (cl.msaa_samples >= 0) options.msaa_samples = cl.msaa_samples;
+  // Screenshots are drawn at the quality asked for, however long their frames take.
+  options.auto_quality = !screenshot && !cl.fixed_quality;
   options.visible = !screenshot;
   options.vsync = !screenshot;
   // Teleoperation input: live by default (space mouse merged with the keyboard); screenshots and

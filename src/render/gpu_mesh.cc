@@ -65,4 +65,9 @@ void GpuMesh::Draw() const {
   glDrawElements(GL_TRIANGLES, index_count_, GL_UNSIGNED_INT, nullptr);
 }
 
+void GpuMesh::DrawInstanced(GLsizei count) const {
+  glBindVertexArray(vao_);
+  glDrawElementsInstanced(GL_TRIANGLES, index_count_, GL_UNSIGNED_INT, nullptr, count);
+}
+
 }  // namespace contactlab

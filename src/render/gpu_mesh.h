@@ -23,6 +23,10 @@ class GpuMesh {
 
   // Binds the vertex array and draws all triangles with the current program.
   void Draw() const;
+  // The same, `count` times, for attributes with a divisor (OverlayBatch's per-instance data).
+  void DrawInstanced(GLsizei count) const;
+  // For adding per-instance attributes to this mesh's vertex array.
+  void BindVertexArray() const { glBindVertexArray(vao_); }
 
  private:
   void Release();

@@ -16,8 +16,10 @@
 #include "render/body_colors.h"
 #include "render/contact_colors.h"
 #include "render/gpu_mesh.h"
+#include "render/overlay_batch.h"
 #include "render/patch_layer.h"
 #include "render/primitive_meshes.h"
+#include "render/scene_target.h"
 #include "render/shader_program.h"
 #include "render/shadow_map.h"
 #include "render/shape_mesh_cache.h"
@@ -27,7 +29,6 @@
 namespace contactlab {
 namespace {
 
-constexpr int kShadowMapSize = 1024;      // 2048 cost llvmpipe ~15 ms a frame for little gain
 constexpr float kGroundHalfSize = 10.0f;  // the half-space quad is 20 m across
 constexpr Rgb8 kBackground{46, 52, 62};
 // Towards the light: high, from behind-left of the default view, so shadows fall into view.
@@ -156,39 +157,22 @@ void SeeThroughGeometries(const Snapshot& snapshot, const Eigen::Vector3f& eye,
 
 struct Renderer::Impl {
   explicit Impl(const std::string& dir)
-      : lit(dir + "/lit.vert", dir + "/lit.frag"),
+      : lit_soft(dir + "/lit.vert", dir + "/lit.frag"),
+        lit_hard(dir + "/lit.vert", dir + "/lit.frag", "#define HARD_SHADOWS\n"),
         shadow(dir + "/shadow.vert", dir + "/shadow.frag"),
         overlay(dir + "/overlay.vert", dir + "/overlay.frag"),
         patch_layer(dir),
-        shadow_map(kShadowMapSize),
+        shadow_map(quality.shadow_map_size),
         ground_quad(MakeQuadMesh(kGroundHalfSize)),
-        marker(MakeSphereMesh(1.0f, 16, 10)),
-        arrow_shaft(MakeCylinderMesh(1.0f, 0.0f, 1.0f, 12)),
-        arrow_head(MakeConeMesh(1.0f, 1.0f, 16)) {
-    lit_loc = {lit.Location("u_model"),
-               lit.Location("u_normal_matrix"),
-               lit.Location("u_view_projection"),
-               lit.Location("u_light_view_projection"),
-               lit.Location("u_plane_from_mesh"),
-               lit.Location("u_normal_offset"),
-               lit.Location("u_color"),
-               lit.Location("u_light_direction"),
-               lit.Location("u_eye"),
-               lit.Location("u_shadow_map"),
-               lit.Location("u_shadows"),
-               lit.Location("u_shadow_texel"),
-               lit.Location("u_shadow_bias"),
-               lit.Location("u_ground"),
-               lit.Location("u_grid"),
-               lit.Location("u_plane_center"),
-               lit.Location("u_fade_start"),
-               lit.Location("u_fade_end"),
-               lit.Location("u_background"),
-               lit.Location("u_alpha")};
+        // A marker is a few pixels across: 10 × 6 facets look round, and a software
+        // rasterizer sets up every triangle of hundreds of markers in the render thread.
+        markers(MakeSphereMesh(1.0f, 10, 6)),
+        arrow_shafts(MakeCylinderMesh(1.0f, 0.0f, 1.0f, 12)),
+        arrow_heads(MakeConeMesh(1.0f, 1.0f, 16)) {
+    lit_soft_loc = LitLocations(lit_soft);
+    lit_hard_loc = LitLocations(lit_hard);
     shadow_loc = {shadow.Location("u_model"), shadow.Location("u_light_view_projection")};
-    overlay_loc = {overlay.Location("u_model"),           overlay.Location("u_normal_matrix"),
-                   overlay.Location("u_view_projection"), overlay.Location("u_color"),
-                   overlay.Location("u_shading"),         overlay.Location("u_eye")};
+    overlay_loc = {overlay.Location("u_view_projection"), overlay.Location("u_eye")};
   }
 
   void SyncScene(const Snapshot& s);
@@ -197,27 +181,57 @@ struct Renderer::Impl {
   float PixelSize(const Eigen::Vector3f& p) const {
     return (p - eye).norm() * pixel_size_per_metre;
   }
-  void DrawOverlay(const GpuMesh& mesh, const Eigen::Matrix4f& model, Rgb8 color,
-                   float shading) const;
   void DrawArrow(const Eigen::Vector3f& origin, const Eigen::Vector3f& vector, float shaft_radius,
-                 Rgb8 color) const;
+                 Rgb8 color);
 
-  ShaderProgram lit, shadow, overlay;
-  struct {
+  struct LitUniforms {
     GLint model, normal_matrix, view_projection, light_view_projection, plane_from_mesh,
         normal_offset, color, light_direction, eye, shadow_map, shadows, shadow_texel, shadow_bias,
         ground, grid, plane_center, fade_start, fade_end, background, alpha;
-  } lit_loc;
+  };
+  static LitUniforms LitLocations(const ShaderProgram& p) {
+    return {p.Location("u_model"),
+            p.Location("u_normal_matrix"),
+            p.Location("u_view_projection"),
+            p.Location("u_light_view_projection"),
+            p.Location("u_plane_from_mesh"),
+            p.Location("u_normal_offset"),
+            p.Location("u_color"),
+            p.Location("u_light_direction"),
+            p.Location("u_eye"),
+            p.Location("u_shadow_map"),
+            p.Location("u_shadows"),
+            p.Location("u_shadow_texel"),
+            p.Location("u_shadow_bias"),
+            p.Location("u_ground"),
+            p.Location("u_grid"),
+            p.Location("u_plane_center"),
+            p.Location("u_fade_start"),
+            p.Location("u_fade_end"),
+            p.Location("u_background"),
+            p.Location("u_alpha")};
+  }
+
+  // lit.frag with soft shadows and with hard ones (RenderQuality::soft_shadows); `lit` and
+  // `lit_loc` are this frame's (BeginFrame).
+  ShaderProgram lit_soft, lit_hard, shadow, overlay;
+  LitUniforms lit_soft_loc, lit_hard_loc;
+  const ShaderProgram* lit = &lit_soft;
+  LitUniforms lit_loc;
   struct {
     GLint model, light_view_projection;
   } shadow_loc;
   struct {
-    GLint model, normal_matrix, view_projection, color, shading, eye;
+    GLint view_projection, eye;
   } overlay_loc;
   PatchLayer patch_layer;
+  RenderQuality quality;
+  SceneTarget scene_target;
   ShadowMap shadow_map;
   ShapeMeshCache shape_meshes;
-  GpuMesh ground_quad, marker, arrow_shaft, arrow_head;
+  GpuMesh ground_quad;
+  // The overlays' meshes, collected per frame and drawn instanced (DrawOverlays).
+  OverlayBatch markers, arrow_shafts, arrow_heads;
 
   // Per scene (rebuilt when scene_generation changes).
   const SceneSpec* scene = nullptr;
@@ -282,19 +296,19 @@ struct Renderer::Impl {
   void DrawOpaqueBodies(Frame* f);
   void DrawSeeThroughStatic(Frame* f);
   void DrawGhost(const Frame& f, const Snapshot& ghost) const;
-  void DrawPerturbation(const Frame& f) const;
-  void DrawAlignment(const Frame& f) const;
+  void DrawPerturbation(const Frame& f);
+  void DrawAlignment(const Frame& f);
   void EndMainPass() const;
   void DrawPatches(const Frame& f);
   void DrawOverlays(const Frame& f);
   void EndFrame();
 
   // The overlays (DrawOverlays), in drawing order.
-  void DrawBodyFrames(const Frame& f) const;
-  void DrawTeleopGizmo(const Frame& f) const;
-  void DrawContactForces(const Frame& f) const;
+  void DrawBodyFrames(const Frame& f);
+  void DrawTeleopGizmo(const Frame& f);
+  void DrawContactForces(const Frame& f);
   void DrawPatchArrows(const Frame& f);
-  void DrawContactPoints(const Frame& f) const;
+  void DrawContactPoints(const Frame& f);
 
   // Whether geometry g belongs to a body drawn with its visual geometry instead.
   bool ReplacedByVisuals(const Frame& f, int g) const;
@@ -361,17 +375,8 @@ void Renderer::Impl::SyncScene(const Snapshot& s) {
                 scene_generation, ng, shape_meshes.size());
 }
 
-void Renderer::Impl::DrawOverlay(const GpuMesh& mesh, const Eigen::Matrix4f& model, Rgb8 color,
-                                 float shading) const {
-  ShaderProgram::Set(overlay_loc.model, model);
-  ShaderProgram::Set(overlay_loc.normal_matrix, NormalMatrix(model));
-  ShaderProgram::Set(overlay_loc.color, ToFloat(color));
-  ShaderProgram::Set(overlay_loc.shading, shading);
-  mesh.Draw();
-}
-
 void Renderer::Impl::DrawArrow(const Eigen::Vector3f& origin, const Eigen::Vector3f& vector,
-                               float shaft_radius, Rgb8 color) const {
+                               float shaft_radius, Rgb8 color) {
   const float length = vector.norm();
   if (!(length > 0) || !std::isfinite(length)) return;
   const Eigen::Vector3f direction = vector / length;
@@ -380,13 +385,12 @@ void Renderer::Impl::DrawArrow(const Eigen::Vector3f& origin, const Eigen::Vecto
   const float shaft_length = length - head_length;
   constexpr float kArrowShading = 0.4f;
   if (shaft_length > 0) {
-    DrawOverlay(arrow_shaft, AlongDirection(origin, direction, shaft_radius, shaft_length), color,
-                kArrowShading);
+    arrow_shafts.Add(AlongDirection(origin, direction, shaft_radius, shaft_length), ToFloat(color),
+                     kArrowShading);
   }
-  DrawOverlay(arrow_head,
-              AlongDirection(origin + direction * shaft_length, direction, 2.2f * shaft_radius,
-                             head_length),
-              color, kArrowShading);
+  arrow_heads.Add(AlongDirection(origin + direction * shaft_length, direction, 2.2f * shaft_radius,
+                                 head_length),
+                  ToFloat(color), kArrowShading);
 }
 
 Renderer::Renderer(const std::string& shader_dir) : impl_(std::make_unique<Impl>(shader_dir)) {}
@@ -394,6 +398,16 @@ Renderer::Renderer(const std::string& shader_dir) : impl_(std::make_unique<Impl>
 Renderer::~Renderer() = default;
 
 int Renderer::num_shape_meshes() const { return impl_->shape_meshes.size(); }
+
+void Renderer::SetQuality(const RenderQuality& quality) { impl_->quality = quality; }
+
+const RenderQuality& Renderer::quality() const { return impl_->quality; }
+
+void Renderer::BeginScene(int width, int height) {
+  impl_->scene_target.Begin(width, height, impl_->quality.msaa_samples);
+}
+
+void Renderer::EndScene() { impl_->scene_target.End(); }
 
 void Renderer::Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
                       int width, int height, const Snapshot* ghost) {
@@ -438,6 +452,8 @@ Renderer::Impl::Frame Renderer::Impl::BeginFrame(const Snapshot& snapshot, const
                                                  const RenderLayers& layers, int width,
                                                  int height) {
   Frame f{snapshot, layers};
+  lit = quality.soft_shadows ? &lit_soft : &lit_hard;
+  lit_loc = quality.soft_shadows ? lit_soft_loc : lit_hard_loc;
   f.width = width;
   f.height = height;
   f.ng = NumGeometries(snapshot);
@@ -511,6 +527,7 @@ void Renderer::Impl::ShadowPass(Frame* f) {
   f->shadows = layers.shadows && layers.bodies && any_bounded;
   f->normal_offset = 0;
   if (!f->shadows) return;
+  shadow_map.Resize(quality.shadow_map_size);
   const float radius = std::clamp(0.5f * (upper_W - lower_W).norm(), 0.25f, 15.0f);
   shadow_map.Fit(-kLightDirection, 0.5f * (lower_W + upper_W), radius);
   const float texel_m = 2.0f * radius / static_cast<float>(shadow_map.size());
@@ -557,7 +574,7 @@ void Renderer::Impl::BeginMainPass(Frame* f) const {
     glStencilFunc(GL_ALWAYS, f->stencil_mark, 0xFF);
   }
 
-  lit.Use();
+  lit->Use();
   ShaderProgram::Set(lit_loc.view_projection, f->view_projection);
   ShaderProgram::Set(lit_loc.light_view_projection, shadow_map.light_view_projection());
   ShaderProgram::Set(lit_loc.normal_offset, f->normal_offset);
@@ -686,7 +703,7 @@ void Renderer::Impl::DrawGhost(const Frame& f, const Snapshot& ghost) const {
 
 // The peg's axis down to where it meets the block's top, a marker there, and the hole's rim:
 // thin lines a few pixels wide whatever the zoom.
-void Renderer::Impl::DrawAlignment(const Frame& f) const {
+void Renderer::Impl::DrawAlignment(const Frame& f) {
   const AlignmentView& view = f.snapshot.alignment;
   if (!view.active) return;
   constexpr float kLineWidthPx = 1.2f;
@@ -694,9 +711,9 @@ void Renderer::Impl::DrawAlignment(const Frame& f) const {
     const Eigen::Vector3f from = a.cast<float>(), to = b.cast<float>();
     const float length = (to - from).norm();
     if (!(length > 0)) return;
-    DrawOverlay(arrow_shaft,
-                AlongDirection(from, (to - from) / length, kLineWidthPx * PixelSize(from), length),
-                color, 0.0f);
+    arrow_shafts.Add(
+        AlongDirection(from, (to - from) / length, kLineWidthPx * PixelSize(from), length),
+        ToFloat(color), 0.0f);
   };
   for (int i = 0; i < 4; ++i) {
     line(view.hole_outline_W[i], view.hole_outline_W[(i + 1) % 4], kHoleOutlineColor);
@@ -713,11 +730,11 @@ void Renderer::Impl::DrawAlignment(const Frame& f) const {
   Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
   model.topLeftCorner<3, 3>() *= 4.0f * PixelSize(p);
   model.block<3, 1>(0, 3) = p;
-  DrawOverlay(marker, model, color, 0.0f);
+  markers.Add(model, ToFloat(color), 0.0f);
 }
 
 // The mouse spring: from the grabbed point to the mouse point.
-void Renderer::Impl::DrawPerturbation(const Frame& f) const {
+void Renderer::Impl::DrawPerturbation(const Frame& f) {
   const PerturbationView& p = f.snapshot.perturbation;
   if (p.body < 0) return;
   const Eigen::Vector3f from = p.p_WQ.cast<float>();
@@ -777,8 +794,15 @@ void Renderer::Impl::DrawOverlays(const Frame& f) {
   if (layers.alignment) DrawAlignment(f);
   DrawContactForces(f);
   DrawPatchArrows(f);
-  // Last, so that the exact state colours land in the pixels.
   if (layers.contact_points) DrawContactPoints(f);
+  // Closed meshes of our own, wound counter-clockwise seen from outside: their back faces are
+  // hidden, and culling them halves what the rasterizer sets up.
+  glEnable(GL_CULL_FACE);
+  arrow_shafts.Draw();
+  arrow_heads.Draw();
+  // Last, so that the exact state colours land in the pixels.
+  markers.Draw();
+  glDisable(GL_CULL_FACE);
 }
 
 void Renderer::Impl::EndFrame() {
@@ -793,7 +817,7 @@ void Renderer::Impl::EndFrame() {
 }
 
 // Each body's frame B as x, y, z arrows (red, green, blue) from its origin.
-void Renderer::Impl::DrawBodyFrames(const Frame& f) const {
+void Renderer::Impl::DrawBodyFrames(const Frame& f) {
   for (int b = 0; b < f.nb; ++b) {
     const Eigen::Isometry3f X_WB = f.snapshot.body_poses[b].cast<float>();
     const Eigen::Vector3f p_WBo = X_WB.translation();
@@ -807,7 +831,7 @@ void Renderer::Impl::DrawBodyFrames(const Frame& f) const {
 
 // Where the operator is steering (the integrated command) and where the TCP is: the gap
 // between them is what the arm has not caught up with (limits, contact).
-void Renderer::Impl::DrawTeleopGizmo(const Frame& f) const {
+void Renderer::Impl::DrawTeleopGizmo(const Frame& f) {
   const Eigen::Isometry3f X_WT = f.snapshot.teleop.target_tcp_W.cast<float>();
   const Eigen::Vector3f p_WTo = X_WT.translation();
   constexpr float kAxisLength_m = 0.06f;
@@ -819,12 +843,12 @@ void Renderer::Impl::DrawTeleopGizmo(const Frame& f) const {
   Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
   model.topLeftCorner<3, 3>() *= std::max(0.004f, kMinMarkerRadiusPx * PixelSize(p_WTcp));
   model.block<3, 1>(0, 3) = p_WTcp;
-  DrawOverlay(marker, model, kTeleopTcpColor, 0.0f);
+  markers.Add(model, ToFloat(kTeleopTcpColor), 0.0f);
 }
 
 // Normal and friction force on geometry B at each point contact (not the faces of a patch the
 // patch layer draws: DrawPatchArrows).
-void Renderer::Impl::DrawContactForces(const Frame& f) const {
+void Renderer::Impl::DrawContactForces(const Frame& f) {
   const RenderLayers& layers = f.layers;
   const float scale = layers.force_scale_m_per_N;
   for (const ContactResult& c : f.snapshot.contacts) {
@@ -861,7 +885,7 @@ void Renderer::Impl::DrawPatchArrows(const Frame& f) {
 // A marker per point contact in its state's colour (or its gliding offset's or slip speed's:
 // RenderLayers::contact_colors), flat (u_shading = 0) so that the exact colour lands in the
 // pixels (the GUI tests look for it).
-void Renderer::Impl::DrawContactPoints(const Frame& f) const {
+void Renderer::Impl::DrawContactPoints(const Frame& f) {
   const RenderLayers& layers = f.layers;
   for (const ContactResult& c : f.snapshot.contacts) {
     const Eigen::Vector3f p_WC = c.position_W.cast<float>();
@@ -871,7 +895,7 @@ void Renderer::Impl::DrawContactPoints(const Frame& f) const {
     Eigen::Matrix4f model = Eigen::Matrix4f::Identity();
     model.topLeftCorner<3, 3>() *= radius;
     model.block<3, 1>(0, 3) = p_WC;
-    DrawOverlay(marker, model, ContactColor(c, layers.contact_colors, layers.contact_color_max),
+    markers.Add(model, ToFloat(ContactColor(c, layers.contact_colors, layers.contact_color_max)),
                 0.0f);
   }
 }

@@ -68,7 +68,7 @@ inline constexpr Rgb8 kFrictionForceColor{240, 220, 40};
 inline constexpr Rgb8 kTeleopTcpColor{250, 250, 250};    // measured TCP (teleoperation)
 inline constexpr Rgb8 kGhostColor{80, 200, 255};         // the ghost run's bodies (tinted)
 inline constexpr Rgb8 kPerturbationColor{230, 60, 230};  // the mouse spring
-inline constexpr Rgb8 kHoleOutlineColor{255, 235, 40};  // alignment: the hole's rim
+inline constexpr Rgb8 kHoleOutlineColor{255, 235, 40};   // alignment: the hole's rim
 inline constexpr Rgb8 kAlignedColor{60, 230, 90};        // the peg's axis lands in the hole
 inline constexpr Rgb8 kMisalignedColor{255, 120, 40};    // ... or outside it
 
@@ -149,6 +149,16 @@ GroundQuadPlacement PlaceGroundQuad(const Eigen::Isometry3d& X_WG,
 void SeeThroughGeometries(const Snapshot& snapshot, const Eigen::Vector3f& eye,
                           std::vector<char>* see_through);
 
+// What a frame costs to draw, traded for how it looks: samples per pixel of the scene (0: no
+// multisampling; 2, 4, 8), the shadow map's size in texels per side, and soft shadow edges
+// (3 × 3 filter taps per pixel) or hard ones (one tap).
+struct RenderQuality {
+  int msaa_samples = 4;
+  int shadow_map_size = 1024;
+  bool soft_shadows = true;
+  bool operator==(const RenderQuality&) const = default;
+};
+
 class Renderer {
  public:
   // Compiles the shaders found in shader_dir (throws RenderError naming the file).
@@ -157,6 +167,15 @@ class Renderer {
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
 
+  // Takes effect at the next BeginScene (sample count) and Render (shadow map).
+  void SetQuality(const RenderQuality& quality);
+  const RenderQuality& quality() const;
+  // A frame's scene (Render, then any RenderInset) is drawn between these two: BeginScene binds
+  // a multisampled offscreen framebuffer of width × height pixels when the quality asks for
+  // samples (else leaves the current one bound), EndScene resolves it into the framebuffer that
+  // was bound and binds that again. Without them the scene is drawn single-sampled.
+  void BeginScene(int width, int height);
+  void EndScene();
   // Draws the snapshot into the current framebuffer (width × height pixels; the framebuffer
   // bound on entry is bound again on return). Meshes are built when the scene
   // (scene_generation) changes, not per frame. Force arrows show the force on geometry B at

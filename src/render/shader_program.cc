@@ -29,8 +29,13 @@ std::string JoinLines(std::string log) {
   return out;
 }
 
-GLuint Compile(GLenum type, const std::string& path) {
-  const std::string source = ReadTextFile(path);
+// `defines` go right after the #version line, which must stay first.
+GLuint Compile(GLenum type, const std::string& path, const std::string& defines) {
+  std::string source = ReadTextFile(path);
+  if (!defines.empty()) {
+    const size_t line_end = source.find('\n');
+    source.insert(line_end == std::string::npos ? source.size() : line_end + 1, defines);
+  }
   const GLuint shader = glCreateShader(type);
   const char* text = source.c_str();
   glShaderSource(shader, 1, &text, nullptr);
@@ -58,11 +63,12 @@ std::string ReadTextFile(const std::string& path) {
   return text.str();
 }
 
-ShaderProgram::ShaderProgram(const std::string& vertex_path, const std::string& fragment_path) {
-  const GLuint vertex = Compile(GL_VERTEX_SHADER, vertex_path);
+ShaderProgram::ShaderProgram(const std::string& vertex_path, const std::string& fragment_path,
+                             const std::string& defines) {
+  const GLuint vertex = Compile(GL_VERTEX_SHADER, vertex_path, defines);
   GLuint fragment = 0;
   try {
-    fragment = Compile(GL_FRAGMENT_SHADER, fragment_path);
+    fragment = Compile(GL_FRAGMENT_SHADER, fragment_path, defines);
   } catch (...) {
     glDeleteShader(vertex);
     throw;

@@ -12,7 +12,9 @@ namespace contactlab {
 
 class ShaderProgram {
  public:
-  ShaderProgram(const std::string& vertex_path, const std::string& fragment_path);
+  // `defines` (e.g. "#define HARD_SHADOWS\n") are inserted after both files' #version line.
+  ShaderProgram(const std::string& vertex_path, const std::string& fragment_path,
+                const std::string& defines = "");
   ~ShaderProgram();
   ShaderProgram(const ShaderProgram&) = delete;
   ShaderProgram& operator=(const ShaderProgram&) = delete;

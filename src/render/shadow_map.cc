@@ -57,6 +57,15 @@ void ShadowMap::Fit(const Eigen::Vector3f& light_direction, const Eigen::Vector3
   depth_per_metre_ = 1.0f / (far_m - near_m);
 }
 
+void ShadowMap::Resize(int size) {
+  if (size == size_) return;
+  size_ = size;
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, size, size, 0, GL_DEPTH_COMPONENT, GL_FLOAT,
+               nullptr);
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
 void ShadowMap::BeginPass() const {
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
   glViewport(0, 0, size_, size_);

@@ -15,6 +15,9 @@ class ShadowMap {
   ShadowMap(const ShadowMap&) = delete;
   ShadowMap& operator=(const ShadowMap&) = delete;
 
+  // New storage of size × size texels (the render quality's shadow resolution); the contents
+  // are undefined until the next pass.
+  void Resize(int size);
   // Fits an orthographic light frustum around the sphere (center, radius) for light travelling
   // along `light_direction` (unit, pointing from the light into the scene).
   void Fit(const Eigen::Vector3f& light_direction, const Eigen::Vector3f& center, float radius);

@@ -59,8 +59,4 @@ Eigen::Matrix4f AlongDirection(const Eigen::Vector3f& origin, const Eigen::Vecto
   return m;
 }
 
-Eigen::Matrix3f NormalMatrix(const Eigen::Matrix4f& model) {
-  return model.topLeftCorner<3, 3>().inverse().transpose();
-}
-
 }  // namespace contactlab

@@ -18,7 +18,5 @@ Eigen::Matrix4f ToMatrix(const Eigen::Isometry3d& X);
 // (radial, radial, axial). Used to place arrows and axes along arbitrary directions.
 Eigen::Matrix4f AlongDirection(const Eigen::Vector3f& origin, const Eigen::Vector3f& direction,
                                float radial_scale, float axial_scale);
-// Inverse transpose of the upper 3×3 (normals stay perpendicular under non-uniform scale).
-Eigen::Matrix3f NormalMatrix(const Eigen::Matrix4f& model);
 
 }  // namespace contactlab

@@ -180,6 +180,8 @@ struct Application::Impl {
             int* capture_w, int* capture_h);
   // Swaps, then sleeps out the rest of the frame when no display paces the loop.
   void SwapAndPace(Clock::time_point work_start, double cpu_start_ms);
+  void AdaptRenderQuality(Clock::time_point frame_start);
+  std::optional<Clock::time_point> last_frame_start;
   void OnNewScene(const Snapshot& snapshot);
   // The plot the PNG button chose, from the framebuffer just drawn (exports.h).
   void ExportShownPlot(int fb_w, int fb_h);
@@ -209,6 +211,7 @@ Application::Impl::Impl(const ApplicationOptions& o) : options(o) {
   ui.target_realtime_factor =
       options.realtime_factor > 0 ? static_cast<float>(options.realtime_factor) : 1.0f;
   ui.as_fast_as_possible = options.realtime_factor <= 0;
+  ui.render_quality = AutoQuality(options.msaa_samples, options.auto_quality);
   pending_defaults = ComputeSceneDefaults(
       options.scene_defaults.bodies.empty() ? options.scene : options.scene_defaults);
   pending_scene_name = ui.current_scene;
@@ -305,23 +308,20 @@ void Application::Impl::OpenWindow() {
   }
   glfwSetErrorCallback(GlfwErrorCallback);
   glfw_ready = true;
-  auto hints = [&](int samples) {
+  // No multisampled window: the scene is multisampled offscreen (render/scene_target.h), at a
+  // sample count the render quality can change.
+  auto hints = [&] {
     glfwDefaultWindowHints();
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_SAMPLES, samples);
+    glfwWindowHint(GLFW_SAMPLES, 0);
     glfwWindowHint(GLFW_VISIBLE, options.visible ? GLFW_TRUE : GLFW_FALSE);
   };
-  hints(options.msaa_samples);
+  hints();
   const std::string title = "contactlab - " + ui.current_scene;
   window = glfwCreateWindow(options.width, options.height, title.c_str(), nullptr, nullptr);
-  if (!window && options.msaa_samples > 0) {
-    spdlog::warn("no {}x MSAA window ({}); trying without", options.msaa_samples, LastGlfwError());
-    hints(0);
-    window = glfwCreateWindow(options.width, options.height, title.c_str(), nullptr, nullptr);
-  }
   if (!window) {
     throw GuiError(GuiError::Kind::kNoOpenGl,
                    "cannot create an OpenGL 3.3 core window: " + LastGlfwError());
@@ -491,6 +491,7 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
   timer.BeginFrame();
   const Clock::time_point work_start = Clock::now();
   const double cpu_start_ms = ThreadCpuMs();
+  AdaptRenderQuality(work_start);
   glfwPollEvents();
   const std::shared_ptr<const Snapshot> snapshot = TakeSimOutput();
   HandleInputAndPanels(*snapshot);
@@ -614,10 +615,12 @@ void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
   bool drawn = false;
   if (renderer && fb_w > 0 && fb_h > 0) {
     try {
+      renderer->BeginScene(fb_w, fb_h);
       renderer->Render(snapshot, view, ui.layers, fb_w, fb_h, ghost.get());
       const ImGuiIO& io = ImGui::GetIO();
       DrawCameraInset(*renderer, snapshot, ui.views, ui.layers, fb_w, fb_h, io.DisplaySize.x,
                       io.DisplaySize.y, ghost.get());
+      renderer->EndScene();
       last_view_projection =
           ViewProjection(view, snapshot, static_cast<float>(fb_w) / static_cast<float>(fb_h));
       drawn = true;
@@ -666,6 +669,18 @@ void Application::Impl::SaveScreenshot(int fb_w, int fb_h) {
   } catch (const std::exception& e) {
     AddError(e.what());
   }
+}
+
+// The frame period drives the automatic quality (ui/auto_quality.h); the renderer draws with
+// the quality chosen, automatic or the Solver panel's.
+void Application::Impl::AdaptRenderQuality(Clock::time_point frame_start) {
+  AutoQuality& q = ui.render_quality;
+  if (last_frame_start &&
+      q.OnFrame(std::chrono::duration<double>(frame_start - *last_frame_start).count())) {
+    spdlog::info("render quality ({:.1f} fps): {}", q.fps(), QualityLabel(q.quality()));
+  }
+  last_frame_start = frame_start;
+  if (renderer && !(renderer->quality() == q.quality())) renderer->SetQuality(q.quality());
 }
 
 void Application::Impl::SwapAndPace(Clock::time_point work_start, double cpu_start_ms) {
@@ -867,6 +882,8 @@ FrameStats Application::RunFor(double seconds, FrameTrace* trace) {
       trace->work_cpu_ms.push_back(impl_->last_work_cpu_ms);
       trace->published_s.push_back(Seconds(s->published - start));
       trace->sim_time_s.push_back(s->time_s);
+      trace->quality_level.push_back(impl_->ui.render_quality.level());
+      trace->final_quality = QualityLabel(impl_->ui.render_quality.quality());
     }
   }
   return impl_->Stats(frames, start, start_step, work, max_frame);

@@ -44,7 +44,10 @@ struct ApplicationOptions {
   // effect as under Xvfb): a frame that finishes early sleeps for the rest of its period, so
   // that the render loop leaves the CPU to the sim thread. 0: uncapped. Not in screenshots.
   double max_fps = 60.0;
-  int msaa_samples = 4;
+  int msaa_samples = 4;  // the scene's samples per pixel at the best render quality
+  // Lower the render quality (samples, then shadow resolution) while the frame rate is below
+  // 30 fps, raise it again when frames are fast (ui/auto_quality.h); false: keep the best.
+  bool auto_quality = true;
   std::string shader_dir;              // empty: CONTACTLAB_SHADER_DIR
   double artificial_step_delay_s = 0;  // testing: the solver made slow
   // Teleoperation input (--input): keyboard | spacemouse (merged with the keyboard) |
@@ -97,6 +100,8 @@ struct FrameTrace {
   // The newest snapshot at each frame: when the sim thread published it (seconds since the run
   // began) and its simulated time. Samples of the sim thread's progress, exact to the step.
   std::vector<double> published_s, sim_time_s;
+  std::vector<int> quality_level;  // the render quality's level (ui/auto_quality.h), 0 the best
+  std::string final_quality;       // QualityLabel of the last frame's quality
 };
 
 class Application {

@@ -55,6 +55,17 @@ void WriteGuiStats(const std::string& path, const ApplicationOptions& options, d
       if (!(rate >= min_rtf)) min_rtf = rate;
     }
   }
+  // The frames drawn at the final render quality (all of them with a fixed quality): what the
+  // frame rate settled to.
+  std::vector<double> settled_frame_ms, settled_work_cpu_ms;
+  int quality_changes = 0;
+  for (size_t i = 0; i < trace.quality_level.size(); ++i) {
+    if (i > 0 && trace.quality_level[i] != trace.quality_level[i - 1]) ++quality_changes;
+    if (trace.quality_level[i] == trace.quality_level.back()) {
+      settled_frame_ms.push_back(trace.frame_ms[i]);
+      settled_work_cpu_ms.push_back(trace.work_cpu_ms[i]);
+    }
+  }
   JsonWriter json;
   json.BeginObject()
       .String("scene", options.scene.name)
@@ -66,6 +77,7 @@ void WriteGuiStats(const std::string& path, const ApplicationOptions& options, d
       .Integer("height", options.height)
       .Number("max_fps", options.max_fps)
       .Integer("msaa", options.msaa_samples)
+      .Bool("auto_quality", options.auto_quality)
       .Number("target_realtime_factor", options.realtime_factor);
   if (const char* lp = std::getenv("LP_NUM_THREADS")) json.String("LP_NUM_THREADS", lp);
   json.Integer("frames", stats.frames)
@@ -85,6 +97,14 @@ void WriteGuiStats(const std::string& path, const ApplicationOptions& options, d
       .Number("mean", Mean(trace.work_cpu_ms))
       .Number("median", Percentile(trace.work_cpu_ms, 0.5))
       .Number("p99", Percentile(trace.work_cpu_ms, 0.99))
+      .EndObject()
+      .BeginObject("final_quality")
+      .String("label", trace.final_quality)
+      .Integer("changes", quality_changes)
+      .Integer("frames", static_cast<long long>(settled_frame_ms.size()))
+      .Number("frame_ms_median", Percentile(settled_frame_ms, 0.5))
+      .Number("work_cpu_ms_mean", Mean(settled_work_cpu_ms))
+      .Number("work_cpu_ms_median", Percentile(settled_work_cpu_ms, 0.5))
       .EndObject()
       .Integer("sim_steps", static_cast<long long>(stats.sim_steps))
       .Number("sim_time", stats.sim_time_s)

@@ -345,6 +345,26 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
   ImGui::TextColored(kDimColor, "applies to every contact pair; right-click: type");
 }
 
+namespace {
+
+// Automatic (ui/auto_quality.h: lowered below 30 fps) or one level fixed.
+void RenderQualityCombo(AutoQuality* q) {
+  const std::string current = (q->automatic() ? "auto: " : "") + QualityLabel(q->quality());
+  ImGui::SetNextItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - 60.0f));
+  if (ImGui::BeginCombo("quality", current.c_str())) {
+    if (ImGui::Selectable("auto (lowered below 30 fps)", q->automatic())) q->SetAutomatic(true);
+    for (int level = 0; level < q->num_levels(); ++level) {
+      const std::string label = QualityLabel(q->quality(level));
+      if (ImGui::Selectable(label.c_str(), !q->automatic() && q->level() == level)) {
+        q->SetLevel(level);
+      }
+    }
+    ImGui::EndCombo();
+  }
+}
+
+}  // namespace
+
 void SolverPanel(const Snapshot& snapshot, UiState* ui) {
   const StepStats& s = snapshot.stats;
   ImGui::Text("model %s, dt %.3g s", ContactApproximationName(snapshot.approximation),
@@ -368,6 +388,7 @@ void SolverPanel(const Snapshot& snapshot, UiState* ui) {
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("CPU time from frame start to just before the buffer swap");
   }
+  RenderQualityCombo(&ui->render_quality);
 }
 
 void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {

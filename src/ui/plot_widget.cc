@@ -20,6 +20,36 @@ ImU32 PlotSeriesColor(int i) {
   return kPalette[static_cast<size_t>(i) % (sizeof kPalette / sizeof kPalette[0])];
 }
 
+void SimplifyPolyline(std::vector<ImVec2>* points, float tolerance_px) {
+  std::vector<ImVec2>& p = *points;
+  if (p.size() < 3) return;
+  size_t kept = 1;  // p[0] stays
+  ImVec2 anchor = p[0];
+  float lo = -INFINITY, hi = INFINITY;  // directions from the anchor every skipped point allows
+  // Narrows the wedge to `q`'s directions; false (and no change) when `q` lies outside it.
+  const auto admit = [&](const ImVec2& q) {
+    const float dx = q.x - anchor.x, dy = q.y - anchor.y;
+    const float d = std::hypot(dx, dy);
+    if (d <= tolerance_px) return true;
+    const float direction = std::atan2(dy, dx);
+    if (direction < lo || direction > hi) return false;
+    const float half = std::asin(tolerance_px / d);
+    lo = std::max(lo, direction - half);
+    hi = std::min(hi, direction + half);
+    return true;
+  };
+  for (size_t j = 1; j < p.size(); ++j) {
+    if (admit(p[j])) continue;
+    anchor = p[j - 1];  // kept <= j - 1: writing p[kept] never overwrites a point not yet read
+    p[kept++] = anchor;
+    lo = -INFINITY;
+    hi = INFINITY;
+    admit(p[j]);
+  }
+  p[kept++] = p.back();
+  p.resize(kept);
+}
+
 namespace {
 
 constexpr float kMinLeftMargin = 30.0f;  // y tick labels (grows to the widest label)
@@ -28,6 +58,7 @@ constexpr ImU32 kFrameColor = IM_COL32(110, 110, 120, 255);
 constexpr ImU32 kGridColor = IM_COL32(70, 70, 80, 140);
 constexpr ImU32 kBackground = IM_COL32(20, 22, 28, 230);
 constexpr ImU32 kTextColor = IM_COL32(210, 210, 215, 255);
+constexpr float kLineTolerancePx = 0.25f;  // a series' drawn line is this close to every point
 
 // What a plot shows this frame: rows [first, last) of the data over the time window [t0, t1],
 // values [y_lo, y_hi].
@@ -112,8 +143,8 @@ void DrawAxes(ImDrawList* draw, const PlotArea& a, const YTicks& y, float font) 
   }
 }
 
-// Each series as a polyline, decimated to two points per pixel column; non-finite values
-// break the line.
+// Each series as a polyline, decimated to two points per pixel column and simplified to a
+// quarter pixel; non-finite values break the line.
 void DrawSeries(ImDrawList* draw, const PlotArea& a, const PlotData& data,
                 std::span<const int> series) {
   draw->PushClipRect(a.p0, a.p1, true);
@@ -123,9 +154,10 @@ void DrawSeries(ImDrawList* draw, const PlotArea& a, const PlotData& data,
                                   std::max(1, static_cast<int>(a.plot_w)));
     points.clear();
     auto flush = [&] {
+      SimplifyPolyline(&points, kLineTolerancePx);
       if (points.size() >= 2) {
         draw->AddPolyline(points.data(), static_cast<int>(points.size()),
-                          PlotSeriesColor(static_cast<int>(k)), 0, 1.5f);
+                          PlotSeriesColor(static_cast<int>(k)), 0, 1.0f);
       }
       points.clear();
     };

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "ui/plot_data.h"
 
@@ -35,6 +36,13 @@ struct PlotTimeWindow {
     return std::max(end, data.oldest_time() + span_s);
   }
 };
+
+// Drops the points of a screen polyline (x not decreasing, as a plot's) that lie within
+// tolerance_px of the line the kept points draw: what a settled, flat signal draws is a few
+// segments instead of two points per pixel column. Greedy, one pass: from the last kept point
+// each point allows a wedge of directions (its distance d allows ± asin(tolerance / d)); a
+// point outside the running intersection of the wedges ends the run at the point before it.
+void SimplifyPolyline(std::vector<ImVec2>* points, float tolerance_px);
 
 // Colour of the i-th series of a plot.
 ImU32 PlotSeriesColor(int i);

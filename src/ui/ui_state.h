@@ -8,6 +8,7 @@
 
 #include "engine/world/scene_spec.h"
 #include "render/renderer.h"
+#include "ui/auto_quality.h"
 #include "ui/camera_views.h"
 #include "ui/contact_inspector_state.h"
 #include "ui/frame_timer.h"
@@ -85,6 +86,8 @@ struct UiState {
   std::vector<std::string> errors;  // the red banner, until dismissed
   std::string status;               // one-line info (e.g. "wrote plot.csv")
   FrameTimer::Stats frame_stats;
+  // The render quality (the Solver panel's choice: automatic or a fixed level).
+  AutoQuality render_quality{4};
 };
 
 }  // namespace contactlab
