@@ -1,5 +1,7 @@
 #include "render/scene_target.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <string>
 
@@ -45,15 +47,22 @@ void SceneTarget::Allocate(int width, int height, int samples) {
 
 void SceneTarget::Begin(int width, int height, int samples) {
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &window_framebuffer_);
-  GLint max_samples = 0;
-  glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
-  samples_ = std::clamp(samples, 0, std::max(0, max_samples));
+  if (max_samples_ < 0) glGetIntegerv(GL_MAX_SAMPLES, &max_samples_);
+  samples_ = std::clamp(samples, 0, std::max(0, max_samples_));
   if (samples_ <= 1) {
     samples_ = 0;
     return;
   }
   if (width != width_ || height != height_ || samples_ != allocated_samples_) {
-    Allocate(width, height, samples_);
+    try {
+      Allocate(width, height, samples_);
+    } catch (const RenderError& e) {
+      // A driver without multisampled renderbuffers still draws the scene, single-sampled.
+      spdlog::warn("{}; drawing without multisampling", e.what());
+      max_samples_ = 0;
+      samples_ = 0;
+      return;
+    }
   }
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
 }

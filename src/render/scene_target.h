@@ -18,8 +18,8 @@ class SceneTarget {
 
   // Binds the framebuffer the scene is drawn into, width × height pixels with `samples` samples
   // per pixel (0: the framebuffer bound now; else clamped to GL_MAX_SAMPLES). Storage is made
-  // again only when the size or the sample count changes. Throws RenderError when the driver
-  // refuses the framebuffer.
+  // again only when the size or the sample count changes. A framebuffer the driver refuses is
+  // logged once and the scene is drawn single-sampled from then on.
   void Begin(int width, int height, int samples);
   // Resolves the samples into the framebuffer bound at Begin and binds it again.
   void End();
@@ -33,6 +33,7 @@ class SceneTarget {
   GLuint framebuffer_ = 0, color_ = 0, depth_stencil_ = 0;
   int width_ = 0, height_ = 0, samples_ = 0, allocated_samples_ = 0;
   GLint window_framebuffer_ = 0;
+  GLint max_samples_ = -1;  // GL_MAX_SAMPLES, read once; 0 after a refused framebuffer
 };
 
 }  // namespace contactlab
