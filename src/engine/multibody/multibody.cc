@@ -570,6 +570,25 @@ void Multibody::CalcJacobianRows(const char* caller, int rows, const MultibodyDa
   }
 }
 
+void Multibody::AddRotatedPointJacobian(const MultibodyData& data, int body,
+                                        const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R,
+                                        Eigen::Ref<Eigen::MatrixXd> J) const {
+  const int tree = body_tree_[body];
+  if (J.rows() != 3 || J.cols() != tree_num_velocities_[tree]) {
+    throw std::invalid_argument("AddRotatedPointJacobian: J must be 3 x " +
+                                std::to_string(tree_num_velocities_[tree]));
+  }
+  const int v0 = tree_velocity_start_[tree];
+  for (int k = body; k >= 0; k = bodies_[k].parent) {  // as CalcJacobianRows
+    const auto& S = data.joint_motion_subspace_W[k];
+    const int ck = v_start_[k] - v0;
+    for (int i = 0; i < S.cols(); ++i) {
+      const Eigen::Vector3d v_P = S.col(i).tail<3>() + S.col(i).head<3>().cross(p_W);
+      J.col(ck + i) += R * v_P;
+    }
+  }
+}
+
 void Multibody::CalcFrameJacobian(const MultibodyData& data, int body, const Eigen::Vector3d& p_W,
                                   Eigen::Ref<Eigen::MatrixXd> J) const {
   CalcJacobianRows("CalcFrameJacobian", 6, data, body, p_W, J);

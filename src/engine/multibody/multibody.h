@@ -99,6 +99,11 @@ class Multibody {
   // local velocity order.
   void CalcPointJacobian(const MultibodyData& data, int body, const Eigen::Vector3d& p_W,
                          Eigen::Ref<Eigen::MatrixXd> J) const;
+  // J += R · J_P for the point Jacobian J_P above and a 3 × 3 R (a contact's rows: R = ±R_WCᵀ,
+  // the point's velocity in the contact frame), in one pass over the body's ancestors: no
+  // zeroed scratch and no dynamic-size product per contact. J as in CalcPointJacobian.
+  void AddRotatedPointJacobian(const MultibodyData& data, int body, const Eigen::Vector3d& p_W,
+                               const Eigen::Matrix3d& R, Eigen::Ref<Eigen::MatrixXd> J) const;
   // 6 × tree_nv: rows 0–2 angular velocity of B (world), rows 3–5 velocity of the point of B
   // at p_W (world).
   void CalcFrameJacobian(const MultibodyData& data, int body, const Eigen::Vector3d& p_W,

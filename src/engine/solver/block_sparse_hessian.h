@@ -29,6 +29,9 @@ class BlockSparseHessian {
   // H = A + Σ Jᵢᵀ Gᵢ Jᵢ into the blocks. G[i] is constraint i's Hessian (num_rows²).
   // Requires UpdatePattern(problem) since the problem's constraints last changed.
   void Assemble(const ConvexProblem& problem, std::span<Eigen::MatrixXd* const> G);
+  // H += Jᵢᵀ Gᵢ Jᵢ for one constraint (Assemble's term; with a change of Gᵢ, the Hessian of a
+  // model that differs in a few constraints: ConvexSolver's regime prediction).
+  void AddConstraint(const ConvexProblem& problem, int i, const Eigen::MatrixXd& Gi);
 
   int num_trees() const { return static_cast<int>(tree_nv_.size()); }
   int num_velocities() const { return nv_; }
@@ -41,6 +44,8 @@ class BlockSparseHessian {
   int num_off_diagonal_blocks() const { return static_cast<int>(pairs_.size()); }
   const std::pair<int, int>& off_diagonal_pair(int k) const { return pairs_[k]; }
 
+  // A diagonal block's lower triangle is H's; its strict upper triangle may be stale (the
+  // factorizations read the lower one only; ToDense mirrors it).
   Eigen::Map<const Eigen::MatrixXd> diagonal_block(int t) const;
   Eigen::Map<const Eigen::MatrixXd> off_diagonal_block(int k) const;  // n_a × n_b
   // All block values, col-major blocks back to back: diagonal blocks in tree order, then the

@@ -47,7 +47,7 @@ struct ConvexSolver::Workspace {
   // The predicted models' Hessians (a second pool like G's) and, per constraint, the Hessian the
   // predicted step uses: its model's if it predicts a regime, G[i] otherwise.
   std::vector<std::vector<Eigen::MatrixXd>> G_predicted_pool;
-  std::vector<Eigen::MatrixXd*> G_predicted, G_model;
+  std::vector<Eigen::MatrixXd*> G_predicted;  // a predicted regime's G, then its change from G
 
   BlockSparseHessian hessian;
   Eigen::MatrixXd H_dense;
@@ -95,7 +95,6 @@ void ConvexSolver::Prepare(const ConvexProblem& problem) {
   std::fill(ws.G_count.begin(), ws.G_count.end(), 0);
   ws.G.resize(problem.num_constraints());
   ws.G_predicted.resize(problem.num_constraints());
-  ws.G_model.resize(problem.num_constraints());
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const int s = problem.entry(i).num_rows;
     ws.G[i] = &ws.G_pool[s][ws.G_count[s]];
@@ -274,6 +273,8 @@ bool ConvexSolver::PredictRegimes(const ConvexProblem& problem, bool use_superno
   // SPD model gives a direction; it is taken only if it descends ℓ, and the exact line search
   // on ℓ itself keeps the method convergent. The models only change the path, not the solution.
   Workspace& ws = *ws_;
+  // The model's Hessian is this iteration's H plus, for each predicted constraint, Jᵀ(G_model −
+  // G)J: a few constraints' terms instead of assembling all of them again.
   problem.MultiplyJ(ws.dv, &ws.dvc);
   bool predicted = false;
   for (int i = 0; i < problem.num_constraints(); ++i) {
@@ -282,17 +283,16 @@ bool ConvexSolver::PredictRegimes(const ConvexProblem& problem, bool use_superno
     if (e.constraint->PredictRegime(vc_.segment(e.row_start, e.num_rows),
                                     ws.dvc.segment(e.row_start, e.num_rows), gamma_model,
                                     ws.G_predicted[i])) {
-      ws.G_model[i] = ws.G_predicted[i];
+      *ws.G_predicted[i] -= *ws.G[i];
+      ws.hessian.AddConstraint(problem, i, *ws.G_predicted[i]);
       predicted = true;
     } else {
       gamma_model = gamma_.segment(e.row_start, e.num_rows);
-      ws.G_model[i] = ws.G[i];
     }
   }
   if (!predicted) return false;
   problem.MultiplyJTranspose(ws.gamma_model, &ws.JT_gamma_model);
   ws.dv_model.noalias() = ws.JT_gamma_model - ws.Ar;  // −∇ℓ of the model
-  ws.hessian.Assemble(problem, ws.G_model);
   if (!FactorAndSolve(use_supernodal, &ws.dv_model)) return false;
   if (!(ws.gradient.dot(ws.dv_model) < 0)) return false;
   ws.dv.swap(ws.dv_model);

@@ -178,11 +178,10 @@ void ProblemBuilder::AddPointJacobian(const WorldModel& model, const MultibodyDa
   const int tree = mb.body_tree(b);
   const int nt = mb.tree_num_velocities(tree);
   if (nt == 0) return;
-  auto Jp = jacobian_scratch_.leftCols(nt);
-  mb.CalcPointJacobian(data, b, p_W, Jp);
   const ConvexProblem::ConstraintEntry& e = problem_.entry(k);
   const int clique = (e.tree[0] == tree) ? 0 : 1;
-  problem_.mutable_jacobian(k, clique).noalias() += sign * R_WC.transpose() * Jp;
+  mb.AddRotatedPointJacobian(data, b, p_W, sign * R_WC.transpose(),
+                             problem_.mutable_jacobian(k, clique));
 }
 
 void ProblemBuilder::AddJointConstraints(const WorldModel& model, const WorldInputs& inputs,

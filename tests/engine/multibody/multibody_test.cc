@@ -258,6 +258,14 @@ TEST(MultibodyKinematics, VelocitiesAndJacobiansMatchFiniteDifferences) {
       EXPECT_LT((Jp * v_tree - v_point_fd).norm(), 1e-6 * (1 + v_point_fd.norm())) << name;
       EXPECT_LT((Jf.topRows<3>() * v_tree - w_fd).norm(), 1e-6 * (1 + w_fd.norm())) << name;
       EXPECT_LT((Jf.bottomRows<3>() - Jp).norm(), 1e-14) << name;
+      // Accumulated into a filled J through a 3 × 3 map (a contact frame, a sign): the
+      // increment maps v to R times the finite-difference point velocity.
+      const Eigen::Matrix3d R = -Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+      const MatrixXd J_before = MatrixXd::Random(3, nt);
+      MatrixXd J = J_before;
+      mb.AddRotatedPointJacobian(d0, b, p_W, R, J);
+      EXPECT_LT(((J - J_before) * v_tree - R * v_point_fd).norm(), 1e-6 * (1 + v_point_fd.norm()))
+          << name;
       if (nt == 0) continue;
       // Each column separately: move one velocity at a time, so a wrong column ordering or a
       // column credited to the wrong joint cannot cancel out.
@@ -284,6 +292,8 @@ TEST(MultibodyKinematics, JacobianSizeIsChecked) {
   MultibodyData d(mb);
   MatrixXd J(3, mb.num_velocities());
   EXPECT_THROW(mb.CalcPointJacobian(d, 6, Vector3d::Zero(), J), std::invalid_argument);
+  EXPECT_THROW(mb.AddRotatedPointJacobian(d, 6, Vector3d::Zero(), Eigen::Matrix3d::Identity(), J),
+               std::invalid_argument);
 }
 
 TEST(MultibodyKinematics, IntegratePositionsKeepsUnitQuaternions) {
