@@ -883,9 +883,9 @@ FrameStats Application::RunFor(double seconds, FrameTrace* trace) {
       trace->published_s.push_back(Seconds(s->published - start));
       trace->sim_time_s.push_back(s->time_s);
       trace->quality_level.push_back(impl_->ui.render_quality.level());
-      trace->final_quality = QualityLabel(impl_->ui.render_quality.quality());
     }
   }
+  if (trace) trace->final_quality = QualityLabel(impl_->ui.render_quality.quality());
   return impl_->Stats(frames, start, start_step, work, max_frame);
 }
 

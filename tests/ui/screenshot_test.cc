@@ -457,3 +457,40 @@ TEST(Screenshot, PegInHoleShowsTheAlignmentAids) {
 }
 
 }  // namespace
+
+// The automatic render quality through the real loop (--gui-stats): where frames are slower
+// than 30 fps (llvmpipe at 1440 × 900), the quality steps down from MSAA 4 within the run;
+// --fixed-quality keeps it. A renderer fast enough never steps down, and the test says so.
+TEST(GuiStats, SlowFramesLowerTheRenderQualityAndFixedQualityKeepsIt) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run)";
+  // The numbers of the JSON the run wrote.
+  const auto field = [](const std::string& json, const std::string& key) {
+    const size_t at = json.find("\"" + key + "\":");
+    if (at == std::string::npos) return std::string();
+    const size_t value = json.find_first_not_of(' ', at + key.size() + 3);
+    return json.substr(value, 40);
+  };
+  const auto run = [&](const std::string& extra) {
+    const std::string json_path = TempPath("gui_stats_" + std::to_string(extra.size()) + ".json");
+    const Result r = RunContactlab(
+        "--scene clutter --window-size 1440x900 --duration 3 "
+        "--gui-stats " +
+        json_path + " " + extra);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream in(json_path);
+    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    fs::remove(json_path);
+    return json;
+  };
+  const std::string automatic = run("");
+  ASSERT_FALSE(automatic.empty());
+  if (std::stod(field(automatic, "fps")) >= 25.0) {
+    GTEST_SKIP() << "this renderer keeps 25 fps at MSAA 4: nothing to lower";
+  }
+  EXPECT_GE(std::stoi(field(automatic, "changes")), 1) << automatic;
+  EXPECT_EQ(field(automatic, "label").rfind("\"MSAA 4x", 0), std::string::npos) << automatic;
+
+  const std::string fixed = run("--fixed-quality");
+  EXPECT_EQ(std::stoi(field(fixed, "changes")), 0) << fixed;
+  EXPECT_EQ(field(fixed, "label").rfind("\"MSAA 4x, soft shadows 1024x1024\"", 0), 0u) << fixed;
+}

@@ -549,44 +549,41 @@ void Multibody::CalcBiasForces(const MultibodyData& data, const Eigen::Vector3d&
   }
 }
 
-void Multibody::CalcJacobianRows(const char* caller, int rows, const MultibodyData& data, int body,
-                                 const Eigen::Vector3d& p_W, Eigen::Ref<Eigen::MatrixXd> J) const {
+template <typename ColumnFn>
+void Multibody::ForEachAncestorColumn(const char* caller, int rows, const MultibodyData& data,
+                                      int body, Eigen::Ref<Eigen::MatrixXd> J,
+                                      ColumnFn&& column) const {
   const int tree = body_tree_[body];
   if (J.rows() != rows || J.cols() != tree_num_velocities_[tree]) {
     throw std::invalid_argument(std::string(caller) + ": J must be " + std::to_string(rows) +
                                 " x " + std::to_string(tree_num_velocities_[tree]));
   }
-  J.setZero();
   const int v0 = tree_velocity_start_[tree];
-  // Each ancestor joint k contributes S_k: a motion [ω; v_O] moves the point p_W with
-  // v_O + ω × p_W (the last three rows; the frame Jacobian's first three are ω itself).
   for (int k = body; k >= 0; k = bodies_[k].parent) {
     const auto& S = data.joint_motion_subspace_W[k];
     const int ck = v_start_[k] - v0;
-    for (int i = 0; i < S.cols(); ++i) {
-      if (rows == 6) J.col(ck + i).head<3>() = S.col(i).head<3>();
-      J.col(ck + i).tail<3>() = S.col(i).tail<3>() + S.col(i).head<3>().cross(p_W);
-    }
+    for (int i = 0; i < S.cols(); ++i) column(ck + i, S.col(i));
   }
+}
+
+void Multibody::CalcJacobianRows(const char* caller, int rows, const MultibodyData& data, int body,
+                                 const Eigen::Vector3d& p_W, Eigen::Ref<Eigen::MatrixXd> J) const {
+  J.setZero();
+  // Each ancestor joint's motion [ω; v_O] moves the point p_W with v_O + ω × p_W (the last
+  // three rows; the frame Jacobian's first three are ω itself).
+  ForEachAncestorColumn(caller, rows, data, body, J, [&](int c, const auto& s) {
+    if (rows == 6) J.col(c).head<3>() = s.template head<3>();
+    J.col(c).tail<3>() = s.template tail<3>() + s.template head<3>().cross(p_W);
+  });
 }
 
 void Multibody::AddRotatedPointJacobian(const MultibodyData& data, int body,
                                         const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R,
                                         Eigen::Ref<Eigen::MatrixXd> J) const {
-  const int tree = body_tree_[body];
-  if (J.rows() != 3 || J.cols() != tree_num_velocities_[tree]) {
-    throw std::invalid_argument("AddRotatedPointJacobian: J must be 3 x " +
-                                std::to_string(tree_num_velocities_[tree]));
-  }
-  const int v0 = tree_velocity_start_[tree];
-  for (int k = body; k >= 0; k = bodies_[k].parent) {  // as CalcJacobianRows
-    const auto& S = data.joint_motion_subspace_W[k];
-    const int ck = v_start_[k] - v0;
-    for (int i = 0; i < S.cols(); ++i) {
-      const Eigen::Vector3d v_P = S.col(i).tail<3>() + S.col(i).head<3>().cross(p_W);
-      J.col(ck + i) += R * v_P;
-    }
-  }
+  ForEachAncestorColumn("AddRotatedPointJacobian", 3, data, body, J, [&](int c, const auto& s) {
+    const Eigen::Vector3d v_P = s.template tail<3>() + s.template head<3>().cross(p_W);
+    J.col(c) += R * v_P;
+  });
 }
 
 void Multibody::CalcFrameJacobian(const MultibodyData& data, int body, const Eigen::Vector3d& p_W,

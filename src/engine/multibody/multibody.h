@@ -137,6 +137,12 @@ class Multibody {
   // by CalcFrameJacobian and CalcPointJacobian (`caller` names the one in the size error).
   void CalcJacobianRows(const char* caller, int rows, const MultibodyData& data, int body,
                         const Eigen::Vector3d& p_W, Eigen::Ref<Eigen::MatrixXd> J) const;
+  // The walk those Jacobians share: checks that J is rows × the body's tree velocities (else
+  // std::invalid_argument naming `caller`), then calls column(c, s) with each ancestor joint's
+  // motion subspace column s = [ω; v_O] (world) and its tree-local velocity index c.
+  template <typename ColumnFn>
+  void ForEachAncestorColumn(const char* caller, int rows, const MultibodyData& data, int body,
+                             Eigen::Ref<Eigen::MatrixXd> J, ColumnFn&& column) const;
 
   std::vector<BodySpec> bodies_;
   std::vector<int> body_tree_, q_start_, v_start_;

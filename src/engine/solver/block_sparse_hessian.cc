@@ -105,23 +105,14 @@ constexpr int kLazyProductMaxRows = 6;
 // GJ_b (3 × n_b), both column-major: the inner dimension written out. Eigen's coefficient-wise
 // product of dynamic-size operands evaluates each entry as a generic reduction, several times
 // slower at an arm's 9 dofs (a peg-in-hole step's Hessian assembly was half its solve).
-void AddTransposeProduct3(const double* J_a, int n_a, const double* GJ_b, int n_b, double* H) {
+// lower_only, for a diagonal block (J_a = J_b): the lower triangle i ≥ j alone — all the
+// factorizations read (block_sparse_hessian.h); an arm's 9 × 9 block costs 45 entries, not 81.
+void AddTransposeProduct3(const double* J_a, int n_a, const double* GJ_b, int n_b, bool lower_only,
+                          double* H) {
   for (int j = 0; j < n_b; ++j) {
     const double g0 = GJ_b[3 * j], g1 = GJ_b[3 * j + 1], g2 = GJ_b[3 * j + 2];
     double* column = H + static_cast<ptrdiff_t>(j) * n_a;
-    for (int i = 0; i < n_a; ++i) {
-      column[i] += J_a[3 * i] * g0 + J_a[3 * i + 1] * g1 + J_a[3 * i + 2] * g2;
-    }
-  }
-}
-
-// The lower triangle (i ≥ j) of J_aᵀ·GJ_a for a diagonal block: the factorizations read no
-// more (block_sparse_hessian.h), and an arm's 9 × 9 block costs 45 entries instead of 81.
-void AddTransposeProduct3Lower(const double* J_a, const double* GJ_a, int n_a, double* H) {
-  for (int j = 0; j < n_a; ++j) {
-    const double g0 = GJ_a[3 * j], g1 = GJ_a[3 * j + 1], g2 = GJ_a[3 * j + 2];
-    double* column = H + static_cast<ptrdiff_t>(j) * n_a;
-    for (int i = j; i < n_a; ++i) {
+    for (int i = lower_only ? j : 0; i < n_a; ++i) {
       column[i] += J_a[3 * i] * g0 + J_a[3 * i + 1] * g1 + J_a[3 * i + 2] * g2;
     }
   }
@@ -149,9 +140,10 @@ void BlockSparseHessian::AddContactBlocks(const ConvexProblem& problem, int i,
     double* H_tt = values_.data() + diag_offset_[t];
     double* H_ab = coupling ? values_.data() + off_offset_[constraint_block_[i]] : nullptr;
     if constexpr (Nv == Eigen::Dynamic) {
-      AddTransposeProduct3Lower(Jc.data(), GJ.data(), nv, H_tt);
+      AddTransposeProduct3(Jc.data(), nv, GJ.data(), nv, /*lower_only=*/true, H_tt);
       if (coupling) {
-        AddTransposeProduct3(problem.jacobian(i, 1 - c).data(), nv_other, GJ.data(), nv, H_ab);
+        AddTransposeProduct3(problem.jacobian(i, 1 - c).data(), nv_other, GJ.data(), nv,
+                             /*lower_only=*/false, H_ab);
       }
     } else {
       Eigen::Map<MatNN>(H_tt, nv, nv).noalias() += Jc.transpose().lazyProduct(GJ);
