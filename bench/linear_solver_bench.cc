@@ -1,13 +1,14 @@
-// Dense LLT vs supernodal CHOLMOD factor + solve of the Newton Hessian H = A + Jᵀ G J
-// (docs/contact-model.md §4, "Sparsity") for N free bodies (6 dofs each):
+// Factor + solve of the Newton Hessian H = A + Jᵀ G J (docs/contact-model.md §4, "Sparsity")
+// for N free bodies (6 dofs each) by a dense LLT, our tree-block Cholesky (BlockCholesky) and
+// CHOLMOD's supernodal and simplicial methods (SupernodalCholesky):
 //   Chain:   each body touches its neighbour (and the ground): H is block tridiagonal.
 //   Clutter: each body touches the ground and ~2 random others (a random contact graph).
-// Both paths start from the same assembled BlockSparseHessian, as in the solver: the dense
-// path includes scattering the blocks into a dense matrix, the supernodal path gathering the
-// values into CHOLMOD's matrix; the supernodal symbolic analysis is done once, outside the
-// timed loop (it is reused while the pattern is unchanged). The crossover sets
-// ConvexSolverParameters::dense_max_velocities.
-//   ./linear_solver_bench --benchmark_filter=Chain
+// All start from the same assembled BlockSparseHessian, as in the solver: the dense path
+// includes scattering the blocks into a dense matrix, the sparse ones gathering the values into
+// their own storage; the symbolic analyses are done once, outside the timed loop (they are reused
+// while the pattern is unchanged). The tree-block counters flops/nnzL against CHOLMOD's
+// supernodal time set ConvexSolverParameters::block_cholesky_max_flops_per_nonzero.
+//   ./linear_solver_bench --benchmark_filter=Clutter
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Dense>
@@ -15,6 +16,7 @@
 #include <random>
 #include <vector>
 
+#include "engine/solver/block_cholesky.h"
 #include "engine/solver/block_sparse_hessian.h"
 #include "engine/solver/constraint.h"
 #include "engine/solver/convex_problem.h"
@@ -114,7 +116,27 @@ void Sparse(benchmark::State& state, bool clutter, SupernodalCholesky::Method me
   state.counters["super"] = cholesky.is_supernodal() ? 1 : 0;
 }
 
+void Block(benchmark::State& state, bool clutter) {
+  Fixture f(static_cast<int>(state.range(0)), clutter);
+  BlockCholesky cholesky;
+  if (cholesky.Factorize(f.hessian) != BlockCholesky::Status::kSuccess) {
+    state.SkipWithError("factorization failed");
+    return;
+  }
+  for (auto _ : state) {
+    cholesky.Factorize(f.hessian);
+    cholesky.Solve(f.b, &f.x);
+    benchmark::DoNotOptimize(f.x.data());
+  }
+  state.counters["nv"] = f.problem.num_velocities();
+  state.counters["nnzL"] = static_cast<double>(cholesky.factor_nonzeros());
+  state.counters["flops"] = cholesky.factor_flops();
+  state.counters["flops/nnzL"] = cholesky.flops_per_factor_nonzero();
+}
+
 void BM_DenseChain(benchmark::State& state) { Dense(state, false); }
+void BM_BlockChain(benchmark::State& state) { Block(state, false); }
+void BM_BlockClutter(benchmark::State& state) { Block(state, true); }
 void BM_SupernodalChain(benchmark::State& state) {
   Sparse(state, false, SupernodalCholesky::Method::kSupernodal);
 }
@@ -136,14 +158,16 @@ void BM_AutoClutter(benchmark::State& state) {
 }
 
 void Sizes(benchmark::internal::Benchmark* b) {
-  for (int n : {2, 4, 6, 8, 10, 12, 16, 24, 32, 48, 64, 96, 128, 160}) b->Arg(n);
+  for (int n : {2, 4, 6, 8, 10, 12, 16, 24, 32, 48, 64, 96, 128, 160, 640}) b->Arg(n);
 }
 
 BENCHMARK(BM_DenseChain)->Apply(Sizes);
+BENCHMARK(BM_BlockChain)->Apply(Sizes);
 BENCHMARK(BM_SupernodalChain)->Apply(Sizes);
 BENCHMARK(BM_SimplicialChain)->Apply(Sizes);
 BENCHMARK(BM_AutoChain)->Apply(Sizes);
 BENCHMARK(BM_DenseClutter)->Apply(Sizes);
+BENCHMARK(BM_BlockClutter)->Apply(Sizes);
 BENCHMARK(BM_SupernodalClutter)->Apply(Sizes);
 BENCHMARK(BM_SimplicialClutter)->Apply(Sizes);
 BENCHMARK(BM_AutoClutter)->Apply(Sizes);

@@ -347,6 +347,18 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
 
 namespace {
 
+// The Newton Hessian's factorization (docs/contact-model.md §4, "Sparsity").
+const char* FactorizationLabel(LinearSolverType type) {
+  switch (type) {
+    case LinearSolverType::kBlockSparse:
+      return "tree-block Cholesky";
+    case LinearSolverType::kSupernodal:
+      return "CHOLMOD";
+    default:
+      return "dense LLT";
+  }
+}
+
 // Automatic (ui/auto_quality.h: lowered below 30 fps) or one level fixed.
 void RenderQualityCombo(AutoQuality* q) {
   const std::string current = (q->automatic() ? "auto: " : "") + QualityLabel(q->quality());
@@ -371,8 +383,8 @@ void SolverPanel(const Snapshot& snapshot, UiState* ui) {
               snapshot.dt_s);
   ImGui::Text("iterations %d   residual %.2e", s.iterations, s.residual);
   ImGui::Text("step %.3f ms (geometry %.3f, solve %.3f)", s.total_ms, s.geometry_ms, s.solve_ms);
-  ImGui::Text("contacts %d   constraints %d%s", s.num_contacts, s.num_constraints,
-              s.used_supernodal ? "   supernodal" : "");
+  ImGui::Text("contacts %d   constraints %d   %s", s.num_contacts, s.num_constraints,
+              FactorizationLabel(s.linear_solver_used));
   if (ui->nonconverged_seen > 0) {
     ImGui::TextColored(kWarnColor, "not converged: %d steps, last at t = %.3f s",
                        ui->nonconverged_seen, ui->last_nonconverged_time_s);

@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "engine/solver/block_cholesky.h"
 #include "engine/solver/block_sparse_hessian.h"
 #include "engine/solver/supernodal_cholesky.h"
 
@@ -52,12 +53,14 @@ struct ConvexSolver::Workspace {
   BlockSparseHessian hessian;
   Eigen::MatrixXd H_dense;
   Eigen::LLT<Eigen::MatrixXd> llt;
+  BlockCholesky block_cholesky;
   SupernodalCholesky cholesky;
 };
 
 ConvexSolver::ConvexSolver() : ws_(std::make_unique<Workspace>()) {}
 ConvexSolver::~ConvexSolver() = default;
 
+int ConvexSolver::num_block_cholesky_analyses() const { return ws_->block_cholesky.num_analyses(); }
 int ConvexSolver::num_supernodal_analyses() const { return ws_->cholesky.num_analyses(); }
 
 void ConvexSolver::Prepare(const ConvexProblem& problem) {
@@ -252,22 +255,37 @@ double ConvexSolver::LineSearch(const ConvexProblem& problem, double ell0, doubl
   return alpha;
 }
 
-bool ConvexSolver::FactorAndSolve(bool use_supernodal, Eigen::VectorXd* x) {
+LinearSolverType ConvexSolver::ChooseFactorization() {
+  if (params_.linear_solver != LinearSolverType::kAuto) return params_.linear_solver;
+  BlockCholesky& block = ws_->block_cholesky;
+  const bool dense_fronts =
+      !block.UpdateAnalysis(ws_->hessian) ||
+      block.flops_per_factor_nonzero() >= params_.block_cholesky_max_flops_per_nonzero;
+  return dense_fronts ? LinearSolverType::kSupernodal : LinearSolverType::kBlockSparse;
+}
+
+bool ConvexSolver::FactorAndSolve(LinearSolverType factorization, Eigen::VectorXd* x) {
   Workspace& ws = *ws_;
   bool solved = false;
-  if (use_supernodal) {
-    const auto status = ws.cholesky.Factorize(ws.hessian);
-    solved = status == SupernodalCholesky::Status::kSuccess && ws.cholesky.Solve(*x, x);
-  } else {
-    ws.hessian.ToDense(&ws.H_dense);
-    ws.llt.compute(ws.H_dense);
-    solved = ws.llt.info() == Eigen::Success;
-    if (solved) ws.llt.solveInPlace(*x);
+  switch (factorization) {
+    case LinearSolverType::kBlockSparse:
+      solved = ws.block_cholesky.Factorize(ws.hessian) == BlockCholesky::Status::kSuccess &&
+               ws.block_cholesky.Solve(*x, x);
+      break;
+    case LinearSolverType::kSupernodal:
+      solved = ws.cholesky.Factorize(ws.hessian) == SupernodalCholesky::Status::kSuccess &&
+               ws.cholesky.Solve(*x, x);
+      break;
+    default:
+      ws.hessian.ToDense(&ws.H_dense);
+      ws.llt.compute(ws.H_dense);
+      solved = ws.llt.info() == Eigen::Success;
+      if (solved) ws.llt.solveInPlace(*x);
   }
   return solved && x->allFinite();
 }
 
-bool ConvexSolver::PredictRegimes(const ConvexProblem& problem, bool use_supernodal) {
+bool ConvexSolver::PredictRegimes(const ConvexProblem& problem, LinearSolverType factorization) {
   // docs/contact-model.md §4.1: the step of the quadratic model in which every constraint that
   // the exact step carries into another regime (a kink of ℓ_i) has that regime's model. Any
   // SPD model gives a direction; it is taken only if it descends ℓ, and the exact line search
@@ -293,7 +311,7 @@ bool ConvexSolver::PredictRegimes(const ConvexProblem& problem, bool use_superno
   if (!predicted) return false;
   problem.MultiplyJTranspose(ws.gamma_model, &ws.JT_gamma_model);
   ws.dv_model.noalias() = ws.JT_gamma_model - ws.Ar;  // −∇ℓ of the model
-  if (!FactorAndSolve(use_supernodal, &ws.dv_model)) return false;
+  if (!FactorAndSolve(factorization, &ws.dv_model)) return false;
   if (!(ws.gradient.dot(ws.dv_model) < 0)) return false;
   ws.dv.swap(ws.dv_model);
   return true;
@@ -335,10 +353,8 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
     spdlog::debug("ConvexSolver: A has a non-positive diagonal entry; not solved");
     return stats;
   }
-  const bool use_supernodal =
-      params_.linear_solver == LinearSolverType::kSupernodal ||
-      (params_.linear_solver == LinearSolverType::kAuto && nv > params_.dense_max_velocities);
-  stats.used_supernodal = use_supernodal;
+  const LinearSolverType factorization = ChooseFactorization();
+  stats.linear_solver_used = factorization;
 
   double ell = EvaluateAt(problem, *v, /*with_hessian=*/true);
   bool stagnated = false;
@@ -375,11 +391,11 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
     // Newton direction: H Δv = −∇ℓ, H = A + Jᵀ G J; then the regimes it enters (§4.1).
     ws.hessian.Assemble(problem, ws.G);
     ws.dv = -ws.gradient;
-    if (!FactorAndSolve(use_supernodal, &ws.dv)) {
+    if (!FactorAndSolve(factorization, &ws.dv)) {
       stats.factorization_failed = true;
       break;
     }
-    const bool predicted = predicting && PredictRegimes(problem, use_supernodal);
+    const bool predicted = predicting && PredictRegimes(problem, factorization);
     stats.predicted_steps += predicted;
 
     // Exact line search along Δv with the precomputed Δv_c = J Δv and A Δv.

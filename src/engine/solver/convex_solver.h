@@ -28,7 +28,9 @@
 
 namespace contactlab {
 
-enum class LinearSolverType { kAuto, kDense, kSupernodal };
+// The factorization of the Newton Hessian (docs/contact-model.md §4, "Sparsity"): dense LLT,
+// our tree-block Cholesky (BlockCholesky), or CHOLMOD (SupernodalCholesky).
+enum class LinearSolverType { kAuto, kDense, kBlockSparse, kSupernodal };
 
 struct ConvexSolverParameters {
   double relative_tolerance = 1e-6;   // ε_rel
@@ -53,9 +55,11 @@ struct ConvexSolverParameters {
   bool predict_regimes = true;
   double prediction_min_step = 0.01;
   LinearSolverType linear_solver = LinearSolverType::kAuto;
-  // kAuto: dense LLT at or below this n_v, CHOLMOD above. bench/linear_solver_bench.cc puts the
-  // crossover at n_v ≈ 50–60 for a chain of contacts, ≈ 100–140 for a clutter-like graph.
-  int dense_max_velocities = 60;
+  // kAuto: the tree-block Cholesky, faster than a dense LLT from two trees up and than CHOLMOD
+  // while the fronts stay small; CHOLMOD's BLAS supernodes when the block analysis predicts at
+  // least this many multiply–adds per entry of L (bench/linear_solver_bench.cc: block 1.9×
+  // faster at 24, CHOLMOD 1.05× at 58 and 2.4× at 250).
+  double block_cholesky_max_flops_per_nonzero = 48;
 };
 
 struct ConvexSolverStats {
@@ -67,7 +71,7 @@ struct ConvexSolverStats {
   int num_constraint_rows = 0;
   bool converged = false;
   bool cost_stagnated = false;  // stopped because the cost stopped decreasing
-  bool used_supernodal = false;
+  LinearSolverType linear_solver_used = LinearSolverType::kDense;  // never kAuto
   bool invalid_input = false;          // NaN/inf or a non-positive diagonal of A in the input
   bool factorization_failed = false;   // H not positive definite (or CHOLMOD failure)
   bool constraint_non_finite = false;  // a constraint gave a NaN or inf cost or impulse
@@ -105,7 +109,9 @@ class ConvexSolver {
   double EvaluateCost(const ConvexProblem& problem, const Eigen::VectorXd& v,
                       Eigen::VectorXd* gradient, Eigen::MatrixXd* hessian);
 
-  // Supernodal symbolic analyses done so far (re-done only when the block pattern changes).
+  // Symbolic analyses done so far by the sparse factorizations (each re-done only when the
+  // block pattern changes): the tree-block Cholesky's and CHOLMOD's.
+  int num_block_cholesky_analyses() const;
   int num_supernodal_analyses() const;
 
  private:
@@ -125,12 +131,14 @@ class ConvexSolver {
                                double ell_alpha);
   // Factors the assembled Hessian and solves H x = rhs in place; false if H is not positive
   // definite or x is not finite.
-  bool FactorAndSolve(bool use_supernodal, Eigen::VectorXd* x);
+  bool FactorAndSolve(LinearSolverType factorization, Eigen::VectorXd* x);
+  // The factorization of this solve's Hessian (after Prepare): kAuto resolved.
+  LinearSolverType ChooseFactorization();
   // Regime prediction (§4.1) at the current iterate, given the exact Newton step Δv (ws dv):
   // replaces Δv by the step of the predicted regimes' models and returns true, if some
   // constraint predicts a regime and that step descends ℓ. Leaves Δv_c = J Δv of the exact
   // step in the workspace otherwise.
-  bool PredictRegimes(const ConvexProblem& problem, bool use_supernodal);
+  bool PredictRegimes(const ConvexProblem& problem, LinearSolverType factorization);
   // α ∈ (0, α_max] minimizing ℓ(v + αΔv) (returns 0 when Δv is not a descent direction).
   double LineSearch(const ConvexProblem& problem, double ell0, double* ell_alpha,
                     int* num_evaluations);

@@ -7,8 +7,9 @@
 #endif
 
 #include <algorithm>
-#include <numeric>
 #include <utility>
+
+#include "engine/solver/tree_ordering.h"
 
 namespace contactlab {
 
@@ -103,33 +104,9 @@ bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
   const int num_trees = H.num_trees();
   const int n = H.num_velocities();
 
-  // 1. Tree-level fill-reducing ordering: AMD on the tree–contact graph (upper pattern).
-  tree_order_.resize(num_trees);
-  std::iota(tree_order_.begin(), tree_order_.end(), 0);
+  // 1. Tree-level fill-reducing ordering (engine/solver/tree_ordering.h).
+  if (!TreeEliminationOrder(H, &tree_order_)) return false;
   const int num_pairs = H.num_off_diagonal_blocks();
-  if (num_trees > 1 && num_pairs > 0) {
-    cholmod_sparse* graph =
-        cholmod_allocate_sparse(num_trees, num_trees, num_pairs, /*sorted=*/1, /*packed=*/1,
-                                /*stype=*/1, CHOLMOD_PATTERN, &c_->common);
-    if (graph == nullptr) return false;
-    // Pairs are sorted by (a, b); the upper pattern wants columns b with rows a < b.
-    std::vector<std::pair<int, int>> by_column(num_pairs);
-    for (int k = 0; k < num_pairs; ++k) {
-      by_column[k] = {H.off_diagonal_pair(k).second, H.off_diagonal_pair(k).first};
-    }
-    std::sort(by_column.begin(), by_column.end());
-    int* Gp = static_cast<int*>(graph->p);
-    int* Gi = static_cast<int*>(graph->i);
-    std::fill(Gp, Gp + num_trees + 1, 0);
-    for (int k = 0; k < num_pairs; ++k) {
-      Gi[k] = by_column[k].second;
-      ++Gp[by_column[k].first + 1];
-    }
-    for (int t = 0; t < num_trees; ++t) Gp[t + 1] += Gp[t];
-    const int ok = cholmod_amd(graph, nullptr, 0, tree_order_.data(), &c_->common);
-    cholmod_free_sparse(&graph, &c_->common);
-    if (!ok) return false;
-  }
   std::vector<int> position(num_trees);
   permuted_start_.resize(num_trees);
   tree_start_.resize(num_trees);

@@ -100,7 +100,7 @@ void World::FillStats(const ConvexSolverStats& s) {
   stats_.num_hydroelastic_patches = static_cast<int>(query_.patches.size());
   stats_.num_constraints = s.num_constraints;
   stats_.converged = s.converged;
-  stats_.used_supernodal = s.used_supernodal;
+  stats_.linear_solver_used = s.linear_solver_used;
 }
 
 void World::Reset() {

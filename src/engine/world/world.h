@@ -32,7 +32,7 @@ struct StepStats {
   int num_contacts = 0;
   int num_constraints = 0;
   bool converged = true;
-  bool used_supernodal = false;
+  LinearSolverType linear_solver_used = LinearSolverType::kDense;  // the last solve's factorization
 };
 
 class World {

@@ -81,7 +81,8 @@ struct ChainData {
 TEST(ConvexSolverAllocationTest, WarmSolveDoesNotAllocate) {
   if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
   const ChainData data(20);  // n_v = 120
-  for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
+  for (const auto type :
+       {LinearSolverType::kDense, LinearSolverType::kBlockSparse, LinearSolverType::kSupernodal}) {
     ConvexProblem problem;
     data.Build(&problem);
     ConvexSolver solver;

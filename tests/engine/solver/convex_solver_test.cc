@@ -149,7 +149,8 @@ VectorXd QuadraticSolution(const TestProblem& tp) {
 }
 
 TEST(ConvexSolverTest, QuadraticKnownSolutionBothLinearSolvers) {
-  for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
+  for (const auto type :
+       {LinearSolverType::kDense, LinearSolverType::kBlockSparse, LinearSolverType::kSupernodal}) {
     std::mt19937 rng(3);
     TestProblem tp;
     tp.MakeTrees(6, &rng);
@@ -160,7 +161,7 @@ TEST(ConvexSolverTest, QuadraticKnownSolutionBothLinearSolvers) {
     VectorXd v = VectorXd::Zero(tp.problem.num_velocities());
     const ConvexSolverStats stats = solver.Solve(tp.problem, &v);
     EXPECT_TRUE(stats.converged);
-    EXPECT_EQ(stats.used_supernodal, type == LinearSolverType::kSupernodal);
+    EXPECT_EQ(stats.linear_solver_used, type);
     // Newton is exact on a quadratic, and the line search's first trial α = 1 is the root.
     EXPECT_EQ(stats.iterations, 1);
     EXPECT_LT(RelativeError(v, expected), 1e-10);
@@ -200,7 +201,8 @@ TEST(ConvexSolverTest, OneSidedScalarKnownSolution) {
 // Kinked multi-dimensional problem: at the solution, the active rows (v_c < c) define a
 // quadratic problem whose linear system the solution must solve.
 TEST(ConvexSolverTest, OneSidedActiveSetKnownSolution) {
-  for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
+  for (const auto type :
+       {LinearSolverType::kDense, LinearSolverType::kBlockSparse, LinearSolverType::kSupernodal}) {
     std::mt19937 rng(4);
     TestProblem tp;
     tp.MakeTrees(5, &rng);
@@ -448,7 +450,8 @@ TEST(ConvexSolverTest, StateAtExitMatchesAFreshEvaluation) {
 }
 
 TEST(ConvexSolverTest, WarmStartAtSolutionTakesZeroIterations) {
-  for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
+  for (const auto type :
+       {LinearSolverType::kDense, LinearSolverType::kBlockSparse, LinearSolverType::kSupernodal}) {
     std::mt19937 rng(7);
     TestProblem tp;
     tp.MakeTrees(5, &rng);
@@ -533,7 +536,8 @@ TEST(ConvexSolverTest, ConstraintReturningNanStopsWithFiniteVelocity) {
 }
 
 TEST(ConvexSolverTest, IndefiniteHessianIsReported) {
-  for (const auto type : {LinearSolverType::kDense, LinearSolverType::kSupernodal}) {
+  for (const auto type :
+       {LinearSolverType::kDense, LinearSolverType::kBlockSparse, LinearSolverType::kSupernodal}) {
     ConvexProblem problem;
     problem.Reset({2});
     problem.mutable_tree_A(0) << 1, 2, 2, 1;  // positive diagonal, not positive definite

@@ -2,7 +2,8 @@
 // Hessian H = A + Jᵀ G J assembled by blocks equals its dense form; the supernodal / simplicial
 // CHOLMOD factorization (SupernodalCholesky) solves it like a dense LLᵀ; kAuto picks the
 // simplicial method for chains and the supernodal one for dense fronts; the solver's dense and
-// supernodal paths agree and the symbolic analysis is reused while the pattern stays.
+// supernodal paths agree and the symbolic analysis is reused while the pattern stays; the
+// solver's kAuto takes CHOLMOD only for dense fronts (the tree-block Cholesky otherwise).
 #include "engine/solver/supernodal_cholesky.h"
 
 #include <gtest/gtest.h>
@@ -122,8 +123,8 @@ TEST(SupernodalCholeskyTest, DenseAndSupernodalSolversAgreeAndReuseAnalysis) {
     const auto s_super = supernodal.Solve(tp.problem, &v_super);
     EXPECT_TRUE(s_dense.converged) << what;
     EXPECT_TRUE(s_super.converged) << what;
-    EXPECT_TRUE(s_super.used_supernodal);
-    EXPECT_FALSE(s_dense.used_supernodal);
+    EXPECT_EQ(s_super.linear_solver_used, LinearSolverType::kSupernodal);
+    EXPECT_EQ(s_dense.linear_solver_used, LinearSolverType::kDense);
     EXPECT_LT(RelativeError(v_super, v_dense), 1e-10) << what;
   };
 
@@ -164,20 +165,26 @@ TEST(SupernodalCholeskyTest, DenseAndSupernodalSolversAgreeAndReuseAnalysis) {
   EXPECT_EQ(supernodal.num_supernodal_analyses(), 3);
 }
 
-TEST(SupernodalCholeskyTest, AutoPicksByVelocityCount) {
+// kAuto: the tree-block Cholesky for a chain of trees (≈ 5 multiply–adds per entry of L), CHOLMOD
+// for 32 mutually coupled trees (a dense front: n³/6 over n²/2 entries, ≈ 64 at n = 192).
+TEST(SupernodalCholeskyTest, AutoPicksTheTreeBlockCholeskyUnlessTheFrontsAreDense) {
   std::mt19937 rng(400);
-  TestProblem tp;
-  tp.MakeTrees(12, &rng);  // n_v = 76
-  tp.MakeConstraints(10, Kind::kQuadratic, &rng);
-  ConvexSolver solver;
-  ConvexSolverParameters p;
-  p.dense_max_velocities = tp.problem.num_velocities();
-  solver.set_parameters(p);
-  VectorXd v;
-  EXPECT_FALSE(solver.Solve(tp.problem, &v).used_supernodal);
-  p.dense_max_velocities = tp.problem.num_velocities() - 1;
-  solver.set_parameters(p);
-  EXPECT_TRUE(solver.Solve(tp.problem, &v).used_supernodal);
+  for (const bool dense_graph : {false, true}) {
+    TestProblem tp;
+    tp.MakeTrees(32, &rng);
+    for (int a = 0; a < 32; ++a) {
+      for (int b = a + 1; b < 32; ++b) {
+        if (dense_graph || b == a + 1) tp.AddConstraint(Kind::kQuadratic, a, b, &rng);
+      }
+    }
+    ConvexSolver solver;
+    VectorXd v;
+    const ConvexSolverStats stats = solver.Solve(tp.problem, &v);
+    EXPECT_TRUE(stats.converged);
+    EXPECT_EQ(stats.linear_solver_used,
+              dense_graph ? LinearSolverType::kSupernodal : LinearSolverType::kBlockSparse);
+    EXPECT_EQ(solver.num_block_cholesky_analyses(), 1);  // kAuto decides from its analysis
+  }
 }
 
 }  // namespace

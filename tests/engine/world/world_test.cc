@@ -17,35 +17,40 @@ SceneSpec Pile(int n, ContactApproximation model) { return testing::PileScene(n,
 
 class WorldModels : public ::testing::TestWithParam<ContactApproximation> {};
 
-TEST_P(WorldModels, DenseAndSupernodalAgree) {
-  // The two linear-solver paths factor the same H: one Newton iteration (direction and exact
-  // line search) from the same state must give the same velocity to 1e-10. Converged
-  // solutions would instead differ by the conditioning times the stopping tolerance. Regime
-  // prediction is off: its stiction models (curvature μγ/ε) make the step's H ill-conditioned
-  // enough that the two factorizations' round-off, not their agreement, would be compared.
+TEST_P(WorldModels, DenseAndSparseFactorizationsAgree) {
+  // The three linear-solver paths (dense, tree-block, CHOLMOD) factor the same H: one Newton
+  // iteration (direction and exact line search) from the same state must give the same velocity to
+  // 1e-10. Converged solutions would instead differ by the conditioning times the stopping
+  // tolerance. Regime prediction is off: its stiction models (curvature μγ/ε) make the step's H
+  // ill-conditioned enough that the two factorizations' round-off, not their agreement, would be
+  // compared.
   const SceneSpec scene = Pile(12, GetParam());
-  World reference(scene), dense(scene), sparse(scene);
+  World reference(scene), dense(scene), block(scene), sparse(scene);
   ConvexSolverParameters p;
   p.max_iterations = 1;
   p.predict_regimes = false;
   p.linear_solver = LinearSolverType::kDense;
   dense.solver().set_parameters(p);
+  p.linear_solver = LinearSolverType::kBlockSparse;
+  block.solver().set_parameters(p);
   p.linear_solver = LinearSolverType::kSupernodal;
   sparse.solver().set_parameters(p);
   const auto level = spdlog::get_level();
   spdlog::set_level(spdlog::level::off);  // one iteration is "not converged" by design
   int compared = 0;
   for (int step = 0; step < 400; ++step) {
-    dense.SetState(reference.q(), reference.v());
-    sparse.SetState(reference.q(), reference.v());
-    ASSERT_TRUE(dense.Step());
-    ASSERT_TRUE(sparse.Step());
+    for (World* w : {&dense, &block, &sparse}) {
+      w->SetState(reference.q(), reference.v());
+      ASSERT_TRUE(w->Step());
+    }
     ASSERT_TRUE(reference.Step());
     ASSERT_TRUE(reference.last_stats().converged);
-    EXPECT_TRUE(sparse.last_stats().used_supernodal);
-    EXPECT_FALSE(dense.last_stats().used_supernodal);
+    EXPECT_EQ(dense.last_stats().linear_solver_used, LinearSolverType::kDense);
+    EXPECT_EQ(block.last_stats().linear_solver_used, LinearSolverType::kBlockSparse);
+    EXPECT_EQ(sparse.last_stats().linear_solver_used, LinearSolverType::kSupernodal);
     if (dense.last_solver_stats().iterations == 1 && dense.last_stats().num_contacts > 0) {
       const double scale = 1 + dense.v().norm();
+      ASSERT_LT((dense.v() - block.v()).norm(), 1e-10 * scale) << "step " << step;
       ASSERT_LT((dense.v() - sparse.v()).norm(), 1e-10 * scale) << "step " << step;
       ++compared;
     }
