@@ -379,8 +379,10 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
     }
     // The cost alone is a poor judge near the solution: its change falls below round-off
     // of |ℓ| while the derivative-based line search still makes Newton progress on ∇ℓ. Stop
-    // for stagnation only when the gradient has stopped shrinking too.
-    if (stagnated && stats.residual >= 0.5 * previous_residual) {
+    // for stagnation only when the gradient has stopped shrinking too, and near the tolerance
+    // (stagnation_max_residual_ratio): far from it, it is not convergence.
+    if (stagnated && stats.residual >= 0.5 * previous_residual &&
+        stats.residual <= params_.stagnation_max_residual_ratio * stats.tolerance) {
       stats.converged = true;
       stats.cost_stagnated = true;
       break;
@@ -414,14 +416,19 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
       constraint_nan = true;
       break;
     }
-    if (alpha > 0 && ell_alpha <= ell) {
+    // A step the line search found (α > 0: Δv descends, dℓ/dα < 0 before α) is taken even if
+    // the computed ℓ(α) exceeds ℓ: near the solution the decrease ½ ∇ℓᵀH⁻¹∇ℓ falls below the
+    // rounding of ℓ's large, nearly constant terms (a compliant patch of 2000 faces: ℓ ≈ 2e6,
+    // noise 3e-5) while dℓ/dα still resolves it. Judging by ℓ there rejected every step and
+    // left the solve at 700 × its tolerance.
+    if (alpha > 0) {
       v->noalias() += alpha * ws.dv;
       stagnated = ell - ell_alpha <= params_.cost_abs_tolerance +
                                          params_.cost_relative_tolerance * std::abs(ell_alpha);
       ell = AcceptLineSearchPoint(problem, *v, ell_alpha);
     } else {
-      // No decrease is possible along Δv: ∇ℓ is at round-off level. The state (γ, v_c, ∇ℓ)
-      // is still that of v.
+      // α = 0: Δv is not a descent direction (dℓ/dα(0) ≥ 0), ∇ℓ is at round-off level. The
+      // state (γ, v_c, ∇ℓ) is still that of v.
       stagnated = true;
     }
   }

@@ -38,6 +38,11 @@ struct ConvexSolverParameters {
   // Cost stagnation: stop when ℓ_prev − ℓ ≤ cost_abs_tolerance + cost_relative_tolerance·|ℓ|.
   double cost_abs_tolerance = 1e-30;
   double cost_relative_tolerance = 1e-15;
+  // ... and only when the residual is within this factor of the tolerance: ∇ℓ has a round-off
+  // floor of its own (a body spinning fast, v ≈ v* large), but a stiff pile's ℓ can stagnate
+  // at its round-off while ∇ℓ is still as large as its terms (k = 1e11 N/m: residual 1e6 × the
+  // tolerance) — that is not convergence, and the iterations go on.
+  double stagnation_max_residual_ratio = 100;
   // A safety net, not a tolerance: the problem is strongly convex, so Newton with exact line
   // search converges; at extreme stiffness (clutter, k = 1e11 N/m) it needs up to ~120
   // iterations while the pile forms.
