@@ -1,6 +1,7 @@
 #include "engine/solver/block_cholesky.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "engine/solver/tree_ordering.h"
@@ -69,12 +70,12 @@ bool BlockCholesky::UpdateAnalysis(const BlockSparseHessian& H) {
   std::vector<int> position(num_trees);
   columns_.assign(num_trees, Column());
   tree_start_.resize(num_trees);
-  for (int k = 0; k < num_trees; ++k) {
+  for (int k = 0; k < num_trees; ++k) {  // k: elimination position
     position[order[k]] = k;
     columns_[k].tree = order[k];
     columns_[k].nv = H.tree_nv(order[k]);
-    tree_start_[k] = H.tree_start(k);
   }
+  for (int t = 0; t < num_trees; ++t) tree_start_[t] = H.tree_start(t);
   SymbolicFactorization(H, position);
   PlanGatherAndUpdates(H, position);
   num_velocities_ = H.num_velocities();
@@ -131,12 +132,15 @@ void BlockCholesky::SymbolicFactorization(const BlockSparseHessian& H,
 
 void BlockCholesky::PlanGatherAndUpdates(const BlockSparseHessian& H,
                                          const std::vector<int>& position) {
-  // Offset of L's block in column k at row column x (x > k), which the pattern has.
+  // Offset of L's block in column k at row column x (x > k): the symbolic factorization put
+  // every coupled pair and every update target in the pattern.
   const auto block_offset = [&](int k, int x) {
     const auto first = blocks_.begin() + columns_[k].first_block;
     const auto last = blocks_.begin() + columns_[k].end_block;
-    return std::lower_bound(first, last, x, [](const Block& b, int r) { return b.row_column < r; })
-        ->offset;
+    const auto it =
+        std::lower_bound(first, last, x, [](const Block& b, int r) { return b.row_column < r; });
+    assert(it != last && it->row_column == x);
+    return it->offset;
   };
   gathers_.clear();
   for (int t = 0; t < H.num_trees(); ++t) {
