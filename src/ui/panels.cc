@@ -383,8 +383,8 @@ void SolverPanel(const Snapshot& snapshot, UiState* ui) {
               snapshot.dt_s);
   ImGui::Text("iterations %d   residual %.2e", s.iterations, s.residual);
   ImGui::Text("step %.3f ms (geometry %.3f, solve %.3f)", s.total_ms, s.geometry_ms, s.solve_ms);
-  ImGui::Text("contacts %d   constraints %d   %s", s.num_contacts, s.num_constraints,
-              FactorizationLabel(s.linear_solver_used));
+  ImGui::Text("contacts %d   constraints %d", s.num_contacts, s.num_constraints);
+  ImGui::Text("Newton system: %s", FactorizationLabel(s.linear_solver_used));
   if (ui->nonconverged_seen > 0) {
     ImGui::TextColored(kWarnColor, "not converged: %d steps, last at t = %.3f s",
                        ui->nonconverged_seen, ui->last_nonconverged_time_s);
