@@ -6,7 +6,7 @@
 // All start from the same assembled BlockSparseHessian, as in the solver: the dense path
 // includes scattering the blocks into a dense matrix, the sparse ones gathering the values into
 // their own storage; the symbolic analyses are done once, outside the timed loop (they are reused
-// while the pattern is unchanged). The tree-block counters flops/nnzL against CHOLMOD's
+// while the pattern is unchanged). The tree-block factorization's fl/nnzL against CHOLMOD's
 // supernodal time set ConvexSolverParameters::block_cholesky_max_flops_per_nonzero.
 //   ./linear_solver_bench --benchmark_filter=Clutter
 #include <benchmark/benchmark.h>
@@ -98,40 +98,35 @@ void Dense(benchmark::State& state, bool clutter) {
   state.counters["nv"] = f.problem.num_velocities();
 }
 
-void Sparse(benchmark::State& state, bool clutter, SupernodalCholesky::Method method) {
+// Factor + solve with a sparse factorization (SupernodalCholesky or BlockCholesky: the same
+// interface); its analysis is done before the timed loop. Each reports its own flops/nnz(L)
+// (the tree-block one is what the solver's kAuto compares).
+template <typename Cholesky>
+void Factorization(benchmark::State& state, bool clutter, Cholesky* cholesky) {
   Fixture f(static_cast<int>(state.range(0)), clutter);
-  SupernodalCholesky cholesky(method);
-  if (cholesky.Factorize(f.hessian) != SupernodalCholesky::Status::kSuccess) {
+  if (cholesky->Factorize(f.hessian) != Cholesky::Status::kSuccess) {
     state.SkipWithError("factorization failed");
     return;
   }
   for (auto _ : state) {
-    cholesky.Factorize(f.hessian);
-    cholesky.Solve(f.b, &f.x);
+    cholesky->Factorize(f.hessian);
+    cholesky->Solve(f.b, &f.x);
     benchmark::DoNotOptimize(f.x.data());
   }
   state.counters["nv"] = f.problem.num_velocities();
-  state.counters["nnzL"] = static_cast<double>(cholesky.factor_nonzeros());
-  state.counters["fl/nnzL"] = cholesky.flops_per_factor_nonzero();
+  state.counters["nnzL"] = static_cast<double>(cholesky->factor_nonzeros());
+  state.counters["fl/nnzL"] = cholesky->flops_per_factor_nonzero();
+}
+
+void Sparse(benchmark::State& state, bool clutter, SupernodalCholesky::Method method) {
+  SupernodalCholesky cholesky(method);
+  Factorization(state, clutter, &cholesky);
   state.counters["super"] = cholesky.is_supernodal() ? 1 : 0;
 }
 
 void Block(benchmark::State& state, bool clutter) {
-  Fixture f(static_cast<int>(state.range(0)), clutter);
   BlockCholesky cholesky;
-  if (cholesky.Factorize(f.hessian) != BlockCholesky::Status::kSuccess) {
-    state.SkipWithError("factorization failed");
-    return;
-  }
-  for (auto _ : state) {
-    cholesky.Factorize(f.hessian);
-    cholesky.Solve(f.b, &f.x);
-    benchmark::DoNotOptimize(f.x.data());
-  }
-  state.counters["nv"] = f.problem.num_velocities();
-  state.counters["nnzL"] = static_cast<double>(cholesky.factor_nonzeros());
-  state.counters["flops"] = cholesky.factor_flops();
-  state.counters["flops/nnzL"] = cholesky.flops_per_factor_nonzero();
+  Factorization(state, clutter, &cholesky);
 }
 
 void BM_DenseChain(benchmark::State& state) { Dense(state, false); }

@@ -456,8 +456,6 @@ TEST(Screenshot, PegInHoleShowsTheAlignmentAids) {
   if (!HasFailure()) fs::remove(png);
 }
 
-}  // namespace
-
 // The automatic render quality through the real loop (--gui-stats): where frames are slower
 // than 30 fps (llvmpipe at 1440 × 900), the quality steps down from MSAA 4 within the run;
 // --fixed-quality keeps it. A renderer fast enough never steps down, and the test says so.
@@ -494,3 +492,5 @@ TEST(GuiStats, SlowFramesLowerTheRenderQualityAndFixedQualityKeepsIt) {
   EXPECT_EQ(std::stoi(field(fixed, "changes")), 0) << fixed;
   EXPECT_EQ(field(fixed, "label").rfind("\"MSAA 4x, soft shadows 1024x1024\"", 0), 0u) << fixed;
 }
+
+}  // namespace

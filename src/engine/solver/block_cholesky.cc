@@ -134,24 +134,38 @@ void BlockCholesky::PlanGatherAndUpdates(const BlockSparseHessian& H,
                                          const std::vector<int>& position) {
   // Offset of L's block in column k at row column x (x > k): the symbolic factorization put
   // every coupled pair and every update target in the pattern.
-  const auto block_offset = [&](int k, int x) {
+  const auto block_index = [&](int k, int x) {
     const auto first = blocks_.begin() + columns_[k].first_block;
     const auto last = blocks_.begin() + columns_[k].end_block;
     const auto it =
         std::lower_bound(first, last, x, [](const Block& b, int r) { return b.row_column < r; });
     assert(it != last && it->row_column == x);
-    return it->offset;
+    return static_cast<int>(it - blocks_.begin());
   };
+  const auto block_offset = [&](int k, int x) { return blocks_[block_index(k, x)].offset; };
+  // Every diagonal block and every block of a coupled pair is overwritten by a gather; the rest,
+  // fill, is zeroed before each factorization.
   gathers_.clear();
   for (int t = 0; t < H.num_trees(); ++t) {
     const Column& c = columns_[position[t]];
     gathers_.push_back({H.diagonal_offset(t), c.diagonal, c.nv, c.nv, false});
   }
+  std::vector<bool> gathered(blocks_.size(), false);
   for (int p = 0; p < H.num_off_diagonal_blocks(); ++p) {
     const auto [a, b] = H.off_diagonal_pair(p);  // H stores H_ab, n_a × n_b
     const int k = std::min(position[a], position[b]), x = std::max(position[a], position[b]);
-    gathers_.push_back({H.off_diagonal_offset(p), block_offset(k, x), columns_[x].nv,
+    const int index = block_index(k, x);
+    gathered[index] = true;
+    gathers_.push_back({H.off_diagonal_offset(p), blocks_[index].offset, columns_[x].nv,
                         columns_[k].nv, /*transpose=*/position[a] == k});
+  }
+  fill_blocks_.clear();
+  for (int k = 0; k < static_cast<int>(columns_.size()); ++k) {
+    for (int s = columns_[k].first_block; s < columns_[k].end_block; ++s) {
+      if (gathered[s]) continue;
+      const int size = columns_[blocks_[s].row_column].nv * columns_[k].nv;
+      fill_blocks_.emplace_back(blocks_[s].offset, size);
+    }
   }
   updates_.clear();
   for (int k = 0; k < static_cast<int>(columns_.size()); ++k) {
@@ -193,7 +207,7 @@ BlockCholesky::Status BlockCholesky::Factorize(const BlockSparseHessian& H) {
   if (!UpdateAnalysis(H)) return Status::kFailure;
   // Fill blocks start at zero; H's blocks are copied in (diagonal blocks whole: their lower
   // triangle is H's, and only that is read).
-  std::fill(values_.begin(), values_.end(), 0.0);
+  for (const auto& [offset, size] : fill_blocks_) std::fill_n(values_.data() + offset, size, 0.0);
   const double* h = H.values().data();
   for (const Gather& g : gathers_) {
     double* target = values_.data() + g.target;

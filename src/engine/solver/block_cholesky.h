@@ -15,6 +15,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "engine/solver/block_sparse_hessian.h"
@@ -83,6 +84,7 @@ class BlockCholesky {
   std::vector<Block> blocks_;
   std::vector<Update> updates_;
   std::vector<Gather> gathers_;
+  std::vector<std::pair<int, int>> fill_blocks_;  // (offset, size): L's blocks H has not
   std::vector<int> tree_start_;  // the trees' first velocity in H (the unpermuted partition)
   std::vector<double> values_;
   uint64_t analyzed_serial_ = 0;

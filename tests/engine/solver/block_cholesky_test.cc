@@ -119,6 +119,13 @@ TEST(BlockCholeskyTest, KeepsTheAnalysisWhileThePatternStays) {
   ASSERT_EQ(cholesky.Factorize(hessian), BlockCholesky::Status::kSuccess);
   EXPECT_LT(SolveError(hessian, cholesky, &rng), 1e-10);
   EXPECT_EQ(cholesky.num_analyses(), 2);
+  // New values on a pattern with fill: the fill blocks start from zero again, not from the last
+  // factor.
+  ASSERT_GT(cholesky.factor_nonzeros(), static_cast<int64_t>(hessian.values().size()));
+  Assemble(tp, &rng, &hessian);
+  ASSERT_EQ(cholesky.Factorize(hessian), BlockCholesky::Status::kSuccess);
+  EXPECT_LT(SolveError(hessian, cholesky, &rng), 1e-10);
+  EXPECT_EQ(cholesky.num_analyses(), 2);
 }
 
 // A tree whose A is indefinite: the factorization stops at that tree's diagonal block (or at a
