@@ -275,6 +275,22 @@ bool SapContact::PredictRegime(const Eigen::Ref<const Eigen::VectorXd>& vc,
   return true;
 }
 
+bool SapContact::VanishesAlong(const Eigen::Ref<const Eigen::VectorXd>& vc,
+                               const Eigen::Ref<const Eigen::VectorXd>& dvc,
+                               double alpha_max) const {
+  if (!(d_.R_n < kInf) || !(d_.R_t < kInf)) return true;  // inactive (Evaluate's first exit)
+  // Separation, y_n ≤ −μ̂·y_r, is a convex cone of y = −R⁻¹(v_c − v̂), and y is affine along the
+  // line: a segment whose ends separate separates throughout.
+  const double mu_hat = d_.friction * d_.R_t / d_.R_n;
+  const auto separated = [&](double alpha) {
+    const double yt0 = -(vc(0) + alpha * dvc(0)) / d_.R_t;
+    const double yt1 = -(vc(1) + alpha * dvc(1)) / d_.R_t;
+    const double yn = -(vc(2) + alpha * dvc(2) - d_.vhat_n) / d_.R_n;
+    return yn < -mu_hat * std::sqrt(yt0 * yt0 + yt1 * yt1);
+  };
+  return separated(0) && separated(alpha_max);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Lagged (§2.3).
 
@@ -337,6 +353,17 @@ bool LaggedContact::PredictRegime(const Eigen::Ref<const Eigen::VectorXd>& vc,
   return true;
 }
 
+bool LaggedContact::VanishesAlong(const Eigen::Ref<const Eigen::VectorXd>& vc,
+                                  const Eigen::Ref<const Eigen::VectorXd>& dvc,
+                                  double alpha_max) const {
+  // No friction without a lagged normal impulse; the normal is open where v_n ≥ v̂, and v_n is
+  // affine in α — its rounded values v_n + α·Δv_n monotone too, so the ends decide exactly what
+  // Evaluate would find at every point between.
+  if (d_.friction * std::max(d_.lagged_normal_impulse, 0.0) != 0) return false;
+  const double vhat = normal_.opening_velocity;
+  return vc(2) >= vhat && vc(2) + alpha_max * dvc(2) >= vhat;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Similar (§2.4).
 
@@ -389,6 +416,19 @@ bool SimilarContact::PredictRegime(const Eigen::Ref<const Eigen::VectorXd>& vc,
   gamma = k_closing * (vhat - z) * g;
   *G = k_closing * g * g.transpose();
   return true;
+}
+
+bool SimilarContact::VanishesAlong(const Eigen::Ref<const Eigen::VectorXd>& vc,
+                                   const Eigen::Ref<const Eigen::VectorXd>& dvc,
+                                   double alpha_max) const {
+  // Open where z = v_n − μ‖v_t‖_s ≥ v̂. The soft norm is convex along the line, so z is concave
+  // in α and its minimum over [0, α_max] is at one of the ends.
+  const auto open = [&](double alpha) {
+    const SoftNorm sn =
+        EvaluateSoftNorm(vc(0) + alpha * dvc(0), vc(1) + alpha * dvc(1), d_.epsilon_m_per_s);
+    return vc(2) + alpha * dvc(2) - d_.friction * sn.value >= normal_.opening_velocity;
+  };
+  return open(0) && open(alpha_max);
 }
 
 }  // namespace contactlab

@@ -95,6 +95,8 @@ class SapContact final : public Constraint {
   bool PredictRegime(const Eigen::Ref<const Eigen::VectorXd>& vc,
                      const Eigen::Ref<const Eigen::VectorXd>& dvc,
                      Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const override;
+  bool VanishesAlong(const Eigen::Ref<const Eigen::VectorXd>& vc,
+                     const Eigen::Ref<const Eigen::VectorXd>& dvc, double alpha_max) const override;
   const Data& data() const { return d_; }
 
  private:
@@ -137,6 +139,8 @@ class LaggedContact final : public Constraint {
   bool PredictRegime(const Eigen::Ref<const Eigen::VectorXd>& vc,
                      const Eigen::Ref<const Eigen::VectorXd>& dvc,
                      Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const override;
+  bool VanishesAlong(const Eigen::Ref<const Eigen::VectorXd>& vc,
+                     const Eigen::Ref<const Eigen::VectorXd>& dvc, double alpha_max) const override;
   const Data& data() const { return d_; }
 
  private:
@@ -168,6 +172,8 @@ class SimilarContact final : public Constraint {
   bool PredictRegime(const Eigen::Ref<const Eigen::VectorXd>& vc,
                      const Eigen::Ref<const Eigen::VectorXd>& dvc,
                      Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const override;
+  bool VanishesAlong(const Eigen::Ref<const Eigen::VectorXd>& vc,
+                     const Eigen::Ref<const Eigen::VectorXd>& dvc, double alpha_max) const override;
   const Data& data() const { return d_; }
 
  private:

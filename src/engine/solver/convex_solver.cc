@@ -35,6 +35,8 @@ struct ConvexSolver::Workspace {
   Eigen::VectorXd dvc;          // Δv_c = J Δv
   Eigen::VectorXd vc_alpha;     // v_c + α Δv_c
   Eigen::VectorXd gamma_alpha;  // γ(α)
+  // The constraints the line search evaluates: all but those that vanish along the line.
+  std::vector<int> line_constraints;
   // Regime prediction (§4.1): the models' impulses, Jᵀ of them and the step they give.
   Eigen::VectorXd gamma_model, JT_gamma_model, dv_model;
   // Line-search terms of the quadratic part: ℓ_A(α) = ℓ_A0 + α a0 + ½ α² a1 (§4).
@@ -104,6 +106,7 @@ void ConvexSolver::Prepare(const ConvexProblem& problem) {
     ws.G_predicted[i] = &ws.G_predicted_pool[s][ws.G_count[s]++];
   }
 
+  ws.line_constraints.reserve(problem.num_constraints());
   ws.hessian.UpdatePattern(problem);
 }
 
@@ -152,7 +155,7 @@ double ConvexSolver::EvaluateAlongLine(const ConvexProblem& problem, double alph
   double d1 = ws.a0 + alpha * ws.a1;
   double d2 = ws.a1;
   double d1_magnitude = std::abs(ws.a0) + alpha * std::abs(ws.a1);
-  for (int i = 0; i < problem.num_constraints(); ++i) {
+  for (const int i : ws.line_constraints) {
     const auto& e = problem.entry(i);
     const Eigen::MatrixXd& G = *ws.G[i];
     ell += e.constraint->Evaluate(ws.vc_alpha.segment(e.row_start, e.num_rows),
@@ -182,6 +185,23 @@ double ConvexSolver::EvaluateAlongLine(const ConvexProblem& problem, double alph
   return ell;
 }
 
+void ConvexSolver::SelectLineConstraints(const ConvexProblem& problem) {
+  // A constraint that vanishes along the whole line adds nothing to ℓ(α) or its derivatives, and
+  // its γ(α) and G_i(α) — the state AcceptLineSearchPoint keeps — are zero wherever α lands.
+  Workspace& ws = *ws_;
+  ws.line_constraints.clear();
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const auto& e = problem.entry(i);
+    if (e.constraint->VanishesAlong(vc_.segment(e.row_start, e.num_rows),
+                                    ws.dvc.segment(e.row_start, e.num_rows), params_.max_step)) {
+      ws.gamma_alpha.segment(e.row_start, e.num_rows).setZero();
+      ws.G[i]->setZero();
+    } else {
+      ws.line_constraints.push_back(i);
+    }
+  }
+}
+
 double ConvexSolver::LineSearch(const ConvexProblem& problem, double ell0, double* ell_alpha,
                                 int* num_evaluations) {
   // ℓ(α) is convex, so its minimizer on (0, α_max] is the root of dℓ/dα if dℓ/dα changes sign
@@ -193,6 +213,7 @@ double ConvexSolver::LineSearch(const ConvexProblem& problem, double ell0, doubl
   *ell_alpha = ell0;
   const double f0 = ws.gradient.dot(ws.dv);  // dℓ/dα(0) = −∇ℓᵀ H⁻¹ ∇ℓ < 0
   if (!(f0 < 0)) return 0;  // not a descent direction: ∇ℓ is at round-off level
+  SelectLineConstraints(problem);
   const double alpha_max = params_.max_step;
   const double tolerance = params_.line_search_tolerance * -f0;
   double f = 0, df = 0;

@@ -144,6 +144,9 @@ class ConvexSolver {
   // constraint predicts a regime and that step descends ℓ. Leaves Δv_c = J Δv of the exact
   // step in the workspace otherwise.
   bool PredictRegimes(const ConvexProblem& problem, LinearSolverType factorization);
+  // The constraints the line search along Δv_c evaluates (ws line_constraints); zeroes γ(α) and
+  // G_i(α) of the others, which vanish along the whole line.
+  void SelectLineConstraints(const ConvexProblem& problem);
   // α ∈ (0, α_max] minimizing ℓ(v + αΔv) (returns 0 when Δv is not a descent direction).
   double LineSearch(const ConvexProblem& problem, double ell0, double* ell_alpha,
                     int* num_evaluations);

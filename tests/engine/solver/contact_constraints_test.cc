@@ -11,6 +11,7 @@
 #include <numbers>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_support/constraint_checks.h"
@@ -849,6 +850,90 @@ TEST(SimilarContactTest, DegenerateParametersGiveNoNaN) {
 TEST(SimilarContactTest, ConvexAlongRandomSegments) {
   std::mt19937 rng(45);
   ExpectConvexAlongRandomSegments<SimilarContact>(RandomSimilar, 0.05, "Similar convexity", rng);
+}
+
+// ============================================================================================
+// Vanishing along a line (the line search skips such constraints): whenever a contact says it
+// vanishes on v_c + α Δv_c, α ∈ [0, α_max], ℓ, γ and G are exactly zero at points all along it.
+// Segments are drawn around the opening boundary so that both answers occur often.
+
+// Returns whether c vanishes along the segment, after checking 65 points of it when it says so.
+bool CheckVanishing(const Constraint& c, const Vector3d& vc, const Vector3d& dvc, double alpha_max,
+                    const char* label, int i) {
+  if (!c.VanishesAlong(vc, dvc, alpha_max)) return false;
+  for (int k = 0; k <= 64; ++k) {
+    const double alpha = alpha_max * k / 64.0;
+    const VectorXd p = vc + alpha * dvc;
+    const ConstraintSample s = EvaluateConstraint(c, p);
+    EXPECT_TRUE(s.ell == 0 && s.gamma.isZero(0) && s.G.isZero(0))
+        << Where(label, i) << " at α = " << alpha << ": ℓ = " << s.ell
+        << ", γ = " << s.gamma.transpose() << "\nG =\n"
+        << s.G;
+  }
+  return true;
+}
+
+// Ends at v_n = v̂ + w·N(0, 1) (w: the scale of v̂), tangential speeds up to 10 w.
+std::pair<Vector3d, Vector3d> SegmentAroundOpening(std::mt19937& rng, double vhat,
+                                                   double alpha_max) {
+  const double w = std::isfinite(vhat) ? std::abs(vhat) + 1e-3 : 1.0;
+  const double base = std::isfinite(vhat) ? vhat : 0.0;
+  const Vector3d start(Normal(rng, 10 * w), Normal(rng, 10 * w), base + Normal(rng, w));
+  const Vector3d end(Normal(rng, 10 * w), Normal(rng, 10 * w), base + Normal(rng, w));
+  return {start, (end - start) / alpha_max};
+}
+
+TEST(VanishesAlongTest, SapSegmentsThatSeparateThroughout) {
+  std::mt19937 rng(71);
+  int vanishing = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const SapCase c = RandomSap(rng);
+    const SapContact contact(c.p);
+    const double alpha_max = Uniform(rng, 1, 3);
+    // Ends in y-space around the separation cone y_n = −μ̂ y_r.
+    const auto end = [&] {
+      const double yr = LogUniform(rng, -3, 0);
+      return c.VelocityFromY(yr, Uniform(rng, 0, 2 * kPi), -c.mu_hat() * yr + Normal(rng, yr));
+    };
+    const VectorXd a = end(), b = end();
+    vanishing += CheckVanishing(contact, a, (b - a) / alpha_max, alpha_max, "SAP", i);
+  }
+  EXPECT_GT(vanishing, 400);
+  EXPECT_LT(vanishing, 3600);
+}
+
+TEST(VanishesAlongTest, LaggedSegmentsThatStayOpen) {
+  std::mt19937 rng(72);
+  int vanishing = 0;
+  for (int i = 0; i < 4000; ++i) {
+    LaggedContact::Data p = RandomLagged(rng);
+    if (i % 2 == 0) p.lagged_normal_impulse = 0;  // no friction: the normal alone decides
+    const LaggedContact contact(p);
+    const double alpha_max = Uniform(rng, 1, 3);
+    const auto [vc, dvc] = SegmentAroundOpening(rng, p.normal.OpeningVelocity(), alpha_max);
+    vanishing += CheckVanishing(contact, vc, dvc, alpha_max, "Lagged", i);
+  }
+  EXPECT_GT(vanishing, 300);
+  EXPECT_LT(vanishing, 2000);
+}
+
+TEST(VanishesAlongTest, SimilarSegmentsThatStayOpen) {
+  std::mt19937 rng(73);
+  int vanishing = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const SimilarContact::Data p = RandomSimilar(rng);
+    const SimilarContact contact(p);
+    const double alpha_max = Uniform(rng, 1, 3);
+    auto [vc, dvc] = SegmentAroundOpening(rng, p.normal.OpeningVelocity(), alpha_max);
+    // Slower slip half of the time: with ‖v_t‖ ≫ |v̂| the cone μ‖v_t‖ would close almost all.
+    if (i % 2 == 0) {
+      vc.head<2>() *= 0.01;
+      dvc.head<2>() *= 0.01;
+    }
+    vanishing += CheckVanishing(contact, vc, dvc, alpha_max, "Similar", i);
+  }
+  EXPECT_GT(vanishing, 300);
+  EXPECT_LT(vanishing, 3600);
 }
 
 // ============================================================================================
