@@ -1,7 +1,6 @@
 #include "engine/solver/convex_problem.h"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -143,8 +142,10 @@ void ConvexProblem::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* y) cons
 }
 
 bool ConvexProblem::AllFinite() const {
+  // Eigen's vectorized test ((x − x) == 0 for every entry): the arenas hold a step's every
+  // Jacobian block, and an element-wise isfinite loop cost 1.5 % of a peg-in-hole step.
   const auto finite = [](const double* p, size_t n) {
-    return std::all_of(p, p + n, [](double x) { return std::isfinite(x); });
+    return Eigen::Map<const Eigen::ArrayXd>(p, static_cast<Eigen::Index>(n)).allFinite();
   };
   return finite(A_arena_.data(), A_arena_.size()) && v_star_.allFinite() &&
          finite(J_arena_.data(), J_size_) && bias_.head(num_rows_).allFinite();
