@@ -52,7 +52,6 @@ ProblemBuilder::ProblemBuilder(const WorldModel& model) : holonomic_(model) {
   }
   jacobian_scratch_.resize(3, max_nv);
   tree_scratch_.resize(max_nv);
-  row_scratch_.resize(3);
 }
 
 void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
@@ -149,19 +148,23 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
                                              model.KinematicStepVelocity(body_a, start.t, dt);
   problem_.mutable_bias(k) = R_WC.transpose() * kinematic_velocity;
 
-  // Contact velocity at the previous state v0 (Lagged's γ_n0, §2.3).
-  Eigen::Vector3d vc0 = problem_.mutable_bias(k);
+  // Normal velocity at the previous state v0 (Lagged's γ_n0, §2.3): J's last row alone, summed
+  // in a plain loop (Eigen's matrix–vector dispatch for the whole 3 × n_v block cost more than
+  // the products).
+  double vn0 = problem_.mutable_bias(k)(2);
   const ConvexProblem::ConstraintEntry& e = problem_.entry(k);
   for (int q = 0; q < e.num_cliques; ++q) {
-    const int s = problem_.tree_start(e.tree[q]), n = problem_.tree_nv(e.tree[q]);
-    row_scratch_.noalias() = problem_.jacobian(k, q) * start.v.segment(s, n);
-    vc0 += row_scratch_;
+    const auto J = problem_.jacobian(k, q);
+    const double* v = start.v.data() + problem_.tree_start(e.tree[q]);
+    double sum = 0;
+    for (int j = 0; j < J.cols(); ++j) sum += J(2, j) * v[j];
+    vn0 += sum;
   }
 
   ContactConfiguration config;
   config.signed_distance_m = candidate.point.signed_distance_m;
   if (candidate.patch >= 0) config.elastic_force_N = candidate.face_elastic_force_N;
-  config.previous_normal_velocity_m_per_s = vc0.z();
+  config.previous_normal_velocity_m_per_s = vn0;
   const DelassusDiagonal w = contact_factory_.needs_delassus_diagonal()
                                  ? EstimateDelassusDiagonal(problem_, k)
                                  : DelassusDiagonal{};

@@ -66,7 +66,7 @@ class ProblemBuilder {
   Eigen::VectorXd bias_forces_, generalized_forces_;
   // Reused storage, so that a warm step does not allocate: 3 × max tree nv, max tree nv, 3.
   Eigen::MatrixXd jacobian_scratch_;
-  Eigen::VectorXd tree_scratch_, row_scratch_;
+  Eigen::VectorXd tree_scratch_;
   ContactConstraintFactory contact_factory_;
   std::vector<PdControllerConstraint> pd_constraints_;
   std::vector<JointLimitConstraint> limit_constraints_;
