@@ -87,7 +87,53 @@ bool BlockSparseHessian::UpdatePattern(const ConvexProblem& problem) {
           static_cast<int>(std::lower_bound(pairs_.begin(), pairs_.end(), p) - pairs_.begin());
     }
   }
+  UpdateBodyPairs(problem);
   return changed;
+}
+
+void BlockSparseHessian::UpdateBodyPairs(const ConvexProblem& problem) {
+  // Contacts grouped by (body 0, body 1, sign), in constraint order within a group.
+  pair_keys_.clear();
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const ConvexProblem::ContactFrame* frame = problem.contact_frame(i);
+    if (frame == nullptr) continue;
+    const auto& e = problem.entry(i);
+    const int c0 = (e.num_cliques == 2 && e.tree[1] < e.tree[0]) ? 1 : 0;
+    const bool two = e.num_cliques == 2;
+    pair_keys_.push_back({frame->body[c0], two ? frame->body[1 - c0] : -1,
+                          two && frame->sign[0] * frame->sign[1] < 0 ? -1 : 1, i});
+  }
+  std::sort(pair_keys_.begin(), pair_keys_.end());
+  constraint_pair_.assign(problem.num_constraints(), -1);
+  body_pairs_.clear();
+  int max_nv = 0;
+  for (size_t start = 0; start < pair_keys_.size();) {
+    size_t end = start + 1;
+    const auto same = [&](size_t k) {
+      return pair_keys_[k][0] == pair_keys_[start][0] && pair_keys_[k][1] == pair_keys_[start][1] &&
+             pair_keys_[k][2] == pair_keys_[start][2];
+    };
+    while (end < pair_keys_.size() && same(end)) ++end;
+    int pair_nv = 0;
+    for (const int b : {pair_keys_[start][0], pair_keys_[start][1]}) {
+      if (b >= 0) pair_nv = std::max(pair_nv, tree_nv_[problem.body_jacobian_tree(b)]);
+    }
+    if (end - start >= static_cast<size_t>(kMinPairContacts) && pair_nv >= kMinPairTreeNv) {
+      BodyPair pair;
+      pair.body[0] = pair_keys_[start][0];
+      pair.body[1] = pair_keys_[start][1];
+      pair.sign = pair_keys_[start][2];
+      pair.first = pair_keys_[start][3];
+      pair.block = constraint_block_[pair.first];
+      for (size_t k = start; k < end; ++k) {
+        constraint_pair_[pair_keys_[k][3]] = static_cast<int>(body_pairs_.size());
+      }
+      max_nv = std::max(max_nv, pair_nv);
+      body_pairs_.push_back(pair);
+    }
+    start = end;
+  }
+  if (pair_scratch_.size() < 24u * max_nv) pair_scratch_.resize(24u * max_nv);
 }
 
 Eigen::Map<const Eigen::MatrixXd> BlockSparseHessian::diagonal_block(int t) const {
@@ -161,7 +207,85 @@ void BlockSparseHessian::Assemble(const ConvexProblem& problem,
   if (!pairs_.empty()) {
     std::fill(values_.begin() + off_offset_[0], values_.end(), 0.0);
   }
-  for (int i = 0; i < problem.num_constraints(); ++i) AddConstraint(problem, i, *G[i]);
+  for (BodyPair& pair : body_pairs_) pair.K.setZero();
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    if (constraint_pair_[i] >= 0) {
+      AccumulateContact(problem, i, *G[i]);
+    } else {
+      AddConstraint(problem, i, *G[i]);
+    }
+  }
+  for (BodyPair& pair : body_pairs_) AddBodyPairBlocks(problem, &pair);
+}
+
+namespace {
+
+Eigen::Matrix3d Skew(const Eigen::Vector3d& r) {
+  Eigen::Matrix3d S;
+  S << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
+  return S;
+}
+
+// H (n_a × n_b) += B_aᵀ·KB_b for 6-row B_a (6 × n_a) and KB_b (6 × n_b), column-major; the lower
+// triangle alone for a diagonal block.
+void AddTransposeProduct6(const double* B_a, int n_a, const double* KB_b, int n_b, bool lower_only,
+                          double* H) {
+  for (int j = 0; j < n_b; ++j) {
+    const double* g = KB_b + 6 * j;
+    double* column = H + static_cast<ptrdiff_t>(j) * n_a;
+    for (int i = lower_only ? j : 0; i < n_a; ++i) {
+      const double* b = B_a + 6 * i;
+      column[i] +=
+          b[0] * g[0] + b[1] * g[1] + b[2] * g[2] + b[3] * g[3] + b[4] * g[4] + b[5] * g[5];
+    }
+  }
+}
+
+}  // namespace
+
+void BlockSparseHessian::AccumulateContact(const ConvexProblem& problem, int i,
+                                           const Eigen::MatrixXd& Gi) {
+  if (Gi.isZero(0)) return;
+  BodyPair& pair = body_pairs_[constraint_pair_[i]];
+  const ConvexProblem::ContactFrame& frame = *problem.contact_frame(i);
+  const Eigen::Vector3d r = frame.p_W - problem.contact_frame(pair.first)->p_W;
+  const Eigen::Matrix3d G_W =
+      frame.R_WC * Eigen::Map<const Eigen::Matrix3d>(Gi.data()) * frame.R_WC.transpose();
+  // [X  I]ᵀ G_W [X  I] with X = −[r]× (v_P = v(p0) + ω × r): Xᵀ = [r]×, so the blocks are
+  // −[r]× G_W [r]×, [r]× G_W and G_W (the lower-left one is filled from the upper-right).
+  const Eigen::Matrix3d rG = Skew(r) * G_W;
+  pair.K.topLeftCorner<3, 3>().noalias() -= rG * Skew(r);
+  pair.K.topRightCorner<3, 3>() += rG;
+  pair.K.bottomRightCorner<3, 3>() += G_W;
+}
+
+void BlockSparseHessian::AddBodyPairBlocks(const ConvexProblem& problem, BodyPair* pair) {
+  using Mat6X = Eigen::Matrix<double, 6, Eigen::Dynamic>;
+  pair->K.bottomLeftCorner<3, 3>() = pair->K.topRightCorner<3, 3>().transpose();
+  const Eigen::Vector3d p0 = problem.contact_frame(pair->first)->p_W;
+  const int num_bodies = pair->body[1] >= 0 ? 2 : 1;
+  int tree[2], nv[2];
+  double* B[2];
+  double* KB[2];
+  for (int k = 0; k < num_bodies; ++k) {
+    tree[k] = problem.body_jacobian_tree(pair->body[k]);
+    nv[k] = tree_nv_[tree[k]];
+    B[k] = pair_scratch_.data() + 12 * k * nv[0];
+    KB[k] = B[k] + 6 * nv[k];
+    // B(p0): v(p0) = v_O + ω × p0 = v_O − [p0]× ω.
+    const auto B_O = problem.body_jacobian(pair->body[k]);
+    Eigen::Map<Mat6X> Bk(B[k], 6, nv[k]);
+    Bk.topRows<3>() = B_O.topRows<3>();
+    Bk.bottomRows<3>().noalias() = B_O.bottomRows<3>() - Skew(p0) * B_O.topRows<3>();
+    Eigen::Map<Mat6X>(KB[k], 6, nv[k]).noalias() = pair->K * Bk;
+    AddTransposeProduct6(B[k], nv[k], KB[k], nv[k], /*lower_only=*/true,
+                         values_.data() + diag_offset_[tree[k]]);
+  }
+  if (num_bodies == 1) return;
+  // The coupling block H_ab (a < b: body 0's tree first) += s_0·s_1·B_0ᵀ K B_1.
+  Eigen::Map<Mat6X>(KB[1], 6, nv[1]) *= pair->sign;
+  AddTransposeProduct6(B[0], nv[0], KB[1], nv[1], /*lower_only=*/false,
+                       values_.data() + off_offset_[pair->block]);
 }
 
 void BlockSparseHessian::AddConstraint(const ConvexProblem& problem, int i,

@@ -28,6 +28,10 @@ void ConvexProblem::Reset(const std::vector<int>& tree_num_velocities) {
 
 void ConvexProblem::ClearConstraints() {
   entries_.clear();
+  contact_frames_.clear();
+  body_tree_.clear();
+  body_offset_.clear();
+  B_size_ = 0;
   num_rows_ = 0;
   J_size_ = 0;
   num_unset_ = 0;
@@ -87,6 +91,50 @@ int ConvexProblem::AddConstraintRows(int num_rows, int tree_a, int tree_b) {
   entries_.push_back(e);
   ++num_unset_;
   return static_cast<int>(entries_.size()) - 1;
+}
+
+int ConvexProblem::AddBodyJacobian(int tree) {
+  if (tree < 0 || tree >= num_trees()) {
+    throw std::invalid_argument("ConvexProblem::AddBodyJacobian: bad tree " + std::to_string(tree));
+  }
+  const int size = 6 * tree_nv_[tree];
+  if (static_cast<int>(B_arena_.size()) < B_size_ + size) {
+    B_arena_.resize(std::max<size_t>(B_size_ + size, 2 * B_arena_.size()));
+  }
+  std::fill_n(B_arena_.begin() + B_size_, size, 0.0);
+  body_tree_.push_back(tree);
+  body_offset_.push_back(B_size_);
+  B_size_ += size;
+  return static_cast<int>(body_tree_.size()) - 1;
+}
+
+Eigen::Map<Eigen::Matrix<double, 6, Eigen::Dynamic>> ConvexProblem::mutable_body_jacobian(
+    int body) {
+  return {B_arena_.data() + body_offset_[body], 6, tree_nv_[body_tree_[body]]};
+}
+
+Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>> ConvexProblem::body_jacobian(
+    int body) const {
+  return {B_arena_.data() + body_offset_[body], 6, tree_nv_[body_tree_[body]]};
+}
+
+void ConvexProblem::SetContactFrame(int index, const ContactFrame& frame) {
+  ConstraintEntry& e = entries_[index];
+  bool ok = e.num_rows == 3;
+  for (int c = 0; c < e.num_cliques && ok; ++c) {
+    const int b = frame.body[c];
+    ok = b >= 0 && b < static_cast<int>(body_tree_.size()) && body_tree_[b] == e.tree[c];
+  }
+  if (!ok) {
+    throw std::invalid_argument(
+        "ConvexProblem::SetContactFrame: not a contact on its bodies' trees");
+  }
+  if (e.contact_frame < 0) {
+    e.contact_frame = static_cast<int>(contact_frames_.size());
+    contact_frames_.push_back(frame);
+  } else {
+    contact_frames_[e.contact_frame] = frame;
+  }
 }
 
 Eigen::Map<Eigen::MatrixXd> ConvexProblem::mutable_jacobian(int index, int clique) {

@@ -40,6 +40,7 @@ class ConvexProblem {
     int num_cliques = 0;  // 1 or 2
     int tree[2] = {-1, -1};
     int jacobian_offset[2] = {0, 0};  // into the Jacobian arena, col-major
+    int contact_frame = -1;           // SetContactFrame's, or −1
   };
   // Adds a constraint touching tree_a (and tree_b ≥ 0 if two trees; −1 otherwise; tree_b must
   // differ from tree_a — a constraint inside one tree has a single Jacobian block). Its
@@ -58,6 +59,33 @@ class ConvexProblem {
   Eigen::Map<Eigen::MatrixXd> mutable_jacobian(int index, int clique);
   Eigen::Map<const Eigen::MatrixXd> jacobian(int index, int clique) const;
   Eigen::Ref<Eigen::VectorXd> mutable_bias(int index);
+
+  // Optional structure of a contact's Jacobian (docs/contact-model.md §4 "Sparsity"). A body
+  // Jacobian B (6 × n_t) gives, per velocity of tree t, a rigid body's spatial velocity [ω; v_O]
+  // at the world origin O, and is shared by every contact on that body; a contact's clique block
+  // is then J = s·R_WCᵀ·[−[p_W]×  I]·B (s = ±1). The Hessian sums the contacts of one body pair
+  // as one 6 × 6 matrix instead of one product per contact. The explicit Jacobian blocks must
+  // still be written (every other use reads them) and equal this product.
+  struct ContactFrame {
+    Eigen::Matrix3d R_WC = Eigen::Matrix3d::Identity();
+    Eigen::Vector3d p_W = Eigen::Vector3d::Zero();
+    int body[2] = {-1, -1};  // per clique: a body Jacobian's index
+    double sign[2] = {1, 1};
+  };
+  // Adds a body Jacobian on tree t (zeroed, 6 × n_t) and returns its index; removed by
+  // ClearConstraints.
+  int AddBodyJacobian(int tree);
+  Eigen::Map<Eigen::Matrix<double, 6, Eigen::Dynamic>> mutable_body_jacobian(int body);
+  Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>> body_jacobian(int body) const;
+  int body_jacobian_tree(int body) const { return body_tree_[body]; }
+  // Declares constraint `index` (3 rows) a contact with this frame; its bodies, one per clique,
+  // must be on the cliques' trees. Throws std::invalid_argument otherwise.
+  void SetContactFrame(int index, const ContactFrame& frame);
+  // The constraint's frame, or null when its Jacobian has no declared structure.
+  const ContactFrame* contact_frame(int index) const {
+    const int f = entries_[index].contact_frame;
+    return f >= 0 ? &contact_frames_[f] : nullptr;
+  }
 
   int num_constraints() const { return static_cast<int>(entries_.size()); }
   // Constraints added by AddConstraintRows whose SetConstraint is still missing.
@@ -84,7 +112,11 @@ class ConvexProblem {
   Eigen::VectorXd v_star_;
   std::vector<ConstraintEntry> entries_;
   std::vector<double> J_arena_;  // grows; only the first J_size_ entries are used
-  Eigen::VectorXd bias_;         // grows; only the first num_rows_ entries are used
+  std::vector<ContactFrame> contact_frames_;
+  std::vector<int> body_tree_, body_offset_;  // body Jacobians, 6 × n_t col-major in B_arena_
+  std::vector<double> B_arena_;
+  int B_size_ = 0;
+  Eigen::VectorXd bias_;  // grows; only the first num_rows_ entries are used
   int nv_ = 0, num_rows_ = 0, J_size_ = 0, num_unset_ = 0;
 };
 

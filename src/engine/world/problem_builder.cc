@@ -58,6 +58,7 @@ void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
                            const StepStart& start,
                            const std::vector<ContactCandidate>& candidates) {
   problem_.ClearConstraints();
+  body_jacobian_.assign(model.multibody().num_bodies(), -1);
   AddFreeMotion(model, inputs, start);
   const int nc = static_cast<int>(candidates.size());
   // The factory's constraints must not move once the problem points at them: sized first.
@@ -143,6 +144,7 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
   // is the kinematic bodies' prescribed velocity.
   AddPointJacobian(model, start.data, body_b, p_W, R_WC, +1.0, k);
   AddPointJacobian(model, start.data, body_a, p_W, R_WC, -1.0, k);
+  SetContactFrame(model, start.data, body_a, body_b, p_W, R_WC, k);
   const double dt = inputs.dt_s;
   const Eigen::Vector3d kinematic_velocity = model.KinematicStepVelocity(body_b, start.t, dt) -
                                              model.KinematicStepVelocity(body_a, start.t, dt);
@@ -185,6 +187,37 @@ void ProblemBuilder::AddPointJacobian(const WorldModel& model, const MultibodyDa
   const int clique = (e.tree[0] == tree) ? 0 : 1;
   mb.AddRotatedPointJacobian(data, b, p_W, sign * R_WC.transpose(),
                              problem_.mutable_jacobian(k, clique));
+}
+
+void ProblemBuilder::SetContactFrame(const WorldModel& model, const MultibodyData& data, int body_a,
+                                     int body_b, const Eigen::Vector3d& p_W,
+                                     const Eigen::Matrix3d& R_WC, int k) {
+  const ConvexProblem::ConstraintEntry& e = problem_.entry(k);
+  const bool a_moves = model.movable(body_a), b_moves = model.movable(body_b);
+  // Two bodies of one tree share a clique: its block is not one body's.
+  if (a_moves && b_moves && e.num_cliques == 1) return;
+  const Multibody& mb = model.multibody();
+  ConvexProblem::ContactFrame frame;
+  frame.R_WC = R_WC;
+  frame.p_W = p_W;
+  for (int q = 0; q < e.num_cliques; ++q) {
+    // v_c = R_WCᵀ (v_B(p) − v_A(p)): B's clique with +, A's with −.
+    const bool is_b = b_moves && mb.body_tree(model.multibody_index(body_b)) == e.tree[q];
+    frame.body[q] = BodyJacobian(mb, data, model.multibody_index(is_b ? body_b : body_a));
+    frame.sign[q] = is_b ? 1.0 : -1.0;
+  }
+  problem_.SetContactFrame(k, frame);
+}
+
+int ProblemBuilder::BodyJacobian(const Multibody& mb, const MultibodyData& data, int body) {
+  int& index = body_jacobian_[body];
+  if (index < 0) {
+    index = problem_.AddBodyJacobian(mb.body_tree(body));
+    // The frame Jacobian at the world origin: [ω; v_O] per velocity.
+    mb.CalcFrameJacobian(data, body, Eigen::Vector3d::Zero(),
+                         problem_.mutable_body_jacobian(index));
+  }
+  return index;
 }
 
 void ProblemBuilder::AddJointConstraints(const WorldModel& model, const WorldInputs& inputs,

@@ -56,6 +56,12 @@ class ProblemBuilder {
   void AddPointJacobian(const WorldModel& model, const MultibodyData& data, int scene_body,
                         const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R_WC, double sign,
                         int k);
+  // Declares constraint k's Jacobian structure (ConvexProblem::ContactFrame) when each of its
+  // cliques is one body: the Hessian then sums it with the other contacts of its body pair.
+  void SetContactFrame(const WorldModel& model, const MultibodyData& data, int body_a, int body_b,
+                       const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R_WC, int k);
+  // The problem's body Jacobian of a multibody body, made on its first use in the step.
+  int BodyJacobian(const Multibody& mb, const MultibodyData& data, int body);
   // §3: PD controllers with effort limits and joint limits on 1-dof joints.
   void AddJointConstraints(const WorldModel& model, const WorldInputs& inputs,
                            const StepStart& start);
@@ -71,6 +77,7 @@ class ProblemBuilder {
   std::vector<PdControllerConstraint> pd_constraints_;
   std::vector<JointLimitConstraint> limit_constraints_;
   HolonomicConstraints holonomic_;
+  std::vector<int> body_jacobian_;  // per multibody body: its body Jacobian this step, or −1
   std::vector<int> contact_constraint_index_;
   std::vector<Eigen::Matrix3d> contact_frames_;
   std::vector<ContactProperties> contact_pairs_;
