@@ -142,9 +142,10 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
   contact_constraint_index_[c] = k;
   // v_c = R_WCᵀ (v_B(p) − v_A(p)) + b: B moving along +n̂ relative to A separates; the bias b
   // is the kinematic bodies' prescribed velocity.
-  AddPointJacobian(model, start.data, body_b, p_W, R_WC, +1.0, k);
-  AddPointJacobian(model, start.data, body_a, p_W, R_WC, -1.0, k);
-  SetContactFrame(model, start.data, body_a, body_b, p_W, R_WC, k);
+  if (!SetContactFrame(model, start.data, body_a, body_b, p_W, R_WC, k)) {
+    AddPointJacobian(model, start.data, body_b, p_W, R_WC, +1.0, k);
+    AddPointJacobian(model, start.data, body_a, p_W, R_WC, -1.0, k);
+  }
   const double dt = inputs.dt_s;
   const Eigen::Vector3d kinematic_velocity = model.KinematicStepVelocity(body_b, start.t, dt) -
                                              model.KinematicStepVelocity(body_a, start.t, dt);
@@ -189,13 +190,13 @@ void ProblemBuilder::AddPointJacobian(const WorldModel& model, const MultibodyDa
                              problem_.mutable_jacobian(k, clique));
 }
 
-void ProblemBuilder::SetContactFrame(const WorldModel& model, const MultibodyData& data, int body_a,
+bool ProblemBuilder::SetContactFrame(const WorldModel& model, const MultibodyData& data, int body_a,
                                      int body_b, const Eigen::Vector3d& p_W,
                                      const Eigen::Matrix3d& R_WC, int k) {
   const ConvexProblem::ConstraintEntry& e = problem_.entry(k);
   const bool a_moves = model.movable(body_a), b_moves = model.movable(body_b);
   // Two bodies of one tree share a clique: its block is not one body's.
-  if (a_moves && b_moves && e.num_cliques == 1) return;
+  if (a_moves && b_moves && e.num_cliques == 1) return false;
   const Multibody& mb = model.multibody();
   ConvexProblem::ContactFrame frame;
   frame.R_WC = R_WC;
@@ -205,8 +206,19 @@ void ProblemBuilder::SetContactFrame(const WorldModel& model, const MultibodyDat
     const bool is_b = b_moves && mb.body_tree(model.multibody_index(body_b)) == e.tree[q];
     frame.body[q] = BodyJacobian(mb, data, model.multibody_index(is_b ? body_b : body_a));
     frame.sign[q] = is_b ? 1.0 : -1.0;
+    // The clique's block from the body Jacobian: per velocity v_P = v_O + ω × p (a body's
+    // non-ancestor columns are zero), as Multibody::AddRotatedPointJacobian computes it, without
+    // its walk over the ancestors' joints.
+    const auto B = problem_.body_jacobian(frame.body[q]);
+    auto J = problem_.mutable_jacobian(k, q);
+    const Eigen::Matrix3d R = frame.sign[q] * R_WC.transpose();
+    for (int c = 0; c < B.cols(); ++c) {
+      const Eigen::Vector3d v_P = B.col(c).tail<3>() + B.col(c).head<3>().cross(p_W);
+      J.col(c) += R * v_P;
+    }
   }
   problem_.SetContactFrame(k, frame);
+  return true;
 }
 
 int ProblemBuilder::BodyJacobian(const Multibody& mb, const MultibodyData& data, int body) {

@@ -56,9 +56,10 @@ class ProblemBuilder {
   void AddPointJacobian(const WorldModel& model, const MultibodyData& data, int scene_body,
                         const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R_WC, double sign,
                         int k);
-  // Declares constraint k's Jacobian structure (ConvexProblem::ContactFrame) when each of its
-  // cliques is one body: the Hessian then sums it with the other contacts of its body pair.
-  void SetContactFrame(const WorldModel& model, const MultibodyData& data, int body_a, int body_b,
+  // When each of constraint k's cliques is one body: writes its Jacobian blocks from the bodies'
+  // Jacobians, declares that structure (ConvexProblem::ContactFrame: the Hessian then sums it
+  // with the other contacts of its body pair) and returns true.
+  bool SetContactFrame(const WorldModel& model, const MultibodyData& data, int body_a, int body_b,
                        const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R_WC, int k);
   // The problem's body Jacobian of a multibody body, made on its first use in the step.
   int BodyJacobian(const Multibody& mb, const MultibodyData& data, int body);
