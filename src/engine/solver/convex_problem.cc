@@ -1,6 +1,7 @@
 #include "engine/solver/convex_problem.h"
 
 #include <algorithm>
+#include <cassert>
 #include <stdexcept>
 #include <string>
 
@@ -154,9 +155,14 @@ Eigen::Ref<Eigen::VectorXd> ConvexProblem::mutable_bias(int index) {
 
 void ConvexProblem::MultiplyJ(const Eigen::VectorXd& v, Eigen::VectorXd* vc) const {
   if (vc->size() != num_rows_) vc->resize(num_rows_);
+  MultiplyJ(v, Eigen::Ref<Eigen::VectorXd>(*vc));
+}
+
+void ConvexProblem::MultiplyJ(const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> vc) const {
+  assert(vc.size() == num_rows_);
   for (int i = 0; i < num_constraints(); ++i) {
     const ConstraintEntry& e = entries_[i];
-    auto out = vc->segment(e.row_start, e.num_rows);
+    auto out = vc.segment(e.row_start, e.num_rows);
     const int t0 = e.tree[0];
     // lazyProduct: a constraint has a few rows, where Eigen's GEMV dispatch costs more than
     // the coefficient loop.

@@ -97,8 +97,10 @@ class ConvexProblem {
 
   // vc = J v (stacked, no bias; resized to num_constraint_rows()).
   void MultiplyJ(const Eigen::VectorXd& v, Eigen::VectorXd* vc) const;
+  // The same into vc of exactly num_constraint_rows() entries (the head of a longer buffer).
+  void MultiplyJ(const Eigen::VectorXd& v, Eigen::Ref<Eigen::VectorXd> vc) const;
   // y = Jᵀ γ (overwrites y, resized to num_velocities(); the constraints' contributions are
-  // accumulated into it).
+  // accumulated into it). γ may be longer than num_constraint_rows(): its head is read.
   void MultiplyJTranspose(const Eigen::VectorXd& gamma, Eigen::VectorXd* y) const;
   // y = A x (overwrites y, resized to num_velocities()).
   void MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;

@@ -19,6 +19,11 @@ void EnsureSize(Eigen::VectorXd* x, Eigen::Index n) {
   if (x->size() != n) x->resize(n);
 }
 
+// Row-sized buffers only grow (doubling): their head is used.
+void EnsureCapacity(Eigen::VectorXd* x, Eigen::Index n) {
+  if (x->size() < n) x->resize(std::max(n, 2 * x->size()));
+}
+
 // Multiple of ε·Σ|terms| below which dℓ/dα is rounding noise in the line search.
 constexpr double kRoundoffFactor = 64;
 
@@ -75,8 +80,9 @@ void ConvexSolver::Prepare(const ConvexProblem& problem) {
   }
   for (Eigen::VectorXd* x :
        {&ws.dvc, &ws.vc_alpha, &ws.gamma_alpha, &ws.gamma_model, &gamma_, &vc_}) {
-    EnsureSize(x, nrows);
+    EnsureCapacity(x, nrows);
   }
+  num_rows_ = nrows;
   for (int t = 0; t < problem.num_trees(); ++t) {
     ws.D.segment(problem.tree_start(t), problem.tree_nv(t)) =
         problem.tree_A(t).diagonal().cwiseSqrt().cwiseInverse();
@@ -116,8 +122,8 @@ double ConvexSolver::EvaluateAt(const ConvexProblem& problem, const Eigen::Vecto
   const int nrows = problem.num_constraint_rows();
   ws.r.noalias() = v - problem.free_motion_velocity();
   problem.MultiplyA(ws.r, &ws.Ar);
-  problem.MultiplyJ(v, &vc_);
-  vc_ += problem.bias().head(nrows);
+  problem.MultiplyJ(v, vc_.head(nrows));
+  vc_.head(nrows) += problem.bias().head(nrows);
   double ell = 0.5 * ws.r.dot(ws.Ar);
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const auto& e = problem.entry(i);
@@ -150,7 +156,8 @@ double ConvexSolver::EvaluateAlongLine(const ConvexProblem& problem, double alph
   // O(n_c) per evaluation: the quadratic part uses the precomputed a0 = Δvᵀ A (v − v*) and
   // a1 = Δvᵀ A Δv, the constraints only need v_c + α Δv_c (docs/contact-model.md §4).
   Workspace& ws = *ws_;
-  ws.vc_alpha.noalias() = vc_ + alpha * ws.dvc;
+  const int nrows = problem.num_constraint_rows();
+  ws.vc_alpha.head(nrows).noalias() = vc_.head(nrows) + alpha * ws.dvc.head(nrows);
   double ell = ws.ell_A0 + alpha * ws.a0 + 0.5 * alpha * alpha * ws.a1;
   double d1 = ws.a0 + alpha * ws.a1;
   double d2 = ws.a1;
@@ -314,7 +321,7 @@ bool ConvexSolver::PredictRegimes(const ConvexProblem& problem, LinearSolverType
   Workspace& ws = *ws_;
   // The model's Hessian is this iteration's H plus, for each predicted constraint, Jᵀ(G_model −
   // G)J: a few constraints' terms instead of assembling all of them again.
-  problem.MultiplyJ(ws.dv, &ws.dvc);
+  problem.MultiplyJ(ws.dv, ws.dvc.head(problem.num_constraint_rows()));
   bool predicted = false;
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const auto& e = problem.entry(i);
@@ -339,8 +346,11 @@ bool ConvexSolver::PredictRegimes(const ConvexProblem& problem, LinearSolverType
 }
 
 void ConvexSolver::ZeroOutputs(const ConvexProblem& problem) {
-  gamma_.setZero(problem.num_constraint_rows());
-  vc_.setZero(problem.num_constraint_rows());
+  num_rows_ = problem.num_constraint_rows();
+  EnsureCapacity(&gamma_, num_rows_);
+  EnsureCapacity(&vc_, num_rows_);
+  gamma_.head(num_rows_).setZero();
+  vc_.head(num_rows_).setZero();
 }
 
 // Newton's method with exact line search (docs/contact-model.md §4): one algorithm, kept whole
@@ -422,7 +432,7 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
     stats.predicted_steps += predicted;
 
     // Exact line search along Δv with the precomputed Δv_c = J Δv and A Δv.
-    if (predicted || !predicting) problem.MultiplyJ(ws.dv, &ws.dvc);
+    if (predicted || !predicting) problem.MultiplyJ(ws.dv, ws.dvc.head(stats.num_constraint_rows));
     problem.MultiplyA(ws.dv, &ws.A_dv);
     ws.ell_A0 = 0.5 * ws.r.dot(ws.Ar);
     ws.a0 = ws.dv.dot(ws.Ar);

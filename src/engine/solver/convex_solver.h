@@ -106,8 +106,10 @@ class ConvexSolver {
   ConvexSolverStats Solve(const ConvexProblem& problem, Eigen::VectorXd* v);
 
   // The impulses γ and constraint velocities v_c = J v + b at the last solution (stacked rows).
-  const Eigen::VectorXd& impulses() const { return gamma_; }
-  const Eigen::VectorXd& constraint_velocities() const { return vc_; }
+  Eigen::VectorBlock<const Eigen::VectorXd> impulses() const { return gamma_.head(num_rows_); }
+  Eigen::VectorBlock<const Eigen::VectorXd> constraint_velocities() const {
+    return vc_.head(num_rows_);
+  }
 
   // For tests: ℓ at v, its gradient and (if non-null) its Hessian (dense, n_v × n_v), built
   // through the same block-sparse assembly the solver factors.
@@ -154,7 +156,10 @@ class ConvexSolver {
   ConvexSolverParameters params_;
   bool record_cost_history_ = false;
   std::unique_ptr<Workspace> ws_;
+  // Stacked over the constraint rows: the first num_rows_ entries of buffers that only grow (a
+  // change in the number of contacts from one step to the next must not reallocate them).
   Eigen::VectorXd gamma_, vc_;
+  int num_rows_ = 0;
 };
 
 }  // namespace contactlab

@@ -37,8 +37,8 @@ void CollectStepResults(const WorldModel& model, const std::vector<ContactCandid
                         const ProblemBuilder& builder, const ConvexSolver& solver, double dt_s,
                         double stiction_tolerance_m_per_s, std::vector<HydroelasticPatch>* patches,
                         StepResults* results) {
-  const Eigen::VectorXd& gamma = solver.impulses();
-  const Eigen::VectorXd& vc = solver.constraint_velocities();
+  const auto gamma = solver.impulses();
+  const auto vc = solver.constraint_velocities();
   const int nc = static_cast<int>(candidates.size());
   results->contacts.resize(nc);
   results->net_normal_force.resize(model.num_bodies());

@@ -1,0 +1,46 @@
+// The default scene's hot path allocates nothing once warm: the Panda holding the peg between
+// its compliant pads (hydroelastic patches on an arm, summed per body pair in the Hessian, and
+// point contacts) through the teleop controller, under every approximation.
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "app/teleop_controller.h"
+#include "physics_test_util.h"
+#include "test_support/allocation_counter.h"
+
+namespace contactlab {
+namespace {
+
+TEST(PegInHoleAllocation, WarmGraspStepsDoNotAllocate) {
+  if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
+  for (const ContactApproximation approximation : testing::kAllApproximations) {
+    SCOPED_TRACE(ContactApproximationName(approximation));
+    SceneSpec scene = testing::LoadBuiltinScene("peg_in_hole");
+    ContactOverrides overrides;
+    overrides.approximation = approximation;
+    ApplyOverrides(overrides, &scene);
+    World world(scene);
+    const std::optional<TeleopConfig> config = FindTeleopConfig(scene);
+    ASSERT_TRUE(config);
+    TeleopController teleop(world, *config);
+    TeleopCommand hold;  // no motion, gripper closed (the default script's first rows)
+    hold.grip = 1;
+    const auto step = [&] {
+      hold.t = world.time();
+      teleop.Update(hold, &world);
+      return world.Step();
+    };
+    for (int i = 0; i < 300; ++i) ASSERT_TRUE(step()) << world.failure();  // settle, warm up
+    {
+      testing::ScopedAllocationCount counter;
+      for (int i = 0; i < 20; ++i) ASSERT_TRUE(step()) << world.failure();
+      EXPECT_EQ(counter.count(), 0) << counter.new_count() << " through operator new";
+    }
+    // What the steps exercised: the pads' patches on the peg.
+    EXPECT_GT(world.last_stats().num_hydroelastic_faces, 20);
+  }
+}
+
+}  // namespace
+}  // namespace contactlab
