@@ -42,7 +42,8 @@ struct ConvexSolver::Workspace {
   Eigen::VectorXd gamma_alpha;  // γ(α)
   // The constraints the line search evaluates: all but those that vanish along the line.
   std::vector<int> line_constraints;
-  // Regime prediction (§4.1): the models' impulses, Jᵀ of them and the step they give.
+  // Regime prediction (§4.1): the predicted constraints' impulses (then their change from γ),
+  // Jᵀγ of the model and the step it gives.
   Eigen::VectorXd gamma_model, JT_gamma_model, dv_model;
   // Line-search terms of the quadratic part: ℓ_A(α) = ℓ_A0 + α a0 + ½ α² a1 (§4).
   double ell_A0 = 0, a0 = 0, a1 = 0;
@@ -326,18 +327,24 @@ bool ConvexSolver::PredictRegimes(const ConvexProblem& problem, LinearSolverType
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const auto& e = problem.entry(i);
     auto gamma_model = ws.gamma_model.segment(e.row_start, e.num_rows);
-    if (e.constraint->PredictRegime(vc_.segment(e.row_start, e.num_rows),
-                                    ws.dvc.segment(e.row_start, e.num_rows), gamma_model,
-                                    ws.G_predicted[i])) {
-      *ws.G_predicted[i] -= *ws.G[i];
-      ws.hessian.AddConstraint(problem, i, *ws.G_predicted[i]);
-      predicted = true;
-    } else {
-      gamma_model = gamma_.segment(e.row_start, e.num_rows);
+    if (!e.constraint->PredictRegime(vc_.segment(e.row_start, e.num_rows),
+                                     ws.dvc.segment(e.row_start, e.num_rows), gamma_model,
+                                     ws.G_predicted[i])) {
+      continue;
+    }
+    if (!predicted) ws.JT_gamma_model = ws.JT_gamma;
+    predicted = true;
+    *ws.G_predicted[i] -= *ws.G[i];
+    ws.hessian.AddConstraint(problem, i, *ws.G_predicted[i]);
+    // Jᵀγ of the model: this iteration's Jᵀγ with the predicted constraints' impulses changed.
+    gamma_model -= gamma_.segment(e.row_start, e.num_rows);
+    for (int c = 0; c < e.num_cliques; ++c) {
+      const int t = e.tree[c];
+      ws.JT_gamma_model.segment(problem.tree_start(t), problem.tree_nv(t)).noalias() +=
+          problem.jacobian(i, c).transpose().lazyProduct(gamma_model);
     }
   }
   if (!predicted) return false;
-  problem.MultiplyJTranspose(ws.gamma_model, &ws.JT_gamma_model);
   ws.dv_model.noalias() = ws.JT_gamma_model - ws.Ar;  // −∇ℓ of the model
   if (!FactorAndSolve(factorization, &ws.dv_model)) return false;
   if (!(ws.gradient.dot(ws.dv_model) < 0)) return false;
