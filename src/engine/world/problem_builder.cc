@@ -209,12 +209,18 @@ bool ProblemBuilder::SetContactFrame(const WorldModel& model, const MultibodyDat
     // The clique's block from the body Jacobian: per velocity v_P = v_O + ω × p (a body's
     // non-ancestor columns are zero), as Multibody::AddRotatedPointJacobian computes it, without
     // its walk over the ancestors' joints.
+    // Written out over the raw columns: through Eigen's dynamic-size maps this loop was 5 % of
+    // a peg-in-hole step.
     const auto B = problem_.body_jacobian(frame.body[q]);
     auto J = problem_.mutable_jacobian(k, q);
     const Eigen::Matrix3d R = frame.sign[q] * R_WC.transpose();
-    for (int c = 0; c < B.cols(); ++c) {
-      const Eigen::Vector3d v_P = B.col(c).tail<3>() + B.col(c).head<3>().cross(p_W);
-      J.col(c) += R * v_P;
+    const double* b = B.data();
+    double* j = J.data();
+    for (int c = 0; c < B.cols(); ++c, b += 6, j += 3) {
+      const double v0 = b[3] + (b[1] * p_W.z() - b[2] * p_W.y());
+      const double v1 = b[4] + (b[2] * p_W.x() - b[0] * p_W.z());
+      const double v2 = b[5] + (b[0] * p_W.y() - b[1] * p_W.x());
+      for (int i = 0; i < 3; ++i) j[i] += R(i, 0) * v0 + R(i, 1) * v1 + R(i, 2) * v2;
     }
   }
   problem_.SetContactFrame(k, frame);
