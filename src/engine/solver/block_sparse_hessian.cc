@@ -92,12 +92,16 @@ bool BlockSparseHessian::UpdatePattern(const ConvexProblem& problem) {
 }
 
 void BlockSparseHessian::UpdateBodyPairs(const ConvexProblem& problem) {
-  // Contacts grouped by (body 0, body 1, sign), in constraint order within a group.
+  // Contacts grouped by (body 0, body 1, sign), in constraint order within a group; only those
+  // touching a tree of kMinPairTreeNv velocities (a pile's free bodies are never grouped).
   pair_keys_.clear();
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const ConvexProblem::ContactFrame* frame = problem.contact_frame(i);
     if (frame == nullptr) continue;
     const auto& e = problem.entry(i);
+    const bool wide = tree_nv_[e.tree[0]] >= kMinPairTreeNv ||
+                      (e.num_cliques == 2 && tree_nv_[e.tree[1]] >= kMinPairTreeNv);
+    if (!wide) continue;
     const int c0 = (e.num_cliques == 2 && e.tree[1] < e.tree[0]) ? 1 : 0;
     const bool two = e.num_cliques == 2;
     pair_keys_.push_back({frame->body[c0], two ? frame->body[1 - c0] : -1,
@@ -118,7 +122,7 @@ void BlockSparseHessian::UpdateBodyPairs(const ConvexProblem& problem) {
     for (const int b : {pair_keys_[start][0], pair_keys_[start][1]}) {
       if (b >= 0) pair_nv = std::max(pair_nv, tree_nv_[problem.body_jacobian_tree(b)]);
     }
-    if (end - start >= static_cast<size_t>(kMinPairContacts) && pair_nv >= kMinPairTreeNv) {
+    if (end - start >= static_cast<size_t>(kMinPairContacts)) {
       BodyPair pair;
       pair.body[0] = pair_keys_[start][0];
       pair.body[1] = pair_keys_[start][1];
