@@ -137,7 +137,8 @@ void BlockSparseHessian::UpdateBodyPairs(const ConvexProblem& problem) {
     }
     start = end;
   }
-  if (pair_scratch_.size() < 24u * max_nv) pair_scratch_.resize(24u * max_nv);
+  const size_t scratch = 24 * static_cast<size_t>(max_nv);
+  if (pair_scratch_.size() < scratch) pair_scratch_.resize(scratch);
 }
 
 Eigen::Map<const Eigen::MatrixXd> BlockSparseHessian::diagonal_block(int t) const {
@@ -235,10 +236,10 @@ Eigen::Matrix3d Skew(const Eigen::Vector3d& r) {
 void AddTransposeProduct6(const double* B_a, int n_a, const double* KB_b, int n_b, bool lower_only,
                           double* H) {
   for (int j = 0; j < n_b; ++j) {
-    const double* g = KB_b + 6 * j;
+    const double* g = KB_b + 6 * static_cast<ptrdiff_t>(j);
     double* column = H + static_cast<ptrdiff_t>(j) * n_a;
     for (int i = lower_only ? j : 0; i < n_a; ++i) {
-      const double* b = B_a + 6 * i;
+      const double* b = B_a + 6 * static_cast<ptrdiff_t>(i);
       column[i] +=
           b[0] * g[0] + b[1] * g[1] + b[2] * g[2] + b[3] * g[3] + b[4] * g[4] + b[5] * g[5];
     }
@@ -274,8 +275,8 @@ void BlockSparseHessian::AddBodyPairBlocks(const ConvexProblem& problem, BodyPai
   for (int k = 0; k < num_bodies; ++k) {
     tree[k] = problem.body_jacobian_tree(pair->body[k]);
     nv[k] = tree_nv_[tree[k]];
-    B[k] = pair_scratch_.data() + 12 * k * nv[0];
-    KB[k] = B[k] + 6 * nv[k];
+    B[k] = pair_scratch_.data() + 12 * static_cast<ptrdiff_t>(k) * nv[0];
+    KB[k] = B[k] + 6 * static_cast<ptrdiff_t>(nv[k]);
     // B(p0): v(p0) = v_O + ω × p0 = v_O − [p0]× ω.
     const auto B_O = problem.body_jacobian(pair->body[k]);
     Eigen::Map<Mat6X> Bk(B[k], 6, nv[k]);
