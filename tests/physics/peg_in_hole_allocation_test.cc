@@ -5,7 +5,6 @@
 
 #include <optional>
 
-#include "app/teleop_controller.h"
 #include "physics_test_util.h"
 #include "test_support/allocation_counter.h"
 
@@ -24,17 +23,10 @@ TEST(PegInHoleAllocation, WarmGraspStepsDoNotAllocate) {
     const std::optional<TeleopConfig> config = FindTeleopConfig(scene);
     ASSERT_TRUE(config);
     TeleopController teleop(world, *config);
-    TeleopCommand hold;  // no motion, gripper closed (the default script's first rows)
-    hold.grip = 1;
-    const auto step = [&] {
-      hold.t = world.time();
-      teleop.Update(hold, &world);
-      return world.Step();
-    };
-    for (int i = 0; i < 300; ++i) ASSERT_TRUE(step()) << world.failure();  // settle, warm up
+    ASSERT_TRUE(testing::HoldGrasp(&world, &teleop, 300));  // settle, warm up
     {
       testing::ScopedAllocationCount counter;
-      for (int i = 0; i < 20; ++i) ASSERT_TRUE(step()) << world.failure();
+      ASSERT_TRUE(testing::HoldGrasp(&world, &teleop, 20));
       EXPECT_EQ(counter.count(), 0) << counter.new_count() << " through operator new";
     }
     // What the steps exercised: the pads' patches on the peg.

@@ -1,9 +1,12 @@
 // Helpers shared by the physics-validation tests: load a built-in scene, run it.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <functional>
 #include <string>
 
+#include "app/teleop_controller.h"
 #include "engine/world/world.h"
 #include "io/scene_loader.h"
 #include "test_support/approximations.h"  // prints a ContactApproximation by its name
@@ -26,6 +29,20 @@ inline int RunFor(World* world, double duration_s,
     if (observe) observe(*world);
   }
   return nonconverged;
+}
+
+// Steps `steps` times with the scene's teleop controller holding still, gripper closed (the
+// default script's first rows): the Panda keeps the peg in its grasp. Returns false (the test
+// fails) on a failed step.
+inline ::testing::AssertionResult HoldGrasp(World* world, TeleopController* teleop, int steps) {
+  TeleopCommand hold;
+  hold.grip = 1;
+  for (int i = 0; i < steps; ++i) {
+    hold.t = world->time();
+    teleop->Update(hold, world);
+    if (!world->Step()) return ::testing::AssertionFailure() << world->failure();
+  }
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace contactlab::testing
