@@ -114,9 +114,9 @@ INSTANTIATE_TEST_SUITE_P(
                       GoldenCase{"hydro_box", kSap, 500, 0x7f0a9bc6e70342d7ull},
                       GoldenCase{"hydro_box", kLagged, 500, 0x6dd6362a6d109e12ull},
                       GoldenCase{"hydro_box", kSimilar, 500, 0xa21c872431dbcf46ull},
-                      GoldenCase{"peg_in_hole", kSap, 3000, 0x21aa2e64ae1c9c1aull},
-                      GoldenCase{"peg_in_hole", kLagged, 3000, 0xfaa8595134e9df8eull},
-                      GoldenCase{"peg_in_hole", kSimilar, 3000, 0xd7fc25475cf9af1ull}));
+                      GoldenCase{"peg_in_hole", kSap, 3000, 0xe54b05fec88d73b6ull},
+                      GoldenCase{"peg_in_hole", kLagged, 3000, 0x49ad8e91a2254611ull},
+                      GoldenCase{"peg_in_hole", kSimilar, 3000, 0x8f900147e081b572ull}));
 
 }  // namespace
 }  // namespace contactlab

@@ -7,8 +7,9 @@
 namespace contactlab::hydroelastic {
 namespace {
 
-// Triangle ∩ tet has ≤ 7 vertices, plane ∩ tet ≤ 4 then ∩ tet ≤ 8.
-constexpr int kMaxPolygon = 12;
+// A tet's slice (≤ 4 corners) clipped to a rigid face of k ≤ 8 corners has ≤ 4 + k; plane ∩ tet
+// (≤ 4) clipped by a tet's 4 planes ≤ 8.
+constexpr int kMaxPolygon = 16;
 struct Polygon {
   std::array<Eigen::Vector3d, kMaxPolygon> v;
   int n = 0;
@@ -41,7 +42,7 @@ void ClipByPlane(const Polygon& in, const Eigen::Vector3d& n, double d, bool kee
   std::array<double, kMaxPolygon> s;
   for (int i = 0; i < in.n; ++i) s[i] = n.dot(in.v[i]) - d;
   for (int i = 0; i < in.n; ++i) {
-    const int j = (i + 1) % in.n;
+    const int j = i + 1 < in.n ? i + 1 : 0;
     const bool in_i = s[i] < 0.0 || (s[i] == 0.0 && keep_zero);
     const bool in_j = s[j] < 0.0 || (s[j] == 0.0 && keep_zero);
     if (in_i) out->v[out->n++] = in.v[i];
@@ -51,6 +52,16 @@ void ClipByPlane(const Polygon& in, const Eigen::Vector3d& n, double d, bool kee
     }
     if (out->n > kMaxPolygon - 2) break;  // cannot happen for convex input; guards the buffer
   }
+}
+
+// Whether every vertex of `poly` is inside the plane in ClipByPlane's sense (then clipping
+// would return it unchanged).
+bool InsidePlane(const Polygon& poly, const Eigen::Vector3d& n, double d, bool keep_zero) {
+  for (int i = 0; i < poly.n; ++i) {
+    const double s = n.dot(poly.v[i]) - d;
+    if (!(s < 0.0 || (s == 0.0 && keep_zero))) return false;
+  }
+  return true;
 }
 
 // The polygon where the plane s(x) = 0 cuts a tet, from the vertex values s_i; empty if the
@@ -84,19 +95,6 @@ void SliceTet(const std::array<Eigen::Vector3d, 4>& x, const std::array<double, 
     cut(below[1], above[1]);
     cut(below[1], above[0]);
   }
-}
-
-// Longest edge of tet t, squared [m²]: the scale of ContactFace::polygon_size.
-double TetSizeSquared(const CompliantGeometry& g, int t) {
-  const auto& k = g.mesh.tets[t];
-  double size_sq = 0.0;
-  for (int i = 0; i < 4; ++i) {
-    for (int j = i + 1; j < 4; ++j) {
-      size_sq =
-          std::max(size_sq, (g.mesh.vertices_m[k[i]] - g.mesh.vertices_m[k[j]]).squaredNorm());
-    }
-  }
-  return size_sq;
 }
 
 // Appends the fan of `poly` (frame A) to the surface. `pressure` evaluates p at a point of
@@ -156,6 +154,61 @@ std::array<Eigen::Vector3d, 4> TetVertices(const CompliantGeometry& g, int t) {
           g.mesh.vertices_m[k[3]]};
 }
 
+// A face of the rigid body B posed in A's frame: its plane n_out·x = d (n_out B's outward
+// normal), its bounding box and, for the prism across the plane that clips a tet's slice to the
+// face, its edges' outward in-plane normals e·x ≤ e_d.
+struct PosedFace {
+  Eigen::Vector3d n_out;
+  double d = 0;
+  double slack = 0;  // rounding of the posed corners: a tet or box this close to the plane is kept
+  Eigen::Vector3d center, extent;
+  int num_edges = 0;
+  std::array<Eigen::Vector3d, RigidFace::kMaxCorners> edge_normal;
+  std::array<double, RigidFace::kMaxCorners> edge_offset;
+  std::array<bool, RigidFace::kMaxCorners> edge_keep_zero;
+};
+
+PosedFace PoseFace(const RigidGeometry& B, int f, const Eigen::Isometry3d& X_AB, double a_size) {
+  const RigidFace& face = B.faces[f];
+  PosedFace posed;
+  std::array<Eigen::Vector3d, RigidFace::kMaxCorners> v;
+  for (int i = 0; i < face.num_corners; ++i) v[i] = X_AB * B.mesh.vertices_m[face.corners[i]];
+  posed.n_out = X_AB.linear() * face.normal;
+  posed.d = posed.n_out.dot(v[0]);
+  posed.slack = 1e-12 * (std::abs(posed.d) + v[0].norm() + a_size);
+  Eigen::Vector3d lower = v[0], upper = v[0];
+  for (int i = 1; i < face.num_corners; ++i) {
+    lower = lower.cwiseMin(v[i]);
+    upper = upper.cwiseMax(v[i]);
+  }
+  posed.center = 0.5 * (lower + upper);
+  posed.extent = 0.5 * (upper - lower) + Eigen::Vector3d::Constant(posed.slack);
+  // Counter-clockwise corners about n_out: (v_next − v) × n_out points out of the face. Two
+  // faces sharing an edge get opposite edge planes; LexPositive assigns a point on it to one.
+  posed.num_edges = face.num_corners;
+  for (int e = 0; e < face.num_corners; ++e) {
+    const int next = e + 1 < face.num_corners ? e + 1 : 0;
+    posed.edge_normal[e] = (v[next] - v[e]).cross(posed.n_out);
+    posed.edge_offset[e] = posed.edge_normal[e].dot(v[e]);
+    posed.edge_keep_zero[e] = LexPositive(posed.edge_normal[e]);
+  }
+  return posed;
+}
+
+// The slice `poly` clipped to the face's edges; a slice mostly lies within all of them (a tet is
+// small beside a rigid face), and then nothing is copied. `scratch` is the other buffer.
+const Polygon& ClipToFace(const PosedFace& face, Polygon* poly, Polygon* scratch) {
+  Polygon* cur = poly;
+  Polygon* next = scratch;
+  for (int e = 0; e < face.num_edges && cur->n > 0; ++e) {
+    const Eigen::Vector3d& n = face.edge_normal[e];
+    if (InsidePlane(*cur, n, face.edge_offset[e], face.edge_keep_zero[e])) continue;
+    ClipByPlane(*cur, n, face.edge_offset[e], face.edge_keep_zero[e], next);
+    std::swap(cur, next);
+  }
+  return *cur;
+}
+
 void HalfSpaceSurface(const CompliantGeometry& A, const Eigen::Isometry3d& X_WA,
                       const Eigen::Isometry3d& X_WB, ContactSurfaceScratch* scratch,
                       ContactSurface* out) {
@@ -172,7 +225,7 @@ void HalfSpaceSurface(const CompliantGeometry& A, const Eigen::Isometry3d& X_WA,
                                   n_out.dot(x[3]) - d};
     SliceTet(x, s, &poly);
     EmitPolygon(poly, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient,
-                TetSizeSquared(A, t), X_WA, out);
+                A.tet_size_sq[t], X_WA, out);
   });
 }
 
@@ -241,73 +294,58 @@ void ComputeContactSurface(const CompliantGeometry& A, const Eigen::Isometry3d& 
     HalfSpaceSurface(A, X_WA, X_WB, scratch, out);
     return;
   }
-  // Triangle by triangle (issue 5, peg-in-hole: the dual-tree traversal paired every tet of a
-  // BVH leaf with every triangle of the other leaf, and a large rigid triangle's box took in many
-  // tets: ~7 candidate pairs per output face, most of them with the tet entirely on one side of
-  // the triangle's plane). Each rigid triangle whose box meets A's bounds is posed in A once, and
-  // A's BVH is descended only through boxes that overlap the triangle's box *and* straddle its
-  // plane; each leaf tet is then tested exactly against the plane before the back-face test and
-  // the four clips. Every (tet, triangle) pair that can intersect is still clipped, the same way:
-  // the same faces come out, only in another order.
+  // Face by face (issue 5, peg-in-hole: the dual-tree traversal paired every tet of a BVH leaf
+  // with every triangle of the other leaf, and a large rigid triangle's box took in many tets:
+  // ~7 candidate pairs per output face, most of them with the tet entirely on one side of the
+  // triangle's plane). Each rigid face (coplanar triangles merged, rigid_faces.h) whose box
+  // meets A's bounds is posed in A once, and A's BVH is descended only through boxes that
+  // overlap the face's box *and* straddle its plane; each leaf tet is then tested exactly
+  // against the plane before the back-face test. The polygon face ∩ tet is the tet's slice by
+  // the face's plane (SliceTet: a plane through a face shared by two tets slices only one of
+  // them) clipped to the face's edges.
   const Eigen::Isometry3d X_AB = X_WA.inverse() * X_WB;
-  const Eigen::Matrix3d R_AB = X_AB.linear();
   if (A.bvh.empty() || B.bvh.empty()) return;
   const BvhNode& a_root = A.bvh.nodes()[0];
-  // A's bounding box in B's frame (a box around the rotated box) for the triangle query.
+  // A's bounding box in B's frame (a box around the rotated box) for the face query.
   const Eigen::Isometry3d X_BA = X_AB.inverse();
   const Eigen::Vector3d a_center_B = X_BA * a_root.center;
   const Eigen::Vector3d a_extent_B = X_BA.linear().cwiseAbs() * a_root.half_extent;
   Polygon poly, tmp;
-  auto clip_triangle = [&](int tri) {
-    const auto& k = B.mesh.triangles[tri];
-    std::array<Eigen::Vector3d, 3> v;
-    for (int i = 0; i < 3; ++i) v[i] = X_AB * B.mesh.vertices_m[k[i]];
-    const Eigen::Vector3d n_out = R_AB * B.face_normals[tri];  // B's outward normal, in A
-    const Eigen::Vector3d n_abs = n_out.cwiseAbs();
-    const double d = n_out.dot(v[0]);
-    // Rounding of the posed vertices: a tet or box this close to the plane is kept.
-    const double slack = 1e-12 * (std::abs(d) + v[0].norm() + a_root.half_extent.norm());
-    const Eigen::Vector3d lower = v[0].cwiseMin(v[1]).cwiseMin(v[2]);
-    const Eigen::Vector3d upper = v[0].cwiseMax(v[1]).cwiseMax(v[2]);
-    const Eigen::Vector3d t_center = 0.5 * (lower + upper);
-    const Eigen::Vector3d t_extent = 0.5 * (upper - lower) + Eigen::Vector3d::Constant(slack);
+  auto clip_face = [&](int f) {
+    const PosedFace face = PoseFace(B, f, X_AB, a_root.half_extent.norm());
+    const Eigen::Vector3d n_abs = face.n_out.cwiseAbs();
     A.bvh.ForEachUnpruned(
         [&](const BvhNode& node) {
-          return !BoxesOverlap(node.center, node.half_extent, t_center, t_extent) ||
-                 std::abs(n_out.dot(node.center) - d) > n_abs.dot(node.half_extent) + slack;
+          return !BoxesOverlap(node.center, node.half_extent, face.center, face.extent) ||
+                 std::abs(face.n_out.dot(node.center) - face.d) >
+                     n_abs.dot(node.half_extent) + face.slack;
         },
         &scratch->node_stack,
         [&](int t) {
+          const auto x = TetVertices(A, t);
+          std::array<double, 4> s;
           int above = 0, below = 0;
-          for (int vertex : A.mesh.tets[t]) {
-            const double s = n_out.dot(A.mesh.vertices_m[vertex]) - d;
-            above += s > slack;
-            below += s < -slack;
+          for (int i = 0; i < 4; ++i) {
+            s[i] = face.n_out.dot(x[i]) - face.d;
+            above += s[i] > face.slack;
+            below += s[i] < -face.slack;
           }
-          if (above == 4 || below == 4) return;  // the tet misses the triangle's plane
+          if (above == 4 || below == 4) return;  // the tet misses the face's plane
           const LinearField& p = A.tet_pressure[t];
-          if (!AlongGradient(n_out, p.gradient)) return;  // back face of B
-          poly.n = 3;
-          for (int j = 0; j < 3; ++j) poly.v[j] = v[j];
-          Polygon* cur = &poly;
-          Polygon* next = &tmp;
-          for (int f = 0; f < 4 && cur->n > 0; ++f) {
-            const Eigen::Vector4d& plane = A.tet_planes[t][f];
-            const Eigen::Vector3d n = plane.head<3>();
-            ClipByPlane(*cur, n, plane[3], LexPositive(n), next);
-            std::swap(cur, next);
-          }
-          const Eigen::Vector3d n_hat = -n_out;
-          EmitPolygon(*cur, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient,
-                      TetSizeSquared(A, t), X_WA, out);
+          if (!AlongGradient(face.n_out, p.gradient)) return;  // back face of B
+          SliceTet(x, s, &poly);
+          const Polygon& clipped = ClipToFace(face, &poly, &tmp);
+          const Eigen::Vector3d n_hat = -face.n_out;
+          EmitPolygon(clipped, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient,
+                      A.tet_size_sq[t], X_WA, out);
         });
   };
-  // The rigid triangles whose boxes meet A's bounds (B's BVH, in B's frame).
+  // The rigid faces whose boxes meet A's bounds (B's BVH, in B's frame).
   B.bvh.ForEachUnpruned(
       [&](const BvhNode& node) {
         return !BoxesOverlap(node.center, node.half_extent, a_center_B, a_extent_B);
       },
-      &scratch->triangle_stack, clip_triangle);
+      &scratch->face_stack, clip_face);
 }
 
 void ComputeContactSurface(const CompliantGeometry& A, const Eigen::Isometry3d& X_WA,
@@ -347,7 +385,7 @@ void ComputeContactSurface(const CompliantGeometry& A, const Eigen::Isometry3d& 
       std::swap(cur, next);
     }
     EmitPolygon(*cur, n_hat, pA, std::abs(pA.gradient.dot(n_hat)), std::abs(pB.gradient.dot(n_hat)),
-                std::min(TetSizeSquared(A, ta), TetSizeSquared(B, tb)), X_WA, out);
+                std::min(A.tet_size_sq[ta], B.tet_size_sq[tb]), X_WA, out);
   });
 }
 

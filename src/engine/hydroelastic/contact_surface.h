@@ -76,7 +76,7 @@ FacePointContact ComputeFacePointContact(const ContactFace& face);
 struct ContactSurfaceScratch {
   std::vector<std::pair<int, int>> pair_stack;
   std::vector<int> node_stack;
-  std::vector<int> triangle_stack;  // compliant–rigid mesh: the rigid BVH's traversal
+  std::vector<int> face_stack;  // compliant–rigid mesh: the rigid BVH's traversal
 };
 
 // Compliant A against rigid B (triangle mesh: rigid triangles ∩ tets, Sutherland–Hodgman; or

@@ -24,9 +24,16 @@ CompliantGeometry CompliantGeometry::Create(VolumeMesh mesh, PressureField field
   const int n = g.mesh.num_tets();
   g.tet_pressure.resize(n);
   g.tet_planes.resize(n);
+  g.tet_size_sq.assign(n, 0.0);
   for (int t = 0; t < n; ++t) {
     g.tet_pressure[t] = ComputeTetLinearField(g.mesh, g.field.pressure_Pa, t);
     const auto& k = g.mesh.tets[t];
+    for (int i = 0; i < 4; ++i) {
+      for (int j = i + 1; j < 4; ++j) {
+        g.tet_size_sq[t] = std::max(
+            g.tet_size_sq[t], (g.mesh.vertices_m[k[i]] - g.mesh.vertices_m[k[j]]).squaredNorm());
+      }
+    }
     for (int i = 0; i < 4; ++i) {
       std::array<int, 3> f{k[(i + 1) % 4], k[(i + 2) % 4], k[(i + 3) % 4]};
       std::sort(f.begin(), f.end());  // same arithmetic for both tets sharing the face
@@ -55,9 +62,10 @@ RigidGeometry RigidGeometry::HalfSpace() {
 RigidGeometry RigidGeometry::FromSurfaceMesh(TriangleSurfaceMesh mesh) {
   RigidGeometry g;
   g.mesh = std::move(mesh);
-  g.face_normals.resize(g.mesh.num_triangles());
-  for (int t = 0; t < g.mesh.num_triangles(); ++t) g.face_normals[t] = g.mesh.FaceNormal(t);
-  g.bvh = Bvh::Build(g.mesh.vertices_m, g.mesh.triangles);
+  g.faces = MergeCoplanarTriangles(g.mesh);
+  std::vector<std::array<int, RigidFace::kMaxCorners>> face_corners(g.faces.size());
+  for (size_t f = 0; f < g.faces.size(); ++f) face_corners[f] = g.faces[f].corners;
+  g.bvh = Bvh::Build(g.mesh.vertices_m, face_corners);
   return g;
 }
 

@@ -10,6 +10,7 @@
 #include "engine/geometry/shape.h"
 #include "engine/hydroelastic/bvh.h"
 #include "engine/hydroelastic/pressure_field.h"
+#include "engine/hydroelastic/rigid_faces.h"
 #include "engine/hydroelastic/surface_mesh.h"
 #include "engine/hydroelastic/volume_mesh.h"
 
@@ -24,6 +25,8 @@ struct CompliantGeometry {
   // n·x ≤ d. The two tets sharing a face store exactly negated planes, so a point on the face
   // is assigned to exactly one of them (see contact_surface.cc).
   std::vector<std::array<Eigen::Vector4d, 4>> tet_planes;
+  // Per tet: its longest edge squared [m²] (the scale of ContactFace::polygon_size).
+  std::vector<double> tet_size_sq;
   Bvh bvh;  // over tets
 
   // Throws std::invalid_argument if sizes disagree or the mesh is empty.
@@ -33,8 +36,8 @@ struct CompliantGeometry {
 struct RigidGeometry {
   bool is_half_space = false;  // then the solid is z ≤ 0 of G and the mesh is empty
   TriangleSurfaceMesh mesh;
-  std::vector<Eigen::Vector3d> face_normals;  // unit outward, per triangle
-  Bvh bvh;                                    // over triangles
+  std::vector<RigidFace> faces;  // the mesh's coplanar triangles merged into convex polygons
+  Bvh bvh;                       // over faces
 
   static RigidGeometry HalfSpace();
   static RigidGeometry FromSurfaceMesh(TriangleSurfaceMesh mesh);

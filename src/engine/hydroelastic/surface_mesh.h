@@ -33,9 +33,8 @@ struct TriangleSurfaceMesh {
 // Box: grid on each face; half extents h [m]. A box needs no vertex lines at its medial kinks:
 // every surface triangle lies in one face, the face's region of the distance field is convex
 // and contains the triangle's anchors on the medial box (volume_mesh_generators.h), so each
-// tet lies in one region. Resolution only refines the grid; a rigid box is exact with 2
-// triangles a face, and every extra triangle splits contact polygons into more faces (more
-// solver constraints), so a coarse resolution is the cheap one.
+// tet lies in one region. Resolution only refines the grid; a rigid box's triangles merge back
+// into 6 faces (rigid_faces.h), a compliant box's bound its tets, so coarse is cheap there.
 TriangleSurfaceMesh MakeBoxSurfaceMesh(const Eigen::Vector3d& half_extents_m, double edge_length_m);
 // Sphere: icosahedron with each face subdivided into n² triangles (n from the edge length),
 // projected onto the sphere (all vertices exactly on it; the mesh is inscribed).

@@ -62,6 +62,35 @@ TEST(CompliantBoxOnHalfSpace, FaceCrossSectionWithExactPressureAndForce) {
   }
 }
 
+// On a rigid box's top face (its triangles merged into one quad, rigid_faces.h) as on the
+// half-space: the same area and force; and over the table's corner, what the face's edges cut.
+TEST(CompliantBoxOnRigidBox, TopFaceActsAsThePlaneWithinItsEdges) {
+  const V h(0.1, 0.15, 0.05);
+  const V table_half(0.5, 0.4, 0.05);
+  ContactSurfaceScratch scratch;
+  ContactSurface s;
+  for (double table_edge : {1.0, 0.07}) {
+    const auto table = MakeRigidGeometry(Shape::Box(table_half), table_edge);
+    const auto box = MakeCompliantGeometry(Shape::Box(h), kE, 0.02);
+    const double delta = 0.004;
+    const auto X_WB = Pose(V(0, 0, -table_half.z()));  // top face at z = 0
+    SCOPED_TRACE(::testing::Message() << "table edge " << table_edge);
+    ComputeContactSurface(box, Pose(V(0.1, -0.05, h.z() - delta)), table, X_WB, &scratch, &s);
+    EXPECT_NEAR(s.TotalArea_m2(), 4.0 * h.x() * h.y(), 1e-12);
+    const double exact = BoxOnPlaneForce(h, kE, delta);
+    EXPECT_NEAR(s.NetForceOnB_W().z(), -exact, 1e-9 * exact);
+    // Centred on the table's corner: the table's top edges clip the slices to the quadrant of
+    // the bottom over the table, which carries a quarter of the force (the box's field is exact
+    // on the mesh and symmetric about its centre). The surface also takes in the table's two
+    // side faces where the box reaches δ below the top (strips h_y δ and h_x δ), whose
+    // pressure pushes sideways only.
+    ComputeContactSurface(box, Pose(V(table_half.x(), table_half.y(), h.z() - delta)), table, X_WB,
+                          &scratch, &s);
+    EXPECT_NEAR(s.TotalArea_m2(), h.x() * h.y() + (h.x() + h.y()) * delta, 1e-12);
+    EXPECT_NEAR(s.NetForceOnB_W().z(), -0.25 * exact, 1e-9 * exact);
+  }
+}
+
 TEST(CompliantBoxOnHalfSpace, EquilibriumDepthBalancesWeight) {
   const V h(0.05, 0.05, 0.05);
   const double density = 500.0, g = 9.81;

@@ -1,7 +1,10 @@
 // Continuity of the hydroelastic patch under motion (docs/contact-model.md §5; pressure-field paper
-// §VI-B.2): a compliant box moved slowly across a rigid triangle-mesh table — sliding, sliding
-// tilted, and turning about the vertical — sees tet ∩ triangle polygons appear and vanish every
-// few steps, yet the net force and moment of the patch must not jump.
+// §VI-B.2): a compliant box moved slowly across a rigid round table — sliding, sliding tilted,
+// and turning about the vertical — sees tet ∩ face polygons appear and vanish every few steps,
+// yet the net force and moment of the patch must not jump. The table is a cylinder: its cap's
+// triangles merge into thin radial wedges (a disk of ~100 corners is no face of ≤ 8;
+// rigid_faces.h), whose seams meet at the centre and sweep through the box's tets as it moves (a
+// box table's top would be one face, cutting nothing).
 //
 // Why the force is exact and the moment nearly so. Each face lies inside one tet, where the
 // pressure is linear, and is integrated at its centroid c: exact for the force ∫p n̂ dA, so the
@@ -52,11 +55,11 @@ SceneSpec BoxOnMeshTable() {
   table.body.name = "table";
   GeometrySpec top;
   top.name = "table";
-  top.shape = Shape::Box(Eigen::Vector3d(0.5, 0.5, 0.05));
+  top.shape = Shape::Cylinder(0.5, 0.1);
   top.X_BG.translation() = Eigen::Vector3d(0, 0, -0.05);  // top face at z = 0
   top.contact.stiffness_N_per_m = INFINITY;
   top.hydroelastic.model = ContactModel::kHydroelasticRigid;
-  top.hydroelastic.resolution_m = 0.03;  // 3 cm triangles: their edges sweep through the tets
+  top.hydroelastic.resolution_m = 0.03;  // 3 cm triangles: ~100 wedges round the centre
   table.geometries.push_back(top);
   s.bodies.push_back(table);
   SceneBody box;
