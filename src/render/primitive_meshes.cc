@@ -1,5 +1,7 @@
 #include "render/primitive_meshes.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -221,18 +223,41 @@ TriangleMesh MakeVisualMesh(const VisualSpec& visual) {
   return MakeCreasedMesh(visual.mesh->vertices_m, visual.mesh->triangles);
 }
 
-TriangleMesh MakeShapeMesh(const Shape& shape) {
+namespace {
+
+// Slices round the axis per detail level (a sphere has half as many stacks, so a ring at its
+// equator, and its facets are about square). A facet of angular size 2π/n lies up to
+// r sin²(π/n) inside the sphere: 1 px at r = 79.8, 26.3 and 14.9 px (the outline seen along a
+// ring within ½ px).
+constexpr std::array<int, kNumDetailLevels> kSlices = {28, 16, 12};
+constexpr std::array<float, kNumDetailLevels> kLargestRadiusPx = {INFINITY, 26.2f, 14.9f};
+
+}  // namespace
+
+bool HasDetailLevels(const Shape& shape) {
+  return shape.type == ShapeType::kSphere || shape.type == ShapeType::kCylinder ||
+         shape.type == ShapeType::kCapsule;
+}
+
+int DetailLevelFor(float radius_px) {
+  int level = 0;
+  while (level + 1 < kNumDetailLevels && radius_px <= kLargestRadiusPx[level + 1]) ++level;
+  return level;
+}
+
+TriangleMesh MakeShapeMesh(const Shape& shape, int detail_level) {
   const float r = static_cast<float>(shape.radius_m);
   const float length = static_cast<float>(shape.length_m);
+  const int slices = kSlices[std::clamp(detail_level, 0, kNumDetailLevels - 1)];
   switch (shape.type) {
     case ShapeType::kSphere:
-      return MakeSphereMesh(r);
+      return MakeSphereMesh(r, slices, slices / 2);
     case ShapeType::kBox:
       return MakeBoxMesh(shape.half_extents_m.cast<float>());
     case ShapeType::kCylinder:
-      return MakeCylinderMesh(r, -0.5f * length, 0.5f * length);
+      return MakeCylinderMesh(r, -0.5f * length, 0.5f * length, slices + slices / 7);
     case ShapeType::kCapsule:
-      return MakeCapsuleMesh(r, length);
+      return MakeCapsuleMesh(r, length, slices, std::max(2, slices / 4));
     case ShapeType::kConvexMesh:  // a mesh shape as its file has it, a hull with flat faces
       return shape.mesh ? MakeCreasedMesh(shape.mesh->vertices_G, shape.mesh->triangles)
                         : MakeConvexPolyhedronMesh(*shape.convex_mesh);

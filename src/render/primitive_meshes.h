@@ -34,8 +34,19 @@ TriangleMesh MakeCreasedMesh(const std::vector<Eigen::Vector3d>& vertices,
 // mesh as MakeCreasedMesh.
 TriangleMesh MakeVisualMesh(const VisualSpec& visual);
 
-// The mesh drawn for a bounded engine shape. Half-spaces have no finite mesh: the renderer
-// draws them as a large quad (MakeQuadMesh); this throws std::invalid_argument for them.
-TriangleMesh MakeShapeMesh(const Shape& shape);
+// Levels of detail of a curved shape's tessellation, finest (0) first: a software rasterizer's
+// cost is per triangle, and a sphere a few pixels across needs few of them.
+inline constexpr int kNumDetailLevels = 3;
+// Whether a shape's tessellation depends on the level (spheres, cylinders, capsules).
+bool HasDetailLevels(const Shape& shape);
+// The coarsest level whose facets stay within a pixel of the true surface for a curved shape
+// of projected radius `radius_px` [px] (r sin²(π/n) ≤ 1 for n slices; the finest level beyond
+// 80 px).
+int DetailLevelFor(float radius_px);
+
+// The mesh drawn for a bounded engine shape at a detail level (ignored by flat shapes).
+// Half-spaces have no finite mesh: the renderer draws them as a large quad (MakeQuadMesh); this
+// throws std::invalid_argument for them.
+TriangleMesh MakeShapeMesh(const Shape& shape, int detail_level = 0);
 
 }  // namespace contactlab

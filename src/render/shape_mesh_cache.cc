@@ -2,8 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "render/primitive_meshes.h"
-
 namespace contactlab {
 
 ShapeMeshCache::Key ShapeMeshCache::KeyOf(const Shape& s) {
@@ -19,9 +17,9 @@ ShapeMeshCache::Key ShapeMeshCache::KeyOf(const Shape& s) {
 }
 
 void ShapeMeshCache::Rebuild(const std::vector<const Shape*>& shapes,
-                             std::vector<const GpuMesh*>* meshes) {
+                             std::vector<ShapeMeshLevels>* meshes) {
   std::map<Key, Entry> kept;
-  meshes->assign(shapes.size(), nullptr);
+  meshes->assign(shapes.size(), ShapeMeshLevels{});
   int created = 0;
   for (size_t i = 0; i < shapes.size(); ++i) {
     const Shape* shape = shapes[i];
@@ -34,12 +32,20 @@ void ShapeMeshCache::Rebuild(const std::vector<const Shape*>& shapes,
       if (old != meshes_.end()) {
         entry = std::move(old->second);
       } else {
-        entry = {std::make_unique<GpuMesh>(MakeShapeMesh(*shape)), shape->convex_mesh, shape->mesh};
+        const int levels = HasDetailLevels(*shape) ? kNumDetailLevels : 1;
+        for (int level = 0; level < levels; ++level) {
+          entry.levels[level] = std::make_unique<GpuMesh>(MakeShapeMesh(*shape, level));
+        }
+        entry.convex_mesh = shape->convex_mesh;
+        entry.solid_mesh = shape->mesh;
         ++created;
       }
       it = kept.emplace(key, std::move(entry)).first;
     }
-    (*meshes)[i] = it->second.mesh.get();
+    const Entry& entry = it->second;
+    for (int level = 0; level < kNumDetailLevels; ++level) {
+      (*meshes)[i][level] = (entry.levels[level] ? entry.levels[level] : entry.levels[0]).get();
+    }
   }
   meshes_ = std::move(kept);  // frees meshes the new scene no longer uses
   spdlog::debug("shape meshes: {} resident, {} tessellated", meshes_.size(), created);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace contactlab {
@@ -144,6 +146,49 @@ TEST(PrimitiveMeshes, VisualMeshKeepsCreasesSharpAndPrimitivesAsShapes) {
   sphere.shape = Shape::Sphere(0.1);
   EXPECT_EQ(MakeVisualMesh(sphere).num_triangles(),
             MakeShapeMesh(Shape::Sphere(0.1)).num_triangles());
+}
+
+// How far inside a sphere of radius r its mesh reaches: r minus the least distance from the
+// centre to a facet's plane (the facets are near-square, their planes' feet inside them).
+double DeepestFacet(const TriangleMesh& mesh, double r) {
+  double least = r;
+  for (int t = 0; t < mesh.num_triangles(); ++t) {
+    const Eigen::Vector3d a = mesh.positions[mesh.indices[3 * t]].cast<double>();
+    const Eigen::Vector3d b = mesh.positions[mesh.indices[3 * t + 1]].cast<double>();
+    const Eigen::Vector3d c = mesh.positions[mesh.indices[3 * t + 2]].cast<double>();
+    const Eigen::Vector3d n = (b - a).cross(c - a);
+    if (n.norm() < 1e-9 * r * r) continue;  // collapsed pole triangles
+    least = std::min(least, std::abs(n.normalized().dot(a)));
+  }
+  return r - least;
+}
+
+// A sphere of r pixels on screen, at the level DetailLevelFor picks, lies within a pixel of
+// the true sphere (up to 80 px; the finest level beyond), and the next coarser level would not
+// (its deepest facet beyond 0.9 px: the levels' bound r sin²(π/n) is a little conservative).
+TEST(PrimitiveMeshes, DetailLevelKeepsTheFacetsWithinAPixel) {
+  int previous_level = kNumDetailLevels - 1;
+  for (double r_px = 1; r_px <= 120; r_px += 0.5) {
+    SCOPED_TRACE(r_px);
+    const int level = DetailLevelFor(static_cast<float>(r_px));
+    EXPECT_LE(level, previous_level);  // finer as the sphere grows
+    previous_level = level;
+    const Shape sphere = Shape::Sphere(r_px);  // in pixels: the mesh's error is in pixels too
+    if (r_px <= 80) EXPECT_LE(DeepestFacet(MakeShapeMesh(sphere, level), r_px), 1.0 + 1e-4);
+    if (level + 1 < kNumDetailLevels) {
+      EXPECT_GT(DeepestFacet(MakeShapeMesh(sphere, level + 1), r_px), 0.9);
+    }
+  }
+  EXPECT_EQ(DetailLevelFor(1000.0f), 0);
+  EXPECT_EQ(DetailLevelFor(1.0f), kNumDetailLevels - 1);
+  // Level 0 is the tessellation drawn before levels existed; flat shapes have one.
+  EXPECT_EQ(MakeShapeMesh(Shape::Sphere(1.0), 0).num_triangles(),
+            MakeSphereMesh(1.0f).num_triangles());
+  EXPECT_FALSE(HasDetailLevels(Shape::Box(Eigen::Vector3d::Ones())));
+  for (int level = 0; level < kNumDetailLevels; ++level) {
+    ExpectWellFormed(MakeShapeMesh(Shape::Capsule(0.1, 0.3), level), "capsule");
+    ExpectClosed(MakeShapeMesh(Shape::Cylinder(0.1, 0.3), level), "cylinder");
+  }
 }
 
 }  // namespace

@@ -265,6 +265,34 @@ TEST_F(RendererTest, EveryContactStateHasItsExactColour) {
   EXPECT_EQ(CountColor(none, kMarginColor), 0);
 }
 
+// A contact marker is a ball of the layer's size drawn as a flat disc (a point sprite): on
+// screen π r² pixels for r = radius / (metres per pixel at its distance), in the exact colour,
+// and the same behind the box as in front of it (overlays are drawn over the scene).
+TEST_F(RendererTest, MarkerCoversItsBallsProjectedDisc) {
+  const auto scene = RestingScene(false);
+  Snapshot snapshot = SettledSnapshot(scene, 10);
+  snapshot.contacts.clear();
+  ContactResult c;
+  c.position_W = Eigen::Vector3d(0.02, -0.03, 0.05);  // inside the box
+  c.normal_W = Eigen::Vector3d::UnitZ();
+  c.state = ContactResult::State::kStick;
+  snapshot.contacts.push_back(c);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  layers.normal_forces = layers.friction_forces = false;
+  const Camera camera = CloseCamera();
+  const float metres_per_pixel = (c.position_W.cast<float>() - camera.Eye()).norm() * 2.0f *
+                                 std::tan(0.5f * camera.fov_y_rad) / kHeight;
+  for (const float radius_px : {6.0f, 15.0f, 40.0f}) {
+    SCOPED_TRACE(radius_px);
+    layers.contact_point_size_m = 2.0 * radius_px * metres_per_pixel;
+    const std::vector<uint8_t> pixels = RenderToPixels(renderer, snapshot, camera, layers);
+    const double disc = M_PI * radius_px * radius_px;
+    // Pixel centres inside a circle: π r² within about its perimeter's half.
+    EXPECT_NEAR(CountColor(pixels, kStickColor, 0), disc, M_PI * radius_px + 4);
+  }
+}
+
 TEST_F(RendererTest, ReadPixelsIsTopDown) {
   // Looking down at a slant: the top of the image is background beyond the faded floor, the
   // bottom is floor.
