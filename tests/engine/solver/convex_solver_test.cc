@@ -616,5 +616,51 @@ TEST(ConvexSolverTest, RegimePredictionKeepsTheSolutionAndCutsIterations) {
   EXPECT_LE(3 * iterations[1], iterations[0]);
 }
 
+// The predicted step's model is exact when every constraint it predicts ends in a regime whose
+// potential is one quadratic: SAP's stiction, ½ yᵀR y with y = −R⁻¹(v_c − v̂). N particles of
+// mass m pressed onto the ground and sliding in free motion, each with a SAP contact (J = I)
+// that slides at v* and sticks at the solution: there m(v − v*) = −R⁻¹(v − v̂), so
+// v = (m v* + R⁻¹ v̂)/(m + R⁻¹) per component. The first Newton step, taken along the stiction
+// model (with its own gradient Jᵀγ_model − A(v − v*)), lands on that solution: one iteration.
+// A wrong model gradient (say, the predicted constraints' old impulses left in Jᵀγ) still
+// converges through the line search, but along worse steps.
+TEST(ConvexSolverTest, PredictedStictionModelLandsOnTheSolutionInOneStep) {
+  const int n = 12;
+  const double m = 1.0, mu = 1.0, R_t = 0.1, R_n = 1.0, vhat_n = 0.1, vstar_n = -0.1;
+  std::mt19937 rng(5);
+  // Sliding at v* needs ‖v*_t‖/R_t > μ(v̂_n − v*_n)/R_n (0.02); sticking at the solution
+  // ‖v*_t‖/(m R_t + 1) ≤ μ(v̂_n − v*_n)/(m R_n + 1) (‖v*_t‖ ≤ 0.11).
+  std::uniform_real_distribution<double> speed(0.03, 0.1), angle(0, 2 * std::numbers::pi);
+  ConvexProblem problem;
+  problem.Reset({3 * n});
+  problem.mutable_tree_A(0) = m * MatrixXd::Identity(3 * n, 3 * n);
+  std::vector<SapContact> contacts;
+  contacts.reserve(n);
+  VectorXd expected(3 * n);
+  for (int k = 0; k < n; ++k) {
+    const double a = angle(rng), slip = speed(rng);
+    const Eigen::Vector3d vstar(slip * std::cos(a), slip * std::sin(a), vstar_n);
+    problem.mutable_free_motion_velocity().segment<3>(3 * k) = vstar;
+    contacts.emplace_back(
+        SapContact::Data{.friction = mu, .R_t = R_t, .R_n = R_n, .vhat_n = vhat_n});
+    const Eigen::Vector3d R(R_t, R_t, R_n), vhat(0, 0, vhat_n);
+    expected.segment<3>(3 * k) =
+        (m * vstar + vhat.cwiseQuotient(R))
+            .cwiseQuotient(Eigen::Vector3d::Constant(m) + R.cwiseInverse());
+  }
+  for (int k = 0; k < n; ++k) {
+    const int i = problem.AddConstraint(&contacts[k], 0, -1);
+    problem.mutable_jacobian(i, 0).block<3, 3>(0, 3 * k).setIdentity();
+  }
+  ConvexSolver solver;
+  solver.set_parameters(Params(LinearSolverType::kAuto, 1e-12));
+  VectorXd v = problem.free_motion_velocity();
+  const ConvexSolverStats stats = solver.Solve(problem, &v);
+  ASSERT_TRUE(stats.converged);
+  EXPECT_LT((v - expected).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_EQ(stats.predicted_steps, 1);
+  EXPECT_EQ(stats.iterations, 1);
+}
+
 }  // namespace
 }  // namespace contactlab
