@@ -1,8 +1,10 @@
 // Contact-point and target markers as round sprites: one GL point per marker, a disc of the
 // marker's projected size in its exact colour. A marker is a flat-coloured ball a few pixels
-// across, which on screen is exactly a disc; as a tessellated sphere each one cost a software
-// rasterizer (llvmpipe) ~40 triangles set up in the render thread (the clutter's 180 markers:
-// 0.43 ms a frame), as a sprite one vertex. Needs a current GL context for its whole life.
+// across, which on screen is exactly a disc; as a tessellated sphere a software rasterizer
+// (llvmpipe) set up every facet in the render thread (the clutter's 180 markers: 0.43 ms a
+// frame even at 6 × 4 facets), as a sprite one vertex. A disc wider than the driver's largest point
+// (255 px on llvmpipe) is drawn at that width: a marker seen from a few centimetres.
+// Needs a current GL context for its whole life.
 #pragma once
 
 #include <glad/gl.h>
