@@ -184,7 +184,8 @@ PosedFace PoseFace(const RigidGeometry& B, int f, const Eigen::Isometry3d& X_AB,
   posed.center = 0.5 * (lower + upper);
   posed.extent = 0.5 * (upper - lower) + Eigen::Vector3d::Constant(posed.slack);
   // Counter-clockwise corners about n_out: (v_next − v) × n_out points out of the face. Two
-  // faces sharing an edge get opposite edge planes; LexPositive assigns a point on it to one.
+  // coplanar faces sharing an edge get opposite edge planes; LexPositive assigns a point on it
+  // to one (up to the rounding of the posed corners: a sliver of zero area).
   posed.num_edges = face.num_corners;
   for (int e = 0; e < face.num_corners; ++e) {
     const int next = e + 1 < face.num_corners ? e + 1 : 0;
