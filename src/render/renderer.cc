@@ -230,6 +230,14 @@ struct Renderer::Impl {
   PatchLayer patch_layer;
   RenderQuality quality;
   SceneTarget scene_target;
+  // Between BeginScene and EndScene, the shadow map the full view drew: an inset of the same
+  // snapshot and layers reuses it (the light's view does not depend on the camera).
+  struct FrameShadow {
+    bool in_scene = false, valid = false;
+    const Snapshot* snapshot = nullptr;
+    bool shadows = false, visual_geometry = false;
+    float normal_offset = 0;
+  } frame_shadow;
   ShadowMap shadow_map;
   ShapeMeshCache shape_meshes;
   GpuMesh ground_quad;
@@ -412,9 +420,13 @@ const RenderQuality& Renderer::quality() const { return impl_->quality; }
 
 void Renderer::BeginScene(int width, int height) {
   impl_->scene_target.Begin(width, height, impl_->quality.msaa_samples);
+  impl_->frame_shadow = {.in_scene = true};
 }
 
-void Renderer::EndScene() { impl_->scene_target.End(); }
+void Renderer::EndScene() {
+  impl_->scene_target.End();
+  impl_->frame_shadow = {};
+}
 
 void Renderer::Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
                       int width, int height, const Snapshot* ghost) {
@@ -533,12 +545,30 @@ void Renderer::Impl::ShadowPass(Frame* f) {
   const bool any_bounded = lower_W.x() <= upper_W.x() && lower_W.allFinite() && upper_W.allFinite();
   f->shadows = layers.shadows && layers.bodies && any_bounded;
   f->normal_offset = 0;
+  FrameShadow& drawn = frame_shadow;
+  if (f->inset && drawn.valid && drawn.snapshot == &snapshot && drawn.shadows == f->shadows &&
+      drawn.visual_geometry == layers.visual_geometry) {
+    f->normal_offset = drawn.normal_offset;  // the full view's map, this frame's casters
+    return;
+  }
+  // This pass draws the map: the full view's is kept for the insets after it; an inset's own
+  // replaces it.
+  if (!f->inset && drawn.in_scene) {
+    drawn = {.in_scene = true,
+             .valid = true,
+             .snapshot = &snapshot,
+             .shadows = f->shadows,
+             .visual_geometry = layers.visual_geometry};
+  } else {
+    drawn.valid = false;
+  }
   if (!f->shadows) return;
   shadow_map.Resize(quality.shadow_map_size);
   const float radius = std::clamp(0.5f * (upper_W - lower_W).norm(), 0.25f, 15.0f);
   shadow_map.Fit(-kLightDirection, 0.5f * (lower_W + upper_W), radius);
   const float texel_m = 2.0f * radius / static_cast<float>(shadow_map.size());
   f->normal_offset = 1.5f * texel_m;
+  if (!f->inset && drawn.valid) drawn.normal_offset = f->normal_offset;
   shadow_map.BeginPass();
   shadow.Use();
   ShaderProgram::Set(shadow_loc.light_view_projection, shadow_map.light_view_projection());

@@ -293,6 +293,44 @@ TEST_F(RendererTest, MarkerCoversItsBallsProjectedDisc) {
   }
 }
 
+// An inset drawn after the full view in one scene reuses the full view's shadow map (the
+// light's view does not depend on the camera): its pixels are those of the inset drawn alone,
+// which makes its own map.
+TEST_F(RendererTest, InsetAfterTheFullViewIsTheInsetAlone) {
+  const auto scene = RestingScene(true);
+  const Snapshot snapshot = SettledSnapshot(scene, 10);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  Camera inset_camera = CloseCamera();
+  inset_camera.yaw_rad = -0.6f;
+  inset_camera.distance_m = 0.6f;
+  constexpr int x = 380, y = 260, w = 240, h = 200;  // lower left corner, GL's convention
+  auto draw = [&](bool full_view) {
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+    glViewport(0, 0, kWidth, kHeight);
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    renderer.BeginScene(kWidth, kHeight);
+    if (full_view) renderer.Render(snapshot, CloseCamera(), layers, kWidth, kHeight);
+    renderer.RenderInset(snapshot, inset_camera, layers, x, y, w, h);
+    renderer.EndScene();
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+    return renderer.ReadPixels(kWidth, kHeight);
+  };
+  const std::vector<uint8_t> alone = draw(false), after = draw(true);
+  // ReadPixels is top-down: the inset's rows are kHeight − y − h … kHeight − y − 1.
+  int differing = 0, shadowed = 0;
+  for (int row = kHeight - y - h; row < kHeight - y; ++row) {
+    for (int col = x; col < x + w; ++col) {
+      const size_t i = 4 * (static_cast<size_t>(row) * kWidth + col);
+      for (int k = 0; k < 3; ++k) differing += alone[i + k] != after[i + k];
+      shadowed += alone[i] < 90 && alone[i + 1] < 90;  // the ground's shadows are dark grey
+    }
+  }
+  EXPECT_EQ(differing, 0);
+  EXPECT_GT(shadowed, 100);  // there are shadows in the inset to get wrong
+}
+
 TEST_F(RendererTest, ReadPixelsIsTopDown) {
   // Looking down at a slant: the top of the image is background beyond the faded floor, the
   // bottom is floor.
