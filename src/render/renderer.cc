@@ -184,6 +184,13 @@ struct Renderer::Impl {
   float PixelSize(const Eigen::Vector3f& p) const {
     return (p - eye).norm() * pixel_size_per_metre;
   }
+  // Whether geometry g has a finite mesh (not a half-space).
+  bool HasMesh(int g) const { return geometry_meshes[g][0] != nullptr; }
+  // Geometry g's mesh as finely as a pixel (or shadow texel) of pixel_m [m] at it resolves its
+  // curvature (primitive_meshes.h, detail levels).
+  const GpuMesh& MeshFor(int g, float pixel_m) const {
+    return *geometry_meshes[g][DetailLevelFor(geometry_radius[g] / std::max(pixel_m, 1e-9f))];
+  }
   void DrawArrow(const Eigen::Vector3f& origin, const Eigen::Vector3f& vector, float shaft_radius,
                  Rgb8 color);
 
@@ -249,8 +256,7 @@ struct Renderer::Impl {
   const SceneSpec* scene = nullptr;
   uint64_t scene_generation = 0;
   bool synced = false;
-  std::vector<const GpuMesh*> geometry_meshes;  // the finest level; nullptr: half-space
-  std::vector<ShapeMeshLevels> geometry_levels;
+  std::vector<ShapeMeshLevels> geometry_meshes;  // per detail level; nullptr: half-space
   std::vector<float> geometry_radius;
   std::vector<Eigen::Vector3f> body_colors;  // sRGB 0–1 per scene body
   std::vector<float> body_frame_length;
@@ -351,9 +357,7 @@ void Renderer::Impl::SyncScene(const Snapshot& s) {
     shapes_scratch[g] = &s.geometries[g]->shape;
     geometry_radius[g] = BoundingRadius(s.geometries[g]->shape);
   }
-  shape_meshes.Rebuild(shapes_scratch, &geometry_levels);
-  geometry_meshes.resize(geometry_levels.size());
-  for (size_t g = 0; g < geometry_levels.size(); ++g) geometry_meshes[g] = geometry_levels[g][0];
+  shape_meshes.Rebuild(shapes_scratch, &geometry_meshes);
 
   const size_t nb = scene ? scene->bodies.size() : 0;
   body_colors.resize(nb);
@@ -537,7 +541,7 @@ void Renderer::Impl::ShadowPass(Frame* f) {
   Eigen::Vector3f lower_W = Eigen::Vector3f::Constant(INFINITY);
   Eigen::Vector3f upper_W = Eigen::Vector3f::Constant(-INFINITY);
   for (int g = 0; g < f->ng; ++g) {
-    if (geometry_meshes[g] == nullptr) continue;
+    if (!HasMesh(g)) continue;
     const Eigen::Vector3f p_WGo = snapshot.geometry_poses[g].translation().cast<float>();
     lower_W = lower_W.cwiseMin(p_WGo - Eigen::Vector3f::Constant(geometry_radius[g]));
     upper_W = upper_W.cwiseMax(p_WGo + Eigen::Vector3f::Constant(geometry_radius[g]));
@@ -576,10 +580,9 @@ void Renderer::Impl::ShadowPass(Frame* f) {
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(1.5f, 2.0f);
   for (int g = 0; g < f->ng; ++g) {
-    if (geometry_meshes[g] == nullptr || see_through[g] || ReplacedByVisuals(*f, g)) continue;
+    if (!HasMesh(g) || see_through[g] || ReplacedByVisuals(*f, g)) continue;
     ShaderProgram::Set(shadow_loc.model, ToMatrix(snapshot.geometry_poses[g]));
-    // The outline as the map's texels resolve it (primitive_meshes.h, detail levels).
-    geometry_levels[g][DetailLevelFor(geometry_radius[g] / texel_m)]->Draw();
+    MeshFor(g, texel_m).Draw();
   }
   if (layers.visual_geometry) {
     for (const Visual& v : visuals) {
@@ -637,7 +640,7 @@ void Renderer::Impl::DrawGround(Frame* f) const {
   ShaderProgram::Set(lit_loc.grid, f->layers.grid ? 1 : 0);
   ShaderProgram::Set(lit_loc.color, ToFloat(GroundColor()));
   for (int g = 0; g < f->ng; ++g) {
-    if (geometry_meshes[g] != nullptr || snapshot.geometries[g] == nullptr) continue;
+    if (HasMesh(g) || snapshot.geometries[g] == nullptr) continue;
     // The plane in the half-space's own pose (tilted ramps too), centred under the camera
     // target, giving an apparently endless floor.
     const Eigen::Isometry3f X_WG = snapshot.geometry_poses[g].cast<float>();
@@ -675,7 +678,7 @@ void Renderer::Impl::DrawOpaqueBodies(Frame* f) {
     }
   }
   for (int g = 0; g < f->ng; ++g) {
-    if (geometry_meshes[g] == nullptr || ReplacedByVisuals(*f, g)) continue;
+    if (!HasMesh(g) || ReplacedByVisuals(*f, g)) continue;
     if (see_through[g]) {
       const Eigen::Vector3f p_WGo = snapshot.geometry_poses[g].translation().cast<float>();
       see_order.emplace_back(-(p_WGo - eye).squaredNorm(), g);
@@ -724,14 +727,13 @@ void Renderer::Impl::DrawGhost(const Frame& f, const Snapshot& ghost) const {
   ShaderProgram::Set(lit_loc.color, ToFloat(kGhostColor));
   for (int g = 0; g < ng; ++g) {
     const int b = ghost.geometry_body[g];
-    if (geometry_meshes[g] == nullptr || b < 0 ||
-        ghost.scene->bodies[b].kind != SceneBody::Kind::kDynamic) {
+    if (!HasMesh(g) || b < 0 || ghost.scene->bodies[b].kind != SceneBody::Kind::kDynamic) {
       continue;
     }
     const Eigen::Isometry3d& X_WG = ghost.geometry_poses[g];
     ShaderProgram::Set(lit_loc.model, ToMatrix(X_WG));
     ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
-    geometry_meshes[g]->Draw();
+    MeshFor(g, PixelSize(X_WG.translation().cast<float>())).Draw();
   }
   glDepthMask(GL_TRUE);
   glDisable(GL_BLEND);
@@ -952,9 +954,7 @@ void Renderer::Impl::DrawLitGeometry(Frame* f, int g) const {
   ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
   ShaderProgram::Set(lit_loc.color, color);
   MarkStencil(f, patch_geometry[g]);
-  // A curved shape as finely as its projected size needs (primitive_meshes.h, detail levels).
-  const float pixel_m = std::max(PixelSize(X_WG.translation().cast<float>()), 1e-9f);
-  geometry_levels[g][DetailLevelFor(geometry_radius[g] / pixel_m)]->Draw();
+  MeshFor(g, PixelSize(X_WG.translation().cast<float>())).Draw();
 }
 
 std::vector<uint8_t> Renderer::ReadPixels(int width, int height) const {

@@ -552,6 +552,21 @@ TEST(ConvexSolverTest, IndefiniteHessianIsReported) {
   }
 }
 
+// N particles of mass m in one tree, 3 velocities each: A = m·I.
+void ResetParticles(int n, double m, ConvexProblem* problem) {
+  problem->Reset({3 * n});
+  problem->mutable_tree_A(0) = m * MatrixXd::Identity(3 * n, 3 * n);
+}
+
+// Particle k's contact is contacts[k], with J = I on its velocities.
+template <typename Contact>
+void AttachParticleContacts(std::vector<Contact>* contacts, ConvexProblem* problem) {
+  for (size_t k = 0; k < contacts->size(); ++k) {
+    const int i = problem->AddConstraint(&(*contacts)[k], 0, -1);
+    problem->mutable_jacobian(i, 0).block<3, 3>(0, 3 * static_cast<int>(k)).setIdentity();
+  }
+}
+
 // Regime prediction (docs/contact-model.md §4.1) on a problem with a known answer: N particles
 // of mass m sliding on the ground in one tree (one line search sees every particle's stiction
 // kink), each with a Lagged contact of friction bound F = μγ_n0. A is diagonal, so each particle
@@ -563,8 +578,7 @@ TEST(ConvexSolverTest, RegimePredictionKeepsTheSolutionAndCutsIterations) {
   std::mt19937 rng(71);
   std::uniform_real_distribution<double> speed(0.05, 1.0), angle(0, 2 * std::numbers::pi);
   ConvexProblem problem;
-  problem.Reset({3 * n});
-  problem.mutable_tree_A(0) = m * MatrixXd::Identity(3 * n, 3 * n);
+  ResetParticles(n, m, &problem);
   std::vector<LaggedContact> contacts;
   contacts.reserve(n);
   std::vector<double> bound(n), slip(n);
@@ -583,10 +597,7 @@ TEST(ConvexSolverTest, RegimePredictionKeepsTheSolutionAndCutsIterations) {
     d.epsilon_m_per_s = eps;
     contacts.emplace_back(d);
   }
-  for (int k = 0; k < n; ++k) {
-    const int i = problem.AddConstraint(&contacts[k], 0, -1);
-    problem.mutable_jacobian(i, 0).block<3, 3>(0, 3 * k).setIdentity();
-  }
+  AttachParticleContacts(&contacts, &problem);
   VectorXd expected = problem.free_motion_velocity();
   for (int k = 0; k < n; ++k) {
     const auto balance = [&](double x) {
@@ -632,8 +643,7 @@ TEST(ConvexSolverTest, PredictedStictionModelLandsOnTheSolutionInOneStep) {
   // ‖v*_t‖/(m R_t + 1) ≤ μ(v̂_n − v*_n)/(m R_n + 1) (‖v*_t‖ ≤ 0.11).
   std::uniform_real_distribution<double> speed(0.03, 0.1), angle(0, 2 * std::numbers::pi);
   ConvexProblem problem;
-  problem.Reset({3 * n});
-  problem.mutable_tree_A(0) = m * MatrixXd::Identity(3 * n, 3 * n);
+  ResetParticles(n, m, &problem);
   std::vector<SapContact> contacts;
   contacts.reserve(n);
   VectorXd expected(3 * n);
@@ -648,10 +658,7 @@ TEST(ConvexSolverTest, PredictedStictionModelLandsOnTheSolutionInOneStep) {
         (m * vstar + vhat.cwiseQuotient(R))
             .cwiseQuotient(Eigen::Vector3d::Constant(m) + R.cwiseInverse());
   }
-  for (int k = 0; k < n; ++k) {
-    const int i = problem.AddConstraint(&contacts[k], 0, -1);
-    problem.mutable_jacobian(i, 0).block<3, 3>(0, 3 * k).setIdentity();
-  }
+  AttachParticleContacts(&contacts, &problem);
   ConvexSolver solver;
   solver.set_parameters(Params(LinearSolverType::kAuto, 1e-12));
   VectorXd v = problem.free_motion_velocity();
