@@ -78,6 +78,7 @@ class ConvexProblem {
   Eigen::Map<Eigen::Matrix<double, 6, Eigen::Dynamic>> mutable_body_jacobian(int body);
   Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>> body_jacobian(int body) const;
   int body_jacobian_tree(int body) const { return body_tree_[body]; }
+  int num_body_jacobians() const { return static_cast<int>(body_tree_.size()); }
   // Declares constraint `index` (3 rows) a contact with this frame; its bodies, one per clique,
   // must be on the cliques' trees. Throws std::invalid_argument otherwise.
   void SetContactFrame(int index, const ContactFrame& frame);

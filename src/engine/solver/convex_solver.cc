@@ -9,6 +9,7 @@
 
 #include "engine/solver/block_cholesky.h"
 #include "engine/solver/block_sparse_hessian.h"
+#include "engine/solver/constraint_islands.h"
 #include "engine/solver/supernodal_cholesky.h"
 
 namespace contactlab {
@@ -59,6 +60,13 @@ struct ConvexSolver::Workspace {
   std::vector<Eigen::MatrixXd*> G_predicted;  // a predicted regime's G, then its change from G
 
   BlockSparseHessian hessian;
+  // Islands (§4.2) and, per island, its problem, solver and velocities, reused step to step.
+  ConstraintIslands islands;
+  std::vector<ConvexProblem> island_problems;
+  std::vector<std::unique_ptr<ConvexSolver>> island_solvers;
+  std::vector<Eigen::VectorXd> island_v;
+  std::vector<int> island_iterations;
+  std::vector<std::vector<double>> island_cost_histories;  // only when recording
   Eigen::MatrixXd H_dense;
   Eigen::LLT<Eigen::MatrixXd> llt;
   BlockCholesky block_cholesky;
@@ -71,22 +79,29 @@ ConvexSolver::~ConvexSolver() = default;
 int ConvexSolver::num_block_cholesky_analyses() const { return ws_->block_cholesky.num_analyses(); }
 int ConvexSolver::num_supernodal_analyses() const { return ws_->cholesky.num_analyses(); }
 
-void ConvexSolver::Prepare(const ConvexProblem& problem) {
+void ConvexSolver::PrepareEvaluation(const ConvexProblem& problem) {
   Workspace& ws = *ws_;
   const int nv = problem.num_velocities();
-  const int nrows = problem.num_constraint_rows();
-  for (Eigen::VectorXd* x : {&ws.D, &ws.r, &ws.Ar, &ws.JT_gamma, &ws.gradient, &ws.dv, &ws.A_dv,
-                             &ws.JT_gamma_model, &ws.dv_model}) {
-    EnsureSize(x, nv);
-  }
-  for (Eigen::VectorXd* x :
-       {&ws.dvc, &ws.vc_alpha, &ws.gamma_alpha, &ws.gamma_model, &gamma_, &vc_}) {
-    EnsureCapacity(x, nrows);
-  }
-  num_rows_ = nrows;
+  for (Eigen::VectorXd* x : {&ws.D, &ws.r, &ws.Ar, &ws.JT_gamma, &ws.gradient}) EnsureSize(x, nv);
+  num_rows_ = problem.num_constraint_rows();
+  EnsureCapacity(&gamma_, num_rows_);
+  EnsureCapacity(&vc_, num_rows_);
   for (int t = 0; t < problem.num_trees(); ++t) {
     ws.D.segment(problem.tree_start(t), problem.tree_nv(t)) =
         problem.tree_A(t).diagonal().cwiseSqrt().cwiseInverse();
+  }
+}
+
+void ConvexSolver::Prepare(const ConvexProblem& problem) {
+  Workspace& ws = *ws_;
+  PrepareEvaluation(problem);
+  const int nv = problem.num_velocities();
+  const int nrows = problem.num_constraint_rows();
+  for (Eigen::VectorXd* x : {&ws.dv, &ws.A_dv, &ws.JT_gamma_model, &ws.dv_model}) {
+    EnsureSize(x, nv);
+  }
+  for (Eigen::VectorXd* x : {&ws.dvc, &ws.vc_alpha, &ws.gamma_alpha, &ws.gamma_model}) {
+    EnsureCapacity(x, nrows);
   }
 
   // Pool of G_i by size.
@@ -360,15 +375,11 @@ void ConvexSolver::ZeroOutputs(const ConvexProblem& problem) {
   vc_.head(num_rows_).setZero();
 }
 
-// Newton's method with exact line search (docs/contact-model.md §4): one algorithm, kept whole
-// — input checks, then the loop of evaluate, stop test, factor, solve, line search.
 ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::VectorXd* v) {
   ConvexSolverStats stats;
   stats.num_constraints = problem.num_constraints();
   stats.num_constraint_rows = problem.num_constraint_rows();
   const int nv = problem.num_velocities();
-  if (record_cost_history_) stats.cost_history.reserve(params_.max_iterations + 1);
-
   if (problem.num_unset_constraints() > 0) {
     throw std::logic_error("ConvexSolver::Solve: a constraint was added without being set");
   }
@@ -383,14 +394,41 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
     return stats;
   }
   if (v->size() != nv) *v = problem.free_motion_velocity();
-  Prepare(problem);
-  Workspace& ws = *ws_;
-  if (!ws.D.allFinite()) {  // diag(A) must be positive for A to be SPD (§2)
+  PrepareEvaluation(problem);
+  if (!ws_->D.allFinite()) {  // diag(A) must be positive for A to be SPD (§2)
     stats.invalid_input = true;
     ZeroOutputs(problem);
     spdlog::debug("ConvexSolver: A has a non-positive diagonal entry; not solved");
     return stats;
   }
+  bool split = false;
+  if (params_.solve_islands_separately) {
+    ws_->islands.Compute(problem);
+    split = ws_->islands.num_islands() > 1;
+  }
+  if (split) {
+    SolveIslands(problem, v, &stats);
+  } else {
+    SolveConnected(problem, v, &stats);
+  }
+  if (!stats.converged && !stats.constraint_non_finite) {  // non-finite: the caller's failure
+    const char* reason = stats.factorization_failed ? "H not positive definite" : "iteration limit";
+    spdlog::warn(
+        "ConvexSolver: not converged ({}) after {} iterations: residual {:.3e} > tolerance "
+        "{:.3e}, n_v = {}, {} constraints",
+        reason, stats.iterations, stats.residual, stats.tolerance, nv, stats.num_constraints);
+  }
+  return stats;
+}
+
+// Newton's method with exact line search (docs/contact-model.md §4): one algorithm, kept whole
+// — the loop of evaluate, stop test, factor, solve, line search.
+void ConvexSolver::SolveConnected(const ConvexProblem& problem, Eigen::VectorXd* v,
+                                  ConvexSolverStats* stats_out) {
+  ConvexSolverStats& stats = *stats_out;
+  if (record_cost_history_) stats.cost_history.reserve(params_.max_iterations + 1);
+  Prepare(problem);
+  Workspace& ws = *ws_;
   const LinearSolverType factorization = ChooseFactorization();
   stats.linear_solver_used = factorization;
 
@@ -403,9 +441,11 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
     stats.cost = ell;
     stats.residual = ws.D.cwiseProduct(ws.gradient).norm();
     // §4 criterion with the momentum term A (v − v*): see convex_solver.h.
-    stats.tolerance = params_.absolute_tolerance +
-                      params_.relative_tolerance * std::max(ws.D.cwiseProduct(ws.Ar).norm(),
-                                                            ws.D.cwiseProduct(ws.JT_gamma).norm());
+    stats.momentum_norm = ws.D.cwiseProduct(ws.Ar).norm();
+    stats.impulse_norm = ws.D.cwiseProduct(ws.JT_gamma).norm();
+    stats.tolerance =
+        params_.absolute_tolerance +
+        params_.relative_tolerance * std::max(stats.momentum_norm, stats.impulse_norm);
     if (record_cost_history_) stats.cost_history.push_back(ell);
     if (!std::isfinite(ell) || !std::isfinite(stats.residual)) {
       constraint_nan = true;
@@ -470,15 +510,168 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
       stagnated = true;
     }
   }
+}
 
-  if (!stats.converged && !constraint_nan) {  // non-finite values are the caller's failure
-    const char* reason = stats.factorization_failed ? "H not positive definite" : "iteration limit";
-    spdlog::warn(
-        "ConvexSolver: not converged ({}) after {} iterations: residual {:.3e} > tolerance "
-        "{:.3e}, n_v = {}, {} constraints",
-        reason, stats.iterations, stats.residual, stats.tolerance, nv, stats.num_constraints);
+void ConvexSolver::SolveIslands(const ConvexProblem& problem, Eigen::VectorXd* v,
+                                ConvexSolverStats* stats) {
+  // docs/contact-model.md §4.2: ℓ is a sum over the islands, so each island's minimizer is the
+  // global one restricted to it, found by its own Newton iterations and factorizations — a
+  // pile's hard island no longer drags every resting body through its iterations, nor cuts
+  // their line searches at its kinks. A free tree's minimizer is v*.
+  Workspace& ws = *ws_;
+  const int num_islands = ws.islands.num_islands();
+  while (static_cast<int>(ws.island_solvers.size()) < num_islands) {
+    ws.island_solvers.push_back(std::make_unique<ConvexSolver>());
+    ws.island_problems.emplace_back();
+    ws.island_v.emplace_back();
+    ws.island_cost_histories.emplace_back();
   }
-  return stats;
+  ws.island_iterations.assign(num_islands, 0);
+  bool free_trees_moved = false;
+  const double free_cost0 = MoveFreeTrees(problem, v, &free_trees_moved);
+  for (int k = 0; k < num_islands; ++k) {
+    ws.islands.Extract(problem, k, &ws.island_problems[k]);
+    GatherIsland(problem, k, *v, &ws.island_v[k]);
+    ws.island_cost_histories[k].clear();
+  }
+  // ‖D A (v − v*)‖ at the warm start (the free trees' terms are zero now).
+  ws.r.noalias() = *v - problem.free_motion_velocity();
+  problem.MultiplyA(ws.r, &ws.Ar);
+  const double momentum0 = ws.D.cwiseProduct(ws.Ar).norm();
+  // Stopping (§4.2): with ε_abs/√K and ε_rel/√2 the islands' own tests imply the whole
+  // problem's, but hold the small ones to their own momentum, far stricter than the pile's. So
+  // a first pass lets each island also stop within an even share of the whole problem's
+  // tolerance estimated at the warm start; if the whole problem's test then misses, a second
+  // pass finishes the islands to the strict form.
+  const double sqrt_k = std::sqrt(static_cast<double>(num_islands));
+  ConvexSolverParameters island_params = params_;
+  for (const bool strict : {false, true}) {
+    island_params.relative_tolerance =
+        strict ? params_.relative_tolerance / std::sqrt(2.0) : params_.relative_tolerance;
+    island_params.absolute_tolerance =
+        strict ? params_.absolute_tolerance / sqrt_k
+               : (params_.absolute_tolerance + params_.relative_tolerance * momentum0) / sqrt_k;
+    SolveIslandsOnce(island_params, stats);
+    if (!stats->converged || stats->residual <= stats->tolerance) break;
+  }
+  stats->iterations = free_trees_moved ? 1 : 0;
+  for (int k = 0; k < num_islands; ++k) {
+    ScatterIsland(problem, k, v);
+    stats->iterations = std::max(stats->iterations, ws.island_iterations[k]);
+  }
+  if (record_cost_history_) CombineCostHistories(num_islands, free_cost0, stats);
+}
+
+void ConvexSolver::SolveIslandsOnce(const ConvexSolverParameters& island_params,
+                                    ConvexSolverStats* stats) {
+  Workspace& ws = *ws_;
+  double residual_sq = 0, momentum_sq = 0, impulse_sq = 0;
+  int largest_island_nv = -1;
+  stats->cost = 0;
+  stats->converged = true;
+  for (int k = 0; k < ws.islands.num_islands(); ++k) {
+    const ConvexSolverStats s = SolveIsland(k, island_params);
+    stats->cost += s.cost;
+    residual_sq += s.residual * s.residual;
+    momentum_sq += s.momentum_norm * s.momentum_norm;
+    impulse_sq += s.impulse_norm * s.impulse_norm;
+    stats->line_search_iterations += s.line_search_iterations;
+    stats->predicted_steps += s.predicted_steps;
+    stats->converged = stats->converged && s.converged;
+    stats->cost_stagnated = stats->cost_stagnated || s.cost_stagnated;
+    stats->invalid_input = stats->invalid_input || s.invalid_input;
+    stats->factorization_failed = stats->factorization_failed || s.factorization_failed;
+    stats->constraint_non_finite = stats->constraint_non_finite || s.constraint_non_finite;
+    if (ws.island_problems[k].num_velocities() > largest_island_nv) {
+      largest_island_nv = ws.island_problems[k].num_velocities();
+      stats->linear_solver_used = s.linear_solver_used;
+    }
+  }
+  // The free trees' terms are zero at v*; the islands' add up (squared, for the norms).
+  stats->residual = std::sqrt(residual_sq);
+  stats->momentum_norm = std::sqrt(momentum_sq);
+  stats->impulse_norm = std::sqrt(impulse_sq);
+  stats->tolerance =
+      params_.absolute_tolerance +
+      params_.relative_tolerance * std::max(stats->momentum_norm, stats->impulse_norm);
+}
+
+double ConvexSolver::MoveFreeTrees(const ConvexProblem& problem, Eigen::VectorXd* v,
+                                   bool* moved) const {
+  double cost0 = 0;  // their ℓ at the warm start, for the cost history
+  *moved = false;
+  for (const int t : ws_->islands.free_trees()) {
+    auto v_t = v->segment(problem.tree_start(t), problem.tree_nv(t));
+    const auto v_star_t =
+        problem.free_motion_velocity().segment(problem.tree_start(t), problem.tree_nv(t));
+    *moved = *moved || v_t != v_star_t;
+    if (record_cost_history_) {
+      cost0 += 0.5 * (v_t - v_star_t).dot(problem.tree_A(t) * (v_t - v_star_t));
+    }
+    v_t = v_star_t;
+  }
+  return cost0;
+}
+
+void ConvexSolver::GatherIsland(const ConvexProblem& problem, int k, const Eigen::VectorXd& v,
+                                Eigen::VectorXd* island_v) const {
+  const ConvexProblem& island_problem = ws_->island_problems[k];
+  EnsureSize(island_v, island_problem.num_velocities());
+  const std::span<const int> trees = ws_->islands.trees(k);
+  for (size_t j = 0; j < trees.size(); ++j) {
+    island_v->segment(island_problem.tree_start(static_cast<int>(j)), problem.tree_nv(trees[j])) =
+        v.segment(problem.tree_start(trees[j]), problem.tree_nv(trees[j]));
+  }
+}
+
+ConvexSolverStats ConvexSolver::SolveIsland(int k, const ConvexSolverParameters& params) {
+  Workspace& ws = *ws_;
+  ConvexSolver& solver = *ws.island_solvers[k];
+  solver.set_parameters(params);
+  solver.set_record_cost_history(record_cost_history_);
+  // The whole problem's input checks cover the island's; Newton runs at once.
+  ConvexSolverStats s;
+  solver.SolveConnected(ws.island_problems[k], &ws.island_v[k], &s);
+  ws.island_iterations[k] += s.iterations;
+  if (record_cost_history_) {  // a second pass continues the first one's history
+    std::vector<double>& h = ws.island_cost_histories[k];
+    h.insert(h.end(), s.cost_history.begin() + (h.empty() ? 0 : 1), s.cost_history.end());
+  }
+  return s;
+}
+
+void ConvexSolver::ScatterIsland(const ConvexProblem& problem, int k, Eigen::VectorXd* v) {
+  const ConvexProblem& island_problem = ws_->island_problems[k];
+  const ConvexSolver& solver = *ws_->island_solvers[k];
+  const Eigen::VectorXd& island_v = ws_->island_v[k];
+  const std::span<const int> trees = ws_->islands.trees(k);
+  for (size_t j = 0; j < trees.size(); ++j) {
+    v->segment(problem.tree_start(trees[j]), problem.tree_nv(trees[j])) =
+        island_v.segment(island_problem.tree_start(static_cast<int>(j)), problem.tree_nv(trees[j]));
+  }
+  const std::span<const int> constraints = ws_->islands.constraints(k);
+  for (size_t j = 0; j < constraints.size(); ++j) {
+    const auto& e = problem.entry(constraints[j]);
+    const int island_row = island_problem.entry(static_cast<int>(j)).row_start;
+    gamma_.segment(e.row_start, e.num_rows) = solver.impulses().segment(island_row, e.num_rows);
+    vc_.segment(e.row_start, e.num_rows) =
+        solver.constraint_velocities().segment(island_row, e.num_rows);
+  }
+}
+
+void ConvexSolver::CombineCostHistories(int num_islands, double free_cost0,
+                                        ConvexSolverStats* stats) const {
+  // The islands' iterations interleaved: after round j every island has taken min(j, its
+  // iterations) steps and every free tree its one step to v* (where its ℓ is zero); ℓ is the
+  // sum, so it decreases.
+  stats->cost_history.assign(stats->iterations + 1, 0.0);
+  stats->cost_history[0] = free_cost0;
+  for (int k = 0; k < num_islands; ++k) {
+    const std::vector<double>& h = ws_->island_cost_histories[k];
+    for (int j = 0; j <= stats->iterations; ++j) {
+      stats->cost_history[j] += h[std::min<size_t>(j, h.size() - 1)];
+    }
+  }
 }
 
 double ConvexSolver::EvaluateCost(const ConvexProblem& problem, const Eigen::VectorXd& v,

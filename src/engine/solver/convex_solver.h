@@ -59,6 +59,10 @@ struct ConvexSolverParameters {
   // wrong: the contact slides on).
   bool predict_regimes = true;
   double prediction_min_step = 0.01;
+  // Islands (docs/contact-model.md §4.2): a problem whose constraints fall into several
+  // independent groups of trees is solved island by island, each with its own Newton
+  // iterations, to per-island tolerances that imply the whole problem's.
+  bool solve_islands_separately = true;
   LinearSolverType linear_solver = LinearSolverType::kAuto;
   // kAuto: the tree-block Cholesky, faster than a dense LLT from two trees up and than CHOLMOD
   // while the fronts stay small; CHOLMOD's BLAS supernodes when the block analysis predicts at
@@ -71,7 +75,9 @@ struct ConvexSolverStats {
   int iterations = 0;    // Newton iterations taken (0 if v0 already optimal)
   double residual = 0;   // ‖D ∇ℓ‖ at exit
   double tolerance = 0;  // the bound it was compared with
-  double cost = 0;       // ℓ at exit
+  // The two sides of the momentum balance in that bound: ‖D A (v − v*)‖ and ‖D Jᵀγ‖ at exit.
+  double momentum_norm = 0, impulse_norm = 0;
+  double cost = 0;  // ℓ at exit
   int num_constraints = 0;
   int num_constraint_rows = 0;
   bool converged = false;
@@ -123,8 +129,28 @@ class ConvexSolver {
 
  private:
   struct Workspace;
-  // Sizes the workspace for the problem and updates the Hessian's block pattern.
+  // Sizes what EvaluateAt needs (∇ℓ, γ, v_c) and computes D.
+  void PrepareEvaluation(const ConvexProblem& problem);
+  // PrepareEvaluation, then sizes the Newton workspace and updates the Hessian's block pattern.
   void Prepare(const ConvexProblem& problem);
+  // Newton's method on the whole problem (§4); v is the warm start in, the solution out.
+  void SolveConnected(const ConvexProblem& problem, Eigen::VectorXd* v, ConvexSolverStats* stats);
+  // Each island (§4.2) by its own solver, free trees to v*; γ, v_c and the stopping test's
+  // figures gathered from the islands'.
+  void SolveIslands(const ConvexProblem& problem, Eigen::VectorXd* v, ConvexSolverStats* stats);
+  // SolveIslands' parts: free trees to v* (returns their ℓ at the warm start; *moved if one
+  // moved); island k's velocities from v and back (with its γ and v_c); island k solved from
+  // its last iterate.
+  double MoveFreeTrees(const ConvexProblem& problem, Eigen::VectorXd* v, bool* moved) const;
+  void GatherIsland(const ConvexProblem& problem, int k, const Eigen::VectorXd& v,
+                    Eigen::VectorXd* island_v) const;
+  ConvexSolverStats SolveIsland(int k, const ConvexSolverParameters& params);
+  // Every island solved with these parameters; *stats gets their sums and the whole problem's
+  // residual and tolerance from their terms.
+  void SolveIslandsOnce(const ConvexSolverParameters& island_params, ConvexSolverStats* stats);
+  void ScatterIsland(const ConvexProblem& problem, int k, Eigen::VectorXd* v);
+  // The whole problem's cost history from the islands' (their iterations interleaved).
+  void CombineCostHistories(int num_islands, double free_cost0, ConvexSolverStats* stats) const;
   // Evaluates ℓ, γ, G (when with_hessian), v_c and ∇ℓ at v into the workspace; returns ℓ.
   double EvaluateAt(const ConvexProblem& problem, const Eigen::VectorXd& v, bool with_hessian);
   void ZeroOutputs(const ConvexProblem& problem);

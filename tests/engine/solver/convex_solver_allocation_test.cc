@@ -37,17 +37,19 @@ class OneSided final : public Constraint {
   double c_;
 };
 
-// A chain of free bodies, each constrained to its neighbour, plus one constraint per body.
-// The data is generated once; Build refills a ConvexProblem from it without temporaries, as a
-// simulator's step does.
+// A chain of free bodies, each constrained to its neighbour (but for the links into the trees
+// listed in `breaks`: the chain falls into islands), plus one constraint per body. The data is
+// generated once; Build refills a ConvexProblem from it without temporaries, as a simulator's
+// step does.
 struct ChainData {
-  explicit ChainData(int num_trees) : tree_sizes(num_trees, 6) {
+  explicit ChainData(int num_trees, std::vector<int> breaks = {}) : tree_sizes(num_trees, 6) {
     std::mt19937 rng(7);
     std::normal_distribution<double> normal;
     for (int t = 0; t < num_trees; ++t) {
       Eigen::MatrixXd M = Eigen::MatrixXd::NullaryExpr(6, 6, [&]() { return normal(rng); });
       A.push_back(M * M.transpose() + 3 * Eigen::MatrixXd::Identity(6, 6));
-      for (int b : {t + 1 < num_trees ? t + 1 : -1, -1}) {
+      const bool linked = t + 1 < num_trees && std::count(breaks.begin(), breaks.end(), t + 1) == 0;
+      for (int b : {linked ? t + 1 : -1, -1}) {
         constraints.emplace_back(0.1 * (constraints.size() % 5) - 0.2);
         pairs.emplace_back(t, b);
         for (int k = 0; k < (b >= 0 ? 2 : 1); ++k) {
@@ -80,9 +82,13 @@ struct ChainData {
 
 TEST(ConvexSolverAllocationTest, WarmSolveDoesNotAllocate) {
   if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
-  const ChainData data(20);  // n_v = 120
-  for (const auto type :
-       {LinearSolverType::kDense, LinearSolverType::kBlockSparse, LinearSolverType::kSupernodal}) {
+  // n_v = 120, one chain and the same cut into three islands (§4.2: a solver per island).
+  for (const auto& [data, type] :
+       {std::pair{ChainData(20), LinearSolverType::kDense},
+        std::pair{ChainData(20), LinearSolverType::kBlockSparse},
+        std::pair{ChainData(20), LinearSolverType::kSupernodal},
+        std::pair{ChainData(20, {7, 13}), LinearSolverType::kDense},
+        std::pair{ChainData(20, {7, 13}), LinearSolverType::kBlockSparse}}) {
     ConvexProblem problem;
     data.Build(&problem);
     ConvexSolver solver;

@@ -112,8 +112,13 @@ TEST(SupernodalCholeskyTest, AutoChoosesSimplicialForChainsAndSupernodalForDense
 TEST(SupernodalCholeskyTest, DenseAndSupernodalSolversAgreeAndReuseAnalysis) {
   std::mt19937 rng(300);
   ConvexSolver dense, supernodal;
-  dense.set_parameters(Params(LinearSolverType::kDense));
-  supernodal.set_parameters(Params(LinearSolverType::kSupernodal));
+  // The whole problem in one factorization (islands would each have their own analyses).
+  for (auto [solver, type] : {std::pair{&dense, LinearSolverType::kDense},
+                              std::pair{&supernodal, LinearSolverType::kSupernodal}}) {
+    ConvexSolverParameters p = Params(type);
+    p.solve_islands_separately = false;
+    solver->set_parameters(p);
+  }
   TestProblem tp;
   tp.MakeTrees(12, &rng);
   const auto compare = [&](const char* what) {
