@@ -479,7 +479,8 @@ void ConvexSolver::SolveConnected(const ConvexProblem& problem, Eigen::VectorXd*
     stats.predicted_steps += predicted;
 
     // Exact line search along Δv with the precomputed Δv_c = J Δv and A Δv.
-    if (predicted || !predicting) problem.MultiplyJ(ws.dv, ws.dvc.head(stats.num_constraint_rows));
+    if (predicted || !predicting)
+      problem.MultiplyJ(ws.dv, ws.dvc.head(problem.num_constraint_rows()));
     problem.MultiplyA(ws.dv, &ws.A_dv);
     ws.ell_A0 = 0.5 * ws.r.dot(ws.Ar);
     ws.a0 = ws.dv.dot(ws.Ar);
