@@ -4,7 +4,8 @@
 // (dense Eigen LLT for small n_v, supernodal CHOLMOD above); when the step enters constraint
 // regimes its model cannot see, Δv is replaced by the step of those regimes' models (regime
 // prediction, docs/contact-model.md §4.1); α = argmin ℓ(v + αΔv) over (0, α_max] by a
-// safeguarded Newton–Raphson root search of dℓ/dα (rtsafe); v ← v + αΔv.
+// safeguarded Newton–Raphson root search of dℓ/dα (rtsafe); v ← v + αΔv. A problem whose
+// constraints fall into independent islands of trees is solved island by island (§4.2).
 //
 // Stopping criterion (§4), with D = diag(A)^(−½):
 //   ‖D ∇ℓ‖ ≤ ε_abs + ε_rel · max(‖D A (v − v*)‖, ‖D Jᵀγ‖).
@@ -72,7 +73,8 @@ struct ConvexSolverParameters {
 };
 
 struct ConvexSolverStats {
-  int iterations = 0;    // Newton iterations taken (0 if v0 already optimal)
+  // Newton iterations taken (0 if v0 already optimal); split into islands, the most any took.
+  int iterations = 0;
   double residual = 0;   // ‖D ∇ℓ‖ at exit
   double tolerance = 0;  // the bound it was compared with
   // The two sides of the momentum balance in that bound: ‖D A (v − v*)‖ and ‖D Jᵀγ‖ at exit.
