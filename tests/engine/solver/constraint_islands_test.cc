@@ -33,7 +33,7 @@ TEST(ConstraintIslandsTest, IslandsAreTheConnectedComponentsInOrder) {
   std::mt19937 rng(1);
   TestProblem tp;
   tp.MakeTrees(8, &rng);
-  for (const auto [a, b] :
+  for (const auto& [a, b] :
        std::vector<std::pair<int, int>>{{5, 6}, {2, 0}, {4, -1}, {1, 2}, {6, 7}, {4, -1}}) {
     tp.AddConstraint(testing::Kind::kQuadratic, a, b, &rng);
   }
@@ -50,7 +50,7 @@ TEST(ConstraintIslandsTest, IslandsAreTheConnectedComponentsInOrder) {
 
   // Recomputed after the constraints change (storage reused): one island of everything but 3.
   tp.problem.ClearConstraints();
-  for (const auto [a, b] :
+  for (const auto& [a, b] :
        std::vector<std::pair<int, int>>{{7, 0}, {1, 2}, {2, 4}, {4, 5}, {6, 5}, {0, 1}}) {
     tp.AddConstraint(testing::Kind::kQuadratic, a, b, &rng);
   }

@@ -422,6 +422,22 @@ TEST(ConvexSolverTest, LineSearchStopsAtRoundoffNotMachineEpsilonBrackets) {
   EXPECT_LE(evaluations, 6 * iterations);
 }
 
+// γ, v_c, ℓ and the residual a solve reported at exit equal a fresh evaluation at its v.
+void ExpectStateOfAFreshEvaluation(const TestProblem& tp, const VectorXd& v,
+                                   const ConvexSolverStats& stats, ConvexSolver* solver) {
+  const VectorXd gamma = solver->impulses();
+  const VectorXd vc = solver->constraint_velocities();
+  VectorXd gradient;
+  const double ell = solver->EvaluateCost(tp.problem, v, &gradient, nullptr);
+  EXPECT_LT(RelativeError(vc, solver->constraint_velocities()), 1e-12);
+  EXPECT_LT((gamma - solver->impulses()).norm(), 1e-10 * std::max(1.0, gamma.norm()));
+  EXPECT_NEAR(stats.cost, ell, 1e-12 * std::max(1.0, std::abs(ell)));
+  const VectorXd D = tp.DenseA().diagonal().cwiseSqrt().cwiseInverse();
+  // ∇ℓ = A(v − v*) − Jᵀγ cancels terms ~ tolerance / ε_rel: the two differ by their rounding,
+  // which must stay far below the stopping tolerance.
+  EXPECT_NEAR(stats.residual, D.cwiseProduct(gradient).norm(), 1e-2 * stats.tolerance);
+}
+
 TEST(ConvexSolverTest, StateAtExitMatchesAFreshEvaluation) {
   // After the line search the solver keeps γ(α) and v_c(α) of its last evaluation instead of
   // re-evaluating at v: they, ℓ and the residual must equal a fresh evaluation at the final v.
@@ -436,17 +452,7 @@ TEST(ConvexSolverTest, StateAtExitMatchesAFreshEvaluation) {
     const auto stats = solver.Solve(tp.problem, &v);
     ASSERT_TRUE(stats.converged);
     ASSERT_GT(stats.iterations, 1);
-    const VectorXd gamma = solver.impulses();
-    const VectorXd vc = solver.constraint_velocities();
-    VectorXd gradient;
-    const double ell = solver.EvaluateCost(tp.problem, v, &gradient, nullptr);
-    EXPECT_LT(RelativeError(vc, solver.constraint_velocities()), 1e-12);
-    EXPECT_LT((gamma - solver.impulses()).norm(), 1e-10 * std::max(1.0, gamma.norm()));
-    EXPECT_NEAR(stats.cost, ell, 1e-12 * std::max(1.0, std::abs(ell)));
-    const VectorXd D = tp.DenseA().diagonal().cwiseSqrt().cwiseInverse();
-    // ∇ℓ = A(v − v*) − Jᵀγ cancels terms ~ tolerance / ε_rel: the two differ by their rounding,
-    // which must stay far below the stopping tolerance.
-    EXPECT_NEAR(stats.residual, D.cwiseProduct(gradient).norm(), 1e-2 * stats.tolerance);
+    ExpectStateOfAFreshEvaluation(tp, v, stats, &solver);
   }
 }
 
@@ -461,19 +467,19 @@ TEST(ConvexSolverTest, IslandsGiveTheWholeProblemsSolutionAndStoppingTest) {
     std::mt19937 rng(900 + static_cast<int>(kind));
     TestProblem tp;
     tp.MakeTrees(9, &rng);
-    for (const auto [a, b] : std::vector<std::pair<int, int>>{{0, 1},
-                                                              {1, 2},
-                                                              {2, 0},
-                                                              {0, -1},
-                                                              {2, -1},
-                                                              {3, 4},
-                                                              {4, 3},
-                                                              {3, -1},
-                                                              {6, -1},
-                                                              {6, -1},
-                                                              {7, -1},
-                                                              {1, -1},
-                                                              {4, -1}}) {
+    for (const auto& [a, b] : std::vector<std::pair<int, int>>{{0, 1},
+                                                               {1, 2},
+                                                               {2, 0},
+                                                               {0, -1},
+                                                               {2, -1},
+                                                               {3, 4},
+                                                               {4, 3},
+                                                               {3, -1},
+                                                               {6, -1},
+                                                               {6, -1},
+                                                               {7, -1},
+                                                               {1, -1},
+                                                               {4, -1}}) {
       tp.AddConstraint(kind, a, b, &rng);
     }
     const VectorXd v0 = RandomVector(tp.problem.num_velocities(), &rng, 10.0);
@@ -497,13 +503,8 @@ TEST(ConvexSolverTest, IslandsGiveTheWholeProblemsSolutionAndStoppingTest) {
                 tp.problem.free_motion_velocity().segment(tp.problem.tree_start(t), 6));
     }
     // The state reported at exit is a fresh evaluation's at v.
-    VectorXd gradient;
-    const double ell = islands.EvaluateCost(tp.problem, v, &gradient, nullptr);
-    EXPECT_LT(RelativeError(vc, islands.constraint_velocities()), 1e-12);
-    EXPECT_LT((gamma - islands.impulses()).norm(), 1e-10 * std::max(1.0, gamma.norm()));
-    EXPECT_NEAR(stats.cost, ell, 1e-12 * std::max(1.0, std::abs(ell)));
+    ExpectStateOfAFreshEvaluation(tp, v, stats, &islands);
     const VectorXd D = tp.DenseA().diagonal().cwiseSqrt().cwiseInverse();
-    EXPECT_NEAR(stats.residual, D.cwiseProduct(gradient).norm(), 1e-2 * stats.tolerance);
     const VectorXd momentum = tp.DenseA() * (v - tp.problem.free_motion_velocity());
     const VectorXd JT_gamma = tp.DenseJ().transpose() * gamma;
     const double tolerance =
