@@ -114,7 +114,7 @@ INSTANTIATE_TEST_SUITE_P(
                       GoldenCase{"hydro_box", kSap, 500, 0x7f0a9bc6e70342d7ull},
                       GoldenCase{"hydro_box", kLagged, 500, 0xec44f86ec71a2ab8ull},
                       GoldenCase{"hydro_box", kSimilar, 500, 0x47f160fe9a5e9b53ull},
-                      GoldenCase{"peg_in_hole", kSap, 3000, 0xe54b05fec88d73b6ull},
+                      GoldenCase{"peg_in_hole", kSap, 3000, 0x3582c617673032c9ull},
                       GoldenCase{"peg_in_hole", kLagged, 3000, 0x49ad8e91a2254611ull},
                       GoldenCase{"peg_in_hole", kSimilar, 3000, 0x8f900147e081b572ull}));
 

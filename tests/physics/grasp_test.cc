@@ -107,6 +107,34 @@ INSTANTIATE_TEST_SUITE_P(Lagged, GraspHoldTest, ::testing::Values(1e-3, 1e-2),
                            return "dt" + std::to_string(std::lround(info.param * 1e3)) + "ms";
                          });
 
+// The pads sink into the peg by the static deflection of the grip (assets/scenes/peg_in_hole.yaml):
+// a 2 × 4.5 cm patch of E_h = 2e7 Pa over the pads' 6 mm depth of ε = 1 has the stiffness
+// A·E_h/r = 3e6 N/m, so 30 N gives 10 µm a side (the scene starts the fingers there). For SAP
+// this holds only while its near-rigid rule leaves the patch's faces their stiffness:
+// R_n = max(β²w/(4π²), 1/(δt k (δt + τ_d))) (docs/contact-model.md §2.1), so a relaxation time
+// τ_d ≫ δt caps every face's k at 4π²/(β² w δt (δt + τ_d)) — with τ_d = 0.1 s the pads gave
+// 0.23 mm, the patch spread over twice the faces and the peg slid into the palm while inserted.
+class GraspPadDeflectionTest : public ::testing::TestWithParam<ContactApproximation> {};
+
+TEST_P(GraspPadDeflectionTest, PadsSinkByTheGripOverThePatchStiffness) {
+  GraspRig rig(GetParam(), 1e-3);
+  ASSERT_TRUE(rig.Run(0.3, [](double) { return Eigen::Vector3d::Zero(); }));
+  // A pad's inner face is 2 mm beyond its finger's joint position q from the hand's centre
+  // plane; the peg's faces are 10 mm from its centre: a side sinks 8 mm − q.
+  const double sink_m = 0.008 - 0.5 * (rig.FingerPosition(0) + rig.FingerPosition(1));
+  const double patch_stiffness_N_per_m = 0.02 * 0.045 * 2e7 / 0.006, grip_N = 30.0;
+  const double expected_m = grip_N / patch_stiffness_N_per_m;
+  std::printf("%s: pads sink %.3g m (grip over the patch stiffness: %.3g m)\n",
+              ContactApproximationName(GetParam()), sink_m, expected_m);
+  EXPECT_NEAR(sink_m, expected_m, 0.3 * expected_m);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, GraspPadDeflectionTest,
+                         ::testing::Values(ContactApproximation::kLagged,
+                                           ContactApproximation::kSimilar,
+                                           ContactApproximation::kSap),
+                         testing::ApproximationTestName);
+
 // Trapezoid speed profile along `axis`: ramps of 0.1 s to `speed`, cruise, ramp down.
 Eigen::Vector3d Trapezoid(double t, double t0, double duration, double speed,
                           const Eigen::Vector3d& axis) {
