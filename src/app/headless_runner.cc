@@ -137,6 +137,8 @@ class CsvLog {
 // What a run measures step by step for the summary.
 struct RunStatistics {
   StreamingDistribution step_ms, geometry_ms, solve_ms, iterations, contacts;
+  // Point contacts left out as out of reach, and solves per step (docs/contact-model.md §4.3).
+  StreamingDistribution out_of_reach, solves;
   // Hydroelastic contact (docs/contact-model.md §5): contact-surface time, surface faces and the
   // face constraints they became, per step.
   StreamingDistribution surface_ms, surface_faces, face_constraints;
@@ -153,6 +155,8 @@ struct RunStatistics {
     solve_ms.Add(s.solve_ms);
     iterations.Add(s.iterations);
     contacts.Add(s.num_contacts);
+    out_of_reach.Add(s.num_out_of_reach);
+    solves.Add(s.num_solves);
     surface_ms.Add(s.hydroelastic_ms);
     int faces = 0;
     for (const HydroelasticPatch& patch : world.hydroelastic_patches()) {
@@ -235,6 +239,11 @@ void WriteSummary(const World& world, const HeadlessOptions& options, const Head
   json.BeginObject("contacts")
       .Number("mean", stats.contacts.Mean())
       .Number("max", stats.contacts.Max())
+      .Number("out_of_reach_mean", stats.out_of_reach.Mean())
+      .EndObject();
+  json.BeginObject("solves")
+      .Number("mean", stats.solves.Mean())
+      .Number("max", stats.solves.Max())
       .EndObject();
   if (stats.any_surface) WriteHydroelastic(stats, &json);
   json.BeginObject("last_second")

@@ -1,5 +1,6 @@
 #include "engine/world/geometry_query.h"
 
+#include "engine/world/contact_properties.h"
 #include "engine/world/step_clock.h"
 
 namespace contactlab {
@@ -11,9 +12,29 @@ bool UsesHydroelastic(const HydroelasticRepresentation& a, const HydroelasticRep
   return (a.compliant && b_any) || (b.compliant && a_any);
 }
 
+void GeometryQuery::UpdateSpeedBounds(const WorldModel& model, const MultibodyData& data, double t,
+                                      double dt_s) {
+  const int ng = model.num_geometries();
+  speed_bound_.resize(ng);
+  for (int g = 0; g < ng; ++g) {
+    const int body = model.geometry(g).scene_body;
+    if (!model.movable(body)) {  // static, or kinematic: a translation at its step velocity
+      speed_bound_[g] = model.KinematicStepVelocity(body, t, dt_s).norm();
+      continue;
+    }
+    const int b = model.multibody_index(body);
+    const Eigen::Vector3d center = 0.5 * (aabbs_[g].lower + aabbs_[g].upper);
+    const double radius = 0.5 * (aabbs_[g].upper - aabbs_[g].lower).norm();
+    const Eigen::Vector3d& w = data.w_WB[b];
+    speed_bound_[g] =
+        (data.v_WBo[b] + w.cross(center - data.X_WB[b].translation())).norm() + w.norm() * radius;
+  }
+}
+
 void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, double t,
-                        const std::vector<HydroelasticRepresentation>& hydroelastic,
+                        const WorldInputs& inputs, const ContactReachRule* rule,
                         GeometryQueryResult* result) {
+  const std::vector<HydroelasticRepresentation>& hydroelastic = inputs.hydroelastic;
   const int ng = model.num_geometries();
   const double margin = model.scene().contact_margin_m;
   result->geometry_poses.resize(ng);
@@ -23,9 +44,11 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
     result->geometry_poses[g] = model.BodyPose(geometry.scene_body, data, t) * geometry.spec->X_BG;
     aabbs_[g] = ComputeAabb(geometry.spec->shape, result->geometry_poses[g], margin);
   }
+  if (rule) UpdateSpeedBounds(model, data, t, inputs.dt_s);
   broad_phase_.FindPairs(
       aabbs_, [&model](int i, int j) { return model.CanCollide(i, j); }, &candidate_pairs_);
   result->candidates.clear();
+  result->unreachable.clear();
   result->patches.clear();
   result->hydroelastic_ms = 0;
   result->num_hydroelastic_faces = 0;
@@ -45,7 +68,22 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
     ComputeContactPoints(model.geometry(i).spec->shape, result->geometry_poses[i],
                          model.geometry(j).spec->shape, result->geometry_poses[j], margin,
                          &pair_points_);
-    for (const ContactPoint& p : pair_points_) result->candidates.push_back({i, j, p});
+    if (!rule) {
+      for (const ContactPoint& p : pair_points_) result->candidates.push_back({i, j, p});
+      continue;
+    }
+    const ContactProperties pair = CombinePointContactProperties(
+        model.geometry(i).spec->contact, model.geometry(j).spec->contact, inputs.overrides);
+    const double horizon = ContactHorizon(inputs.approximation, pair, inputs.dt_s);
+    const double reach =
+        rule->ReachDistance(horizon, pair.friction, speed_bound_[i] + speed_bound_[j]);
+    for (const ContactPoint& p : pair_points_) {
+      if (p.signed_distance_m > reach) {
+        result->unreachable.push_back({{i, j, p}, horizon, pair.friction});
+      } else {
+        result->candidates.push_back({i, j, p});
+      }
+    }
   }
 }
 

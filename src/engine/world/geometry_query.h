@@ -1,7 +1,8 @@
 // Stage "geometry query" of a step: geometry poses, bounding boxes, the broad phase (sweep and
 // prune), and the narrow phase of every candidate pair — point contacts, or the hydroelastic
 // contact surface when the pair uses pressure-field contact (docs/contact-model.md §5), whose
-// faces become candidates too (hydroelastic_faces.h).
+// faces become candidates too (hydroelastic_faces.h). Point contacts in the margin whose gap
+// the bodies cannot close this step are set aside (contact_reach.h).
 #pragma once
 
 #include <Eigen/Geometry>
@@ -14,7 +15,9 @@
 #include "engine/hydroelastic/contact_surface.h"
 #include "engine/hydroelastic/hydroelastic_representation.h"
 #include "engine/world/contact_candidates.h"
+#include "engine/world/contact_reach.h"
 #include "engine/world/hydroelastic_faces.h"
+#include "engine/world/world_inputs.h"
 #include "engine/world/world_model.h"
 
 namespace contactlab {
@@ -28,6 +31,9 @@ bool UsesHydroelastic(const HydroelasticRepresentation& a, const HydroelasticRep
 struct GeometryQueryResult {
   std::vector<Eigen::Isometry3d> geometry_poses;  // X_WG per geometry at the step's start
   std::vector<ContactCandidate> candidates;
+  // Point contacts within the margin but out of reach this step (contact_reach.h): not in the
+  // problem unless the after-check puts them back into `candidates`.
+  std::vector<UnreachableContact> unreachable;
   // One per hydroelastic pair in contact; surfaces owned by the GeometryQuery.
   std::vector<HydroelasticPatch> patches;
   double hydroelastic_ms = 0;      // contact surfaces and their faces (part of the query)
@@ -37,17 +43,20 @@ struct GeometryQueryResult {
 class GeometryQuery {
  public:
   // Finds the contacts of the model's geometries at the bodies' current poses (dynamic bodies
-  // from `data`, kinematic ones at time t), with the given hydroelastic representations.
-  void Run(const WorldModel& model, const MultibodyData& data, double t,
-           const std::vector<HydroelasticRepresentation>& hydroelastic,
-           GeometryQueryResult* result);
+  // from `data`, kinematic ones at time t), with the inputs' hydroelastic representations;
+  // with `rule`, point contacts out of reach go to result->unreachable.
+  void Run(const WorldModel& model, const MultibodyData& data, double t, const WorldInputs& inputs,
+           const ContactReachRule* rule, GeometryQueryResult* result);
 
  private:
+  // Every point of geometry g moves at most this fast at the step's start [m/s].
+  void UpdateSpeedBounds(const WorldModel& model, const MultibodyData& data, double t, double dt_s);
   void AddHydroelasticPair(const WorldModel& model, const HydroelasticRepresentation& a_rep,
                            const HydroelasticRepresentation& b_rep, int a, int b,
                            GeometryQueryResult* result);
 
   std::vector<Aabb> aabbs_;
+  std::vector<double> speed_bound_;
   std::vector<std::pair<int, int>> candidate_pairs_;
   BroadPhase broad_phase_;
   std::vector<ContactPoint> pair_points_;

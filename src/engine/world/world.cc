@@ -32,13 +32,12 @@ World::~World() = default;
 // the constructor, SetState, Reset and the end of every step keep it current.
 bool World::Step() {
   const auto t_start = StepClock::now();
-  geometry_query_.Run(model_, *data_, time_, inputs_.hydroelastic, &query_);
+  geometry_query_.Run(model_, *data_, time_, inputs_, reach_rule_ ? &*reach_rule_ : nullptr,
+                      &query_);
   stats_.geometry_ms = MillisecondsSince(t_start);
 
   const auto t_solve = StepClock::now();
-  problem_builder_.Build(model_, inputs_, {q_, v_, *data_, time_}, query_.candidates);
-  const bool solved =
-      SolveVelocities(&solver_, problem_builder_.problem(), v_, time_, &v_next_, &solver_stats_);
+  const bool solved = BuildAndSolve();
   stats_.solve_ms = MillisecondsSince(t_solve);
   FillStats(solver_stats_);
   failure_.clear();
@@ -65,6 +64,30 @@ bool World::Step() {
   model_.multibody().UpdateKinematics(q_, v_, data_.get());
   stats_.total_ms = MillisecondsSince(t_start);
   return true;
+}
+
+// The problem of the step's candidates, solved; then the contacts left out as out of reach are
+// checked at the solution, and any that would act there are put in and the step solved again
+// from that solution (docs/contact-model.md §4.3): the contacts left out have ℓ_i = 0 and
+// ∇ℓ_i = 0 around the final v, which is therefore the minimizer with every contact in.
+bool World::BuildAndSolve() {
+  const StepStart start{q_, v_, *data_, time_};
+  problem_builder_.Build(model_, inputs_, start, query_.candidates);
+  bool solved =
+      SolveVelocities(&solver_, problem_builder_.problem(), v_, time_, &v_next_, &solver_stats_);
+  int iterations = solver_stats_.iterations;
+  stats_.num_solves = 1;
+  while (solved && reach_check_.Restore(model_, *data_, time_, inputs_.dt_s, v_next_,
+                                        &query_.unreachable, &query_.candidates) > 0) {
+    problem_builder_.Build(model_, inputs_, start, query_.candidates);
+    v_warm_ = v_next_;
+    solved = SolveVelocities(&solver_, problem_builder_.problem(), v_warm_, time_, &v_next_,
+                             &solver_stats_);
+    iterations += solver_stats_.iterations;
+    ++stats_.num_solves;
+  }
+  solver_stats_.iterations = iterations;
+  return solved;
 }
 
 std::string World::DescribeFailure(const char* what, const Eigen::VectorXd& q,
@@ -97,6 +120,7 @@ void World::FillStats(const ConvexSolverStats& s) {
   stats_.residual = s.residual;
   stats_.cost = s.cost;
   stats_.num_contacts = static_cast<int>(query_.candidates.size());
+  stats_.num_out_of_reach = static_cast<int>(query_.unreachable.size());
   stats_.num_hydroelastic_patches = static_cast<int>(query_.patches.size());
   stats_.num_constraints = s.num_constraints;
   stats_.converged = s.converged;
@@ -109,6 +133,7 @@ void World::Reset() {
   v_ = model_.initial_velocities();
   time_ = 0;
   query_.candidates.clear();
+  query_.unreachable.clear();
   query_.patches.clear();
   results_.Clear();
   stats_ = StepStats{};

@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct StepStats {
   double residual = 0;
   double cost = 0;
   int num_contacts = 0;
+  // Point contacts within the margin left out as out of reach (contact_reach.h), and the
+  // step's solves: 1, plus one per after-check that put contacts back.
+  int num_out_of_reach = 0;
+  int num_solves = 1;
   int num_constraints = 0;
   bool converged = true;
   LinearSolverType linear_solver_used = LinearSolverType::kDense;  // the last solve's factorization
@@ -138,9 +143,14 @@ class World {
   double KineticEnergy() const;
   double PotentialEnergy() const;  // gravity + joint springs
   ConvexSolver& solver() { return solver_; }
+  // Point contacts out of reach are left out of the problem and checked afterwards
+  // (contact_reach.h; the default rule); nullopt keeps every contact within the margin, the
+  // same solution at a larger problem's cost.
+  void set_contact_reach_rule(const std::optional<ContactReachRule>& rule) { reach_rule_ = rule; }
 
  private:
   JointPdSpec& MutablePd(int scene_body, const char* caller);
+  bool BuildAndSolve();
   void FillStats(const ConvexSolverStats& s);
   std::string DescribeFailure(const char* what, const Eigen::VectorXd& q,
                               const Eigen::VectorXd& v) const;
@@ -154,6 +164,9 @@ class World {
   // The stages' reused storage.
   GeometryQuery geometry_query_;
   GeometryQueryResult query_;
+  std::optional<ContactReachRule> reach_rule_ = ContactReachRule{};
+  ContactReachCheck reach_check_;
+  Eigen::VectorXd v_warm_;
   ProblemBuilder problem_builder_;
   ConvexSolver solver_;
   Eigen::VectorXd v_next_, q_next_;

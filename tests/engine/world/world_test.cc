@@ -102,12 +102,21 @@ TEST_P(WorldModels, ContactStatesWithinTheMargin) {
   // A sphere of radius 5 cm, its lowest point 5 mm above the floor (inside the 1 cm margin):
   // moving up it is separating, creeping down too slowly to be pushed it is in the margin
   // (SAP pushes once v_n < v̂_n = −φ0/(δt + τ_d) ≈ −0.049 m/s); neither carries a force, and
-  // φ0 + δt·v_n is the distance after the step.
+  // φ0 + δt·v_n is the distance after the step. Every contact of the margin is in the problem
+  // here (no contact-reach rule); with the default rule the creeping sphere's 5 mm are out of
+  // its reach δt(1 + μ)(2·0.01 + 0.5) m/s ≈ 1.9 mm — except for SAP, whose horizon δt + τ_d is
+  // 0.102 s (docs/contact-model.md §4.3).
   for (const double vz : {1.0, -0.01}) {
     SceneSpec s = Pile(1, GetParam());
     s.bodies[1].initial_pose.translation() = Eigen::Vector3d(0, 0, 0.055);
     s.bodies[1].initial_velocity << 0, 0, 0, 0, 0, vz;
+    World reached(s);
+    ASSERT_TRUE(reached.Step());
+    const bool out_of_reach = vz < 0 && GetParam() != ContactApproximation::kSap;
+    EXPECT_EQ(reached.last_stats().num_out_of_reach, out_of_reach ? 1 : 0);
+    EXPECT_EQ(reached.contacts().size(), out_of_reach ? 0u : 1u);
     World world(s);
+    world.set_contact_reach_rule(std::nullopt);
     ASSERT_TRUE(world.Step());
     ASSERT_EQ(world.contacts().size(), 1u);
     const ContactResult& c = world.contacts()[0];
