@@ -384,6 +384,8 @@ void SolverPanel(const Snapshot& snapshot, UiState* ui) {
   ImGui::Text("iterations %d   residual %.2e", s.iterations, s.residual);
   ImGui::Text("step %.3f ms (geometry %.3f, solve %.3f)", s.total_ms, s.geometry_ms, s.solve_ms);
   ImGui::Text("contacts %d   constraints %d", s.num_contacts, s.num_constraints);
+  // docs/contact-model.md §4.3: margin contacts whose gap cannot close this step wait outside.
+  ImGui::Text("out of reach %d   solves %d", s.num_out_of_reach, s.num_solves);
   ImGui::Text("Newton system: %s", FactorizationLabel(s.linear_solver_used));
   if (ui->nonconverged_seen > 0) {
     ImGui::TextColored(kWarnColor, "not converged: %d steps, last at t = %.3f s",
