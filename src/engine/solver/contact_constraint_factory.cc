@@ -38,6 +38,16 @@ const char* UnusedParameterReason(ContactApproximation approximation, ContactPar
   return "";
 }
 
+double ContactHorizon(ContactApproximation approximation, const ContactProperties& pair,
+                      double dt_s) {
+  return approximation == ContactApproximation::kSap ? dt_s + pair.relaxation_time_s : dt_s;
+}
+
+bool MayAct(double signed_distance_m, double horizon_s, double friction, double normal_velocity,
+            double slip_speed) {
+  return normal_velocity - friction * slip_speed < -signed_distance_m / horizon_s;
+}
+
 const Constraint* ContactConstraintFactory::Make(int c, const ContactProperties& pair,
                                                  const ContactConfiguration& config, double dt_s,
                                                  const DelassusDiagonal& w) {

@@ -60,6 +60,16 @@ bool UsesParameter(ContactApproximation approximation, ContactParameter paramete
 // One line on why `approximation` does not read `parameter` ("" if it does).
 const char* UnusedParameterReason(ContactApproximation approximation, ContactParameter parameter);
 
+// A point contact with a gap φ0 acts in a step only if, at the step's velocities,
+// v_n − μ‖v_t‖ < −φ0/h (docs/contact-model.md §4.3): the horizon h is δt for Lagged and Similar
+// (x = x0 − δt v_n; Similar's z = v_n − μ‖v_t‖_s, and ‖v_t‖_s ≤ ‖v_t‖), and δt + τ_d for SAP
+// (separation y_n ≤ −μ̂ y_r ⇔ v_n − v̂_n ≥ μ‖v_t‖ with v̂_n = −φ0/(δt + τ_d)). Lagged's friction
+// needs no term (γ_n0 = 0 across a gap): the test is conservative there.
+double ContactHorizon(ContactApproximation approximation, const ContactProperties& pair,
+                      double dt_s);
+bool MayAct(double signed_distance_m, double horizon_s, double friction, double normal_velocity,
+            double slip_speed);
+
 class ContactConstraintFactory {
  public:
   // Makes room for the contacts of one step; the constraints of the previous step are dropped.

@@ -1,18 +1,8 @@
 #include "engine/world/contact_reach.h"
 
-#include <utility>
+#include <vector>
 
 namespace contactlab {
-
-double ContactHorizon(ContactApproximation approximation, const ContactProperties& pair,
-                      double dt_s) {
-  return approximation == ContactApproximation::kSap ? dt_s + pair.relaxation_time_s : dt_s;
-}
-
-bool MayAct(double signed_distance_m, double horizon_s, double friction, double normal_velocity,
-            double slip_speed) {
-  return normal_velocity - friction * slip_speed < -signed_distance_m / horizon_s;
-}
 
 Eigen::Vector3d ContactReachCheck::PointVelocity(const WorldModel& model, const MultibodyData& data,
                                                  double t, double dt_s, int scene_body,
@@ -32,9 +22,8 @@ int ContactReachCheck::Restore(const WorldModel& model, const MultibodyData& dat
                                double dt_s, const Eigen::VectorXd& v_next,
                                std::vector<UnreachableContact>* unreachable,
                                std::vector<ContactCandidate>* candidates) {
-  int restored = 0;
-  auto kept = unreachable->begin();
-  for (auto& u : *unreachable) {
+  const size_t before = candidates->size();
+  std::erase_if(*unreachable, [&](const UnreachableContact& u) {
     const ContactCandidate& c = u.candidate;
     const Eigen::Vector3d p_W = c.point.Midpoint();
     const Eigen::Vector3d v_rel =
@@ -42,15 +31,11 @@ int ContactReachCheck::Restore(const WorldModel& model, const MultibodyData& dat
         PointVelocity(model, data, t, dt_s, model.geometry(c.geometry_a).scene_body, p_W, v_next);
     const double v_n = v_rel.dot(c.point.normal_W);
     const double v_t = (v_rel - v_n * c.point.normal_W).norm();
-    if (MayAct(c.point.signed_distance_m, u.horizon_s, u.friction, v_n, v_t)) {
-      candidates->push_back(c);
-      ++restored;
-    } else {
-      *kept++ = std::move(u);
-    }
-  }
-  unreachable->erase(kept, unreachable->end());
-  return restored;
+    if (!MayAct(c.point.signed_distance_m, u.horizon_s, u.friction, v_n, v_t)) return false;
+    candidates->push_back(c);
+    return true;
+  });
+  return static_cast<int>(candidates->size() - before);
 }
 
 }  // namespace contactlab

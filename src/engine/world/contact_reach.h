@@ -8,23 +8,14 @@
 #include <Eigen/Dense>
 #include <vector>
 
-#include "engine/solver/contact_parameters.h"
+#include "engine/solver/contact_constraint_factory.h"
 #include "engine/world/contact_candidates.h"
 #include "engine/world/world_model.h"
 
 namespace contactlab {
 
-// A point contact acts in a step only if, at the step's velocities, v_n − μ‖v_t‖ < −φ0/h: the
-// horizon h is δt for Lagged and Similar (x = x0 − δt v_n; Similar's z = v_n − μ‖v_t‖_s, and
-// ‖v_t‖_s ≤ ‖v_t‖), and δt + τ_d for SAP (separation y_n ≤ −μ̂ y_r ⇔ v_n − v̂_n ≥ μ‖v_t‖ with
-// v̂_n = −φ0/(δt + τ_d)). Lagged's friction needs no term (γ_n0 = 0 across a gap): the test is
-// conservative there.
-double ContactHorizon(ContactApproximation approximation, const ContactProperties& pair,
-                      double dt_s);
-bool MayAct(double signed_distance_m, double horizon_s, double friction, double normal_velocity,
-            double slip_speed);
-
-// Which gaps count as out of reach at the step's start: the two bodies' speed bounds s (every
+// Which gaps count as out of reach at the step's start (MayAct and ContactHorizon of
+// contact_constraint_factory.h say which contacts act): the two bodies' speed bounds s (every
 // point of a geometry moves at most |v_c| + |ω| r, from its bounding box's centre c and radius
 // r) may grow within the step; a gap is out of reach if it exceeds
 // h (1 + μ) (safety · (s_a + s_b) + floor_speed). Only the cost depends on these numbers (how

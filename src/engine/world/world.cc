@@ -80,8 +80,7 @@ bool World::BuildAndSolve() {
   while (solved && reach_check_.Restore(model_, *data_, time_, inputs_.dt_s, v_next_,
                                         &query_.unreachable, &query_.candidates) > 0) {
     problem_builder_.Build(model_, inputs_, start, query_.candidates);
-    v_warm_ = v_next_;
-    solved = SolveVelocities(&solver_, problem_builder_.problem(), v_warm_, time_, &v_next_,
+    solved = SolveVelocities(&solver_, problem_builder_.problem(), v_next_, time_, &v_next_,
                              &solver_stats_);
     iterations += solver_stats_.iterations;
     ++stats_.num_solves;

@@ -166,7 +166,6 @@ class World {
   GeometryQueryResult query_;
   std::optional<ContactReachRule> reach_rule_ = ContactReachRule{};
   ContactReachCheck reach_check_;
-  Eigen::VectorXd v_warm_;
   ProblemBuilder problem_builder_;
   ConvexSolver solver_;
   Eigen::VectorXd v_next_, q_next_;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <numbers>
+#include <random>
 
 namespace contactlab {
 namespace {
@@ -182,6 +183,66 @@ TEST(ContactConstraintFactory, UsesParameterIsWhatTheConstraintsRead) {
   EXPECT_FALSE(UsesParameter(ContactApproximation::kSap, ContactParameter::kHuntCrossley));
   EXPECT_FALSE(UsesParameter(ContactApproximation::kLagged, ContactParameter::kRelaxationTime));
 }
+
+}  // namespace
+
+// docs/contact-model.md §4.3: MayAct is false only where the approximation's own constraint has
+// γ = 0 and ℓ = 0 (each made by the factory, sampled over gaps, velocities, friction and
+// relaxation times); for SAP the two are the same condition.
+namespace {
+
+class ContactActivation : public ::testing::TestWithParam<ContactApproximation> {};
+
+TEST_P(ContactActivation, MayActIsFalseOnlyWhereTheConstraintHasNoImpulse) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const double dt = 2e-3;
+  ContactConstraintFactory factory;
+  ContactApproximationSettings settings;
+  settings.approximation = GetParam();
+  int acting = 0, idle = 0;
+  for (int sample = 0; sample < 20000; ++sample) {
+    ContactProperties pair;
+    pair.stiffness_N_per_m = 1e6;
+    pair.hunt_crossley_s_per_m = 10;
+    pair.relaxation_time_s = sample % 2 ? 0.0 : 0.02;
+    pair.friction = 1.5 * unit(rng);
+    ContactConfiguration config;
+    config.signed_distance_m = 1e-2 * unit(rng);
+    config.previous_normal_velocity_m_per_s = 6 * unit(rng) - 3;
+    const double v_n = 6 * unit(rng) - 3, v_t = 3 * unit(rng) * unit(rng);
+    factory.Reset(settings, 1);
+    const DelassusDiagonal w{.w_t = 2.0, .w_n = 3.0};
+    const Constraint* c = factory.Make(0, pair, config, dt, w);
+    Eigen::Vector3d vc(v_t, 0, v_n), gamma;
+    const double ell = c->Evaluate(vc, gamma, nullptr);
+    const bool may_act = MayAct(config.signed_distance_m, ContactHorizon(GetParam(), pair, dt),
+                                pair.friction, v_n, v_t);
+    if (!may_act) {
+      ASSERT_EQ(gamma.norm(), 0.0) << "sample " << sample << ": φ0 " << config.signed_distance_m
+                                   << ", v_n " << v_n << ", v_t " << v_t;
+      ASSERT_EQ(ell, 0.0) << "sample " << sample;
+      ++idle;
+    } else {
+      if (GetParam() == ContactApproximation::kSap) {
+        ASSERT_GT(gamma.norm(), 0.0) << "sample " << sample;  // the separation test itself
+      }
+      acting += gamma.norm() > 0;
+    }
+  }
+  // Both sides sampled: the test can fail either way.
+  EXPECT_GT(idle, 2000);
+  EXPECT_GT(acting, 2000);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ContactActivation,
+                         ::testing::Values(ContactApproximation::kSap,
+                                           ContactApproximation::kLagged,
+                                           ContactApproximation::kSimilar,
+                                           ContactApproximation::kRegularizedLagged),
+                         [](const ::testing::TestParamInfo<ContactApproximation>& info) {
+                           return ContactApproximationName(info.param);
+                         });
 
 }  // namespace
 }  // namespace contactlab
