@@ -4,7 +4,8 @@
 #   the app tests run) under AddressSanitizer + UndefinedBehaviorSanitizer;
 # - build/ (the release build, whose engine and io it shares): the threaded runtime tests (sim
 #   runtime, ghost, timeline, recording and replay, the input devices' threads) under
-#   ThreadSanitizer, target runtime_tsan_test.
+#   ThreadSanitizer, target runtime_tsan_test; and the solver's threads (islands shared among
+#   them), target solver_tsan_test.
 # ASan at -O1 with assertions, without the GUI and the benchmarks, only the test binaries that
 # matter, so that they add minutes, not tens of minutes, to CI. Any report fails its test.
 # Usage: scripts/sanitizer_tests.sh   Exit code: 0 when every test passes without a report.
@@ -88,9 +89,9 @@ echo "ASan + UBSan tests: $((SECONDS - start)) s"
 # TSan: the release build's engine with app and input compiled again (tests/CMakeLists.txt).
 start=$SECONDS
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-build build runtime_tsan_test
+build build runtime_tsan_test solver_tsan_test
 echo "TSan build: $((SECONDS - start)) s"
 start=$SECONDS
-run_all build "*" runtime_tsan_test || status=1
+run_all build "*" runtime_tsan_test solver_tsan_test || status=1
 echo "TSan tests: $((SECONDS - start)) s"
 exit $status

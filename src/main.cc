@@ -3,10 +3,12 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <thread>
 
 #include "app/command_line.h"
 #include "app/headless_runner.h"
@@ -36,9 +38,10 @@ int RunGui(const contactlab::CommandLine& cl) {
   const bool screenshot = !cl.screenshot_path.empty();
   const bool gui_stats = !cl.gui_stats_path.empty();
   if (!cl.log_path.empty() || !cl.contact_log_path.empty() || !cl.summary_path.empty() ||
-      (cl.duration_s && !gui_stats)) {
+      (cl.duration_s && !gui_stats) || cl.solver_threads) {
     spdlog::warn(
-        "--log, --log-contacts, --summary and --duration apply to --headless runs; ignored");
+        "--log, --log-contacts, --summary, --duration and --threads apply to --headless runs; "
+        "ignored");
   }
   ApplicationOptions options;
   try {
@@ -194,6 +197,10 @@ int main(int argc, char** argv) {
   }
   try {
     World world(scene);
+    ConvexSolverParameters solver = world.solver().parameters();
+    solver.num_threads = cl.solver_threads.value_or(
+        std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 2));
+    world.solver().set_parameters(solver);
     // Teleoperation: a scene with a robot arm is driven by the input device (headless default:
     // the scene's scripted replay). GUI teleoperation arrives with the teleop panels.
     std::unique_ptr<TeleopController> teleop;

@@ -27,6 +27,7 @@ namespace {
 struct RawOptions {
   std::string model, ghost, window_size;
   double max_fps = NAN;
+  int threads = 0;
   double dt = NAN, stiffness = NAN, hunt_crossley = NAN, relaxation = NAN, stiction = NAN,
          friction = NAN, duration = NAN, rtf = NAN;
 };
@@ -47,6 +48,9 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--relaxation-time", raw->relaxation, "SAP dissipation time scale override [s]");
   app->add_option("--stiction-tolerance", raw->stiction, "stiction tolerance v_s override [m/s]");
   app->add_option("--friction", raw->friction, "friction coefficient override");
+  app->add_option("--threads", raw->threads,
+                  "headless: threads that solve a step's independent islands (1-64; default 2 "
+                  "on a machine with two or more cores)");
   app->add_option("--input", out->input, "keyboard|spacemouse|gamepad|replay:FILE");
   app->add_option("--record", out->record_path,
                   "record the teleoperation commands to a CSV that --input replay:FILE plays back");
@@ -155,6 +159,10 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
   }
   if (!TakeNumber(app, raw.rtf, "--realtime-factor", &out->realtime_factor, false)) {
     return "--realtime-factor must be a positive number";
+  }
+  if (app.count("--threads")) {
+    if (raw.threads < 1 || raw.threads > 64) return "--threads must be an integer from 1 to 64";
+    out->solver_threads = raw.threads;
   }
   if (!out->input.empty() && out->input != "keyboard" && out->input != "spacemouse" &&
       out->input != "gamepad" && out->input.rfind("replay:", 0) != 0) {

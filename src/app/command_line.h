@@ -19,6 +19,9 @@ struct CommandLine {
   std::string contact_log_path;               // --log-contacts
   std::optional<ContactApproximation> ghost;  // --ghost (GUI): a ghost run from the start
   std::optional<double> realtime_factor;
+  // --threads N (headless): threads that share a step's islands, 1–64; default: 2 on a machine
+  // with two cores or more (the GUI's sim thread solves alone: the render thread has the other).
+  std::optional<int> solver_threads;
   std::string screenshot_path;
   int frames = 0;
   // GUI and screenshot window size in pixels (--window-size WxH); 0: the default.

@@ -116,6 +116,30 @@ TEST(CommandLine, RegularizedLaggedIsSelectableAsAModel) {
   std::filesystem::remove(summary);
 }
 
+TEST(CommandLine, ThreadsGiveTheSameRunBitForBit) {
+  // The clutter's impact phase (0.2–0.6 s) splits into islands that two threads share
+  // (docs/contact-model.md §4.2): every body's state, the iterations and the residuals in the
+  // log are one thread's to the last printed digit; only the step times differ.
+  const auto run = [](int threads) {
+    const std::string log = TempPath("threads" + std::to_string(threads) + ".csv");
+    const Result r = RunContactlab("--headless --scene clutter --duration 0.6 --threads " +
+                                   std::to_string(threads) + " --log " + log);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    std::istringstream in(ReadFile(log));
+    std::filesystem::remove(log);
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(in, line);) {
+      const size_t first = line.find(','), second = line.find(',', first + 1);
+      rows.push_back(line.substr(0, first) + line.substr(second));  // without step_ms
+    }
+    return rows;
+  };
+  const std::vector<std::string> one = run(1), two = run(2);
+  ASSERT_EQ(one.size(), 301u);  // the header and 300 steps
+  ASSERT_EQ(two.size(), one.size());
+  for (size_t i = 0; i < one.size(); ++i) ASSERT_EQ(two[i], one[i]) << "row " << i;
+}
+
 TEST(CommandLine, LogGivesEveryDynamicBodysStateAndJointCoordinates) {
   // Four bodies without contact, each with a known answer: a ball falling freely (floating), a
   // slider falling along a vertical prismatic joint, a wheel spinning at 2 rad/s on a vertical
@@ -295,6 +319,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{"WindowSizeNegative", "--window-size -800x600", "--window-size"},
         BadArgs{"WindowSizeTrailing", "--window-size 800x600x2", "--window-size"},
         BadArgs{"NegativeMaxFps", "--max-fps -5", "--max-fps"},
+        BadArgs{"ZeroThreads", "--headless --scene falling_sphere --threads 0", "--threads"},
+        BadArgs{"TooManyThreads", "--headless --scene falling_sphere --threads 65", "--threads"},
+        BadArgs{"ThreadsNotANumber", "--headless --scene falling_sphere --threads two",
+                "--threads"},
         BadArgs{"GuiStatsHeadless", "--headless --gui-stats /tmp/x.json", "--gui-stats"},
         BadArgs{"RecordUnwritableHeadless",
                 "--headless --scene peg_in_hole --duration 0.01 --record /no/such/dir/r.csv",

@@ -27,9 +27,20 @@ void SubtractProductTransposed(const double* A, const double* B, int m, int n, i
   }
 }
 
+// The kernels below take their block sizes as template parameters: kRuntime reads them from the
+// arguments, 6 (free bodies, most blocks of a pile) lets the compiler unroll and vectorize.
+constexpr int kRuntime = 0;
+
+template <int N>
+constexpr int Size(int n) {
+  return N == kRuntime ? n : N;
+}
+
 // In-place Cholesky of the lower triangle of the n × n block L (column-major). False at a pivot
 // that is not positive (or not finite): H is not positive definite to working precision.
-bool FactorDiagonalBlock(int n, double* L) {
+template <int N>
+bool FactorDiagonalBlock(int n_runtime, double* L) {
+  const int n = Size<N>(n_runtime);
   for (int j = 0; j < n; ++j) {
     double d = L[j * n + j];
     for (int q = 0; q < j; ++q) d -= L[q * n + j] * L[q * n + j];
@@ -46,7 +57,10 @@ bool FactorDiagonalBlock(int n, double* L) {
 }
 
 // X = B L⁻ᵀ in place for the m × n block B below the factored n × n diagonal block L.
-void SolveBelowDiagonal(int n, const double* L, int m, double* B) {
+template <int M, int N>
+void SolveBelowDiagonal(int n_runtime, const double* __restrict L, int m_runtime,
+                        double* __restrict B) {
+  const int n = Size<N>(n_runtime), m = Size<M>(m_runtime);
   for (int j = 0; j < n; ++j) {
     double* x = B + static_cast<ptrdiff_t>(j) * m;
     for (int q = 0; q < j; ++q) {
@@ -56,6 +70,49 @@ void SolveBelowDiagonal(int n, const double* L, int m, double* B) {
     }
     const double inverse = 1.0 / L[j * n + j];
     for (int i = 0; i < m; ++i) x[i] *= inverse;
+  }
+}
+
+// y ← L⁻¹ y for the factored n × n diagonal block L.
+template <int N>
+void ForwardSubstitute(int n_runtime, const double* __restrict L, double* __restrict y) {
+  const int n = Size<N>(n_runtime);
+  for (int j = 0; j < n; ++j) {
+    y[j] /= L[j * n + j];
+    for (int i = j + 1; i < n; ++i) y[i] -= L[j * n + i] * y[j];
+  }
+}
+
+// x ← L⁻ᵀ x for the factored n × n diagonal block L.
+template <int N>
+void BackSubstitute(int n_runtime, const double* __restrict L, double* __restrict x) {
+  const int n = Size<N>(n_runtime);
+  for (int j = n - 1; j >= 0; --j) {
+    double s = x[j];
+    for (int i = j + 1; i < n; ++i) s -= L[j * n + i] * x[i];
+    x[j] = s / L[j * n + j];
+  }
+}
+
+// y_i −= B y_k for the m × n block B (column-major); y_i and y_k are different trees' entries.
+template <int M, int N>
+void SubtractProduct(int m_runtime, int n_runtime, const double* __restrict B,
+                     const double* __restrict y_k, double* __restrict y_i) {
+  const int m = Size<M>(m_runtime), n = Size<N>(n_runtime);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < m; ++i) y_i[i] -= B[j * m + i] * y_k[j];
+  }
+}
+
+// x_k −= Bᵀ x_i for the m × n block B (column-major).
+template <int M, int N>
+void SubtractTransposeProduct(int m_runtime, int n_runtime, const double* __restrict B,
+                              const double* __restrict x_i, double* __restrict x_k) {
+  const int m = Size<M>(m_runtime), n = Size<N>(n_runtime);
+  for (int j = 0; j < n; ++j) {
+    double sum = 0;
+    for (int i = 0; i < m; ++i) sum += B[j * m + i] * x_i[i];
+    x_k[j] -= sum;
   }
 }
 
@@ -186,10 +243,18 @@ void BlockCholesky::PlanGatherAndUpdates(const BlockSparseHessian& H,
 
 bool BlockCholesky::FactorColumn(const Column& c) {
   double* L_kk = values_.data() + c.diagonal;
-  if (!FactorDiagonalBlock(c.nv, L_kk)) return false;
+  const bool free_body = c.nv == 6;
+  if (!(free_body ? FactorDiagonalBlock<6>(6, L_kk) : FactorDiagonalBlock<kRuntime>(c.nv, L_kk))) {
+    return false;
+  }
   for (int s = c.first_block; s < c.end_block; ++s) {
-    SolveBelowDiagonal(c.nv, L_kk, columns_[blocks_[s].row_column].nv,
-                       values_.data() + blocks_[s].offset);
+    const int m = columns_[blocks_[s].row_column].nv;
+    double* B = values_.data() + blocks_[s].offset;
+    if (free_body && m == 6) {
+      SolveBelowDiagonal<6, 6>(6, L_kk, 6, B);
+    } else {
+      SolveBelowDiagonal<kRuntime, kRuntime>(c.nv, L_kk, m, B);
+    }
   }
   // Right-looking: the later columns receive this one's contribution now, so each column is
   // final when its turn comes.
@@ -239,16 +304,19 @@ bool BlockCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) const {
     const int n = c.nv;
     const double* L = values_.data() + c.diagonal;
     double* y_k = y + tree_start_[c.tree];
-    for (int j = 0; j < n; ++j) {
-      y_k[j] /= L[j * n + j];
-      for (int i = j + 1; i < n; ++i) y_k[i] -= L[j * n + i] * y_k[j];
+    if (n == 6) {
+      ForwardSubstitute<6>(6, L, y_k);
+    } else {
+      ForwardSubstitute<kRuntime>(n, L, y_k);
     }
     for (int s = c.first_block; s < c.end_block; ++s) {
       const Column& row = columns_[blocks_[s].row_column];
       const double* B = values_.data() + blocks_[s].offset;
       double* y_i = y + tree_start_[row.tree];
-      for (int j = 0; j < n; ++j) {
-        for (int i = 0; i < row.nv; ++i) y_i[i] -= B[j * row.nv + i] * y_k[j];
+      if (n == 6 && row.nv == 6) {
+        SubtractProduct<6, 6>(6, 6, B, y_k, y_i);
+      } else {
+        SubtractProduct<kRuntime, kRuntime>(row.nv, n, B, y_k, y_i);
       }
     }
   }
@@ -261,16 +329,16 @@ bool BlockCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) const {
       const Column& row = columns_[blocks_[s].row_column];
       const double* B = values_.data() + blocks_[s].offset;
       const double* x_i = y + tree_start_[row.tree];
-      for (int j = 0; j < n; ++j) {
-        double sum = 0;
-        for (int i = 0; i < row.nv; ++i) sum += B[j * row.nv + i] * x_i[i];
-        x_k[j] -= sum;
+      if (n == 6 && row.nv == 6) {
+        SubtractTransposeProduct<6, 6>(6, 6, B, x_i, x_k);
+      } else {
+        SubtractTransposeProduct<kRuntime, kRuntime>(row.nv, n, B, x_i, x_k);
       }
     }
-    for (int j = n - 1; j >= 0; --j) {
-      double s = x_k[j];
-      for (int i = j + 1; i < n; ++i) s -= L[j * n + i] * x_k[i];
-      x_k[j] = s / L[j * n + j];
+    if (n == 6) {
+      BackSubstitute<6>(6, L, x_k);
+    } else {
+      BackSubstitute<kRuntime>(n, L, x_k);
     }
   }
   return true;

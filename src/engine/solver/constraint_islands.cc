@@ -57,15 +57,17 @@ void ConstraintIslands::Compute(const ConvexProblem& problem) {
 }
 
 void ConstraintIslands::Extract(const ConvexProblem& problem, int island,
-                                ConvexProblem* island_problem) {
+                                ConvexProblem* island_problem, ExtractScratch* scratch) const {
   const std::span<const int> trees = this->trees(island);
-  local_tree_.resize(problem.num_trees());
-  island_tree_nv_.resize(trees.size());
+  std::vector<int>& local_tree = scratch->local_tree;
+  std::vector<int>& local_body = scratch->local_body;
+  local_tree.resize(problem.num_trees());
+  scratch->island_tree_nv.resize(trees.size());
   for (size_t k = 0; k < trees.size(); ++k) {
-    local_tree_[trees[k]] = static_cast<int>(k);
-    island_tree_nv_[k] = problem.tree_nv(trees[k]);
+    local_tree[trees[k]] = static_cast<int>(k);
+    scratch->island_tree_nv[k] = problem.tree_nv(trees[k]);
   }
-  island_problem->Reset(island_tree_nv_);
+  island_problem->Reset(scratch->island_tree_nv);
   for (size_t k = 0; k < trees.size(); ++k) {
     const int t = trees[k], local = static_cast<int>(k);
     island_problem->mutable_tree_A(local) = problem.tree_A(t);
@@ -73,26 +75,28 @@ void ConstraintIslands::Extract(const ConvexProblem& problem, int island,
                                                            problem.tree_nv(t)) =
         problem.free_motion_velocity().segment(problem.tree_start(t), problem.tree_nv(t));
   }
-  local_body_.assign(problem.num_body_jacobians(), -1);
-  const auto local_body = [&](int body) {
-    if (local_body_[body] < 0) {
-      local_body_[body] =
-          island_problem->AddBodyJacobian(local_tree_[problem.body_jacobian_tree(body)]);
-      island_problem->mutable_body_jacobian(local_body_[body]) = problem.body_jacobian(body);
+  local_body.assign(problem.num_body_jacobians(), -1);
+  const auto local_body_index = [&](int body) {
+    if (local_body[body] < 0) {
+      local_body[body] =
+          island_problem->AddBodyJacobian(local_tree[problem.body_jacobian_tree(body)]);
+      island_problem->mutable_body_jacobian(local_body[body]) = problem.body_jacobian(body);
     }
-    return local_body_[body];
+    return local_body[body];
   };
   for (const int i : constraints(island)) {
     const auto& e = problem.entry(i);
     const int local = island_problem->AddConstraint(
-        e.constraint, local_tree_[e.tree[0]], e.num_cliques == 2 ? local_tree_[e.tree[1]] : -1);
+        e.constraint, local_tree[e.tree[0]], e.num_cliques == 2 ? local_tree[e.tree[1]] : -1);
     for (int c = 0; c < e.num_cliques; ++c) {
       island_problem->mutable_jacobian(local, c) = problem.jacobian(i, c);
     }
     island_problem->mutable_bias(local) = problem.bias().segment(e.row_start, e.num_rows);
     if (const ConvexProblem::ContactFrame* frame = problem.contact_frame(i)) {
       ConvexProblem::ContactFrame local_frame = *frame;
-      for (int c = 0; c < e.num_cliques; ++c) local_frame.body[c] = local_body(frame->body[c]);
+      for (int c = 0; c < e.num_cliques; ++c) {
+        local_frame.body[c] = local_body_index(frame->body[c]);
+      }
       island_problem->SetContactFrame(local, local_frame);
     }
   }

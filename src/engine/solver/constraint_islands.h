@@ -28,10 +28,16 @@ class ConstraintIslands {
   // The trees no constraint touches, in the problem's order.
   std::span<const int> free_trees() const { return free_trees_; }
 
+  // Extract's scratch: a tree's and a body Jacobian's index in the island (−1: not in it).
+  struct ExtractScratch {
+    std::vector<int> local_tree, local_body, island_tree_nv;
+  };
   // Writes island k as a problem of its own: its trees renumbered 0… in order, their A and v*,
   // its constraints in order with their Jacobians, biases, body Jacobians and contact frames.
-  // Reuses *island's storage (allocation-free once warmed up).
-  void Extract(const ConvexProblem& problem, int island, ConvexProblem* island_problem);
+  // Reuses *island's and *scratch's storage (allocation-free once warmed up). Islands may be
+  // extracted concurrently, each with its own scratch.
+  void Extract(const ConvexProblem& problem, int island, ConvexProblem* island_problem,
+               ExtractScratch* scratch) const;
 
  private:
   static std::span<const int> Slice(const std::vector<int>& items, const std::vector<int>& start,
@@ -47,8 +53,6 @@ class ConstraintIslands {
   std::vector<int> island_constraints_, island_constraint_start_;
   std::vector<int> free_trees_;
   std::vector<int> cursor_;  // counting-sort scratch
-  // Extract's scratch: a tree's and a body Jacobian's index in the island (−1: not in it).
-  std::vector<int> local_tree_, local_body_, island_tree_nv_;
 };
 
 }  // namespace contactlab

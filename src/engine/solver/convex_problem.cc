@@ -162,14 +162,27 @@ void ConvexProblem::MultiplyJ(const Eigen::VectorXd& v, Eigen::Ref<Eigen::Vector
   assert(vc.size() == num_rows_);
   for (int i = 0; i < num_constraints(); ++i) {
     const ConstraintEntry& e = entries_[i];
-    auto out = vc.segment(e.row_start, e.num_rows);
-    const int t0 = e.tree[0];
-    // lazyProduct: a constraint has a few rows, where Eigen's GEMV dispatch costs more than
-    // the coefficient loop.
-    out.noalias() = jacobian(i, 0).lazyProduct(v.segment(tree_start_[t0], tree_nv_[t0]));
-    if (e.num_cliques == 2) {
-      const int t1 = e.tree[1];
-      out.noalias() += jacobian(i, 1).lazyProduct(v.segment(tree_start_[t1], tree_nv_[t1]));
+    for (int k = 0; k < e.num_cliques; ++k) {
+      const int t = e.tree[k];
+      if (e.num_rows == 3 && tree_nv_[t] == 6) {  // a contact on a free body: fixed sizes
+        const Eigen::Map<const Eigen::Matrix<double, 3, 6>> J(jacobian(i, k).data());
+        auto out = vc.segment<3>(e.row_start);
+        if (k == 0) {
+          out.noalias() = J * v.segment<6>(tree_start_[t]);
+        } else {
+          out.noalias() += J * v.segment<6>(tree_start_[t]);
+        }
+        continue;
+      }
+      // lazyProduct: a constraint has a few rows, where Eigen's GEMV dispatch costs more than
+      // the coefficient loop.
+      auto out = vc.segment(e.row_start, e.num_rows);
+      const auto product = jacobian(i, k).lazyProduct(v.segment(tree_start_[t], tree_nv_[t]));
+      if (k == 0) {
+        out.noalias() = product;
+      } else {
+        out.noalias() += product;
+      }
     }
   }
 }
@@ -178,11 +191,15 @@ void ConvexProblem::MultiplyJTranspose(const Eigen::VectorXd& gamma, Eigen::Vect
   y->setZero(nv_);
   for (int i = 0; i < num_constraints(); ++i) {
     const ConstraintEntry& e = entries_[i];
-    const auto g = gamma.segment(e.row_start, e.num_rows);
     for (int k = 0; k < e.num_cliques; ++k) {
       const int t = e.tree[k];
+      if (e.num_rows == 3 && tree_nv_[t] == 6) {
+        const Eigen::Map<const Eigen::Matrix<double, 3, 6>> J(jacobian(i, k).data());
+        y->segment<6>(tree_start_[t]).noalias() += J.transpose() * gamma.segment<3>(e.row_start);
+        continue;
+      }
       y->segment(tree_start_[t], tree_nv_[t]).noalias() +=
-          jacobian(i, k).transpose().lazyProduct(g);
+          jacobian(i, k).transpose().lazyProduct(gamma.segment(e.row_start, e.num_rows));
     }
   }
 }
@@ -190,8 +207,14 @@ void ConvexProblem::MultiplyJTranspose(const Eigen::VectorXd& gamma, Eigen::Vect
 void ConvexProblem::MultiplyA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const {
   if (y->size() != nv_) y->resize(nv_);
   for (int t = 0; t < num_trees(); ++t) {
-    y->segment(tree_start_[t], tree_nv_[t]).noalias() =
-        tree_A(t) * x.segment(tree_start_[t], tree_nv_[t]);
+    if (tree_nv_[t] == 6) {  // a free body: Eigen's fixed-size product, not its dynamic dispatch
+      y->segment<6>(tree_start_[t]).noalias() =
+          Eigen::Map<const Eigen::Matrix<double, 6, 6>>(tree_A(t).data()) *
+          x.segment<6>(tree_start_[t]);
+    } else {
+      y->segment(tree_start_[t], tree_nv_[t]).noalias() =
+          tree_A(t) * x.segment(tree_start_[t], tree_nv_[t]);
+    }
   }
 }
 

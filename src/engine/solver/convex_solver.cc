@@ -10,6 +10,7 @@
 #include "engine/solver/block_cholesky.h"
 #include "engine/solver/block_sparse_hessian.h"
 #include "engine/solver/constraint_islands.h"
+#include "engine/solver/parallel_for.h"
 #include "engine/solver/supernodal_cholesky.h"
 
 namespace contactlab {
@@ -67,6 +68,13 @@ struct ConvexSolver::Workspace {
   std::vector<Eigen::VectorXd> island_v;
   std::vector<int> island_iterations;
   std::vector<std::vector<double>> island_cost_histories;  // only when recording
+  std::vector<ConvexSolverStats> island_stats;
+  // The islands largest first (a second thread then finishes the small ones while the first
+  // works through the large), and the threads that share them when it pays.
+  std::vector<int> island_order;
+  std::vector<int> island_size;
+  std::unique_ptr<ParallelFor> team;
+  std::vector<ConstraintIslands::ExtractScratch> extract_scratch;  // per thread
   Eigen::MatrixXd H_dense;
   Eigen::LLT<Eigen::MatrixXd> llt;
   BlockCholesky block_cholesky;
@@ -530,15 +538,11 @@ void ConvexSolver::SolveIslands(const ConvexProblem& problem, Eigen::VectorXd* v
   ws.island_iterations.assign(num_islands, 0);
   bool free_trees_moved = false;
   const double free_cost0 = MoveFreeTrees(problem, v, &free_trees_moved);
-  for (int k = 0; k < num_islands; ++k) {
-    ws.islands.Extract(problem, k, &ws.island_problems[k]);
-    GatherIsland(problem, k, *v, &ws.island_v[k]);
-    ws.island_cost_histories[k].clear();
-  }
   // ‖D A (v − v*)‖ at the warm start (the free trees' terms are zero now).
   ws.r.noalias() = *v - problem.free_motion_velocity();
   problem.MultiplyA(ws.r, &ws.Ar);
   const double momentum0 = ws.D.cwiseProduct(ws.Ar).norm();
+  const bool parallel = OrderIslands(problem);
   // Stopping (§4.2): with ε_abs/√K and ε_rel/√2 the islands' own tests imply the whole
   // problem's, but hold the small ones to their own momentum, far stricter than the pile's. So
   // a first pass lets each island also stop within an even share of the whole problem's
@@ -552,7 +556,7 @@ void ConvexSolver::SolveIslands(const ConvexProblem& problem, Eigen::VectorXd* v
     island_params.absolute_tolerance =
         strict ? params_.absolute_tolerance / sqrt_k
                : (params_.absolute_tolerance + params_.relative_tolerance * momentum0) / sqrt_k;
-    SolveIslandsOnce(island_params, stats);
+    SolveIslandsOnce(problem, *v, island_params, /*extract=*/!strict, parallel, stats);
     if (!stats->converged || stats->residual <= stats->tolerance) break;
   }
   stats->iterations = free_trees_moved ? 1 : 0;
@@ -563,15 +567,66 @@ void ConvexSolver::SolveIslands(const ConvexProblem& problem, Eigen::VectorXd* v
   if (record_cost_history_) CombineCostHistories(num_islands, free_cost0, stats);
 }
 
-void ConvexSolver::SolveIslandsOnce(const ConvexSolverParameters& island_params,
-                                    ConvexSolverStats* stats) {
+bool ConvexSolver::OrderIslands(const ConvexProblem& problem) {
   Workspace& ws = *ws_;
+  const int num_islands = ws.islands.num_islands();
+  ws.island_order.resize(num_islands);
+  ws.island_size.resize(num_islands);
+  int total = 0, largest = 0;
+  for (int k = 0; k < num_islands; ++k) {
+    // A Newton iteration's work grows with the velocities and the constraint rows.
+    int size = 0;
+    for (const int t : ws.islands.trees(k)) size += problem.tree_nv(t);
+    for (const int i : ws.islands.constraints(k)) size += problem.entry(i).num_rows;
+    ws.island_order[k] = k;
+    ws.island_size[k] = size;
+    total += size;
+    largest = std::max(largest, size);
+  }
+  // A second thread pays when what is left besides the largest island is worth more than
+  // the hand-over (a few microseconds: the work of a pair of resting bodies).
+  const bool parallel =
+      params_.num_threads > 1 && total - largest >= params_.min_parallel_island_size;
+  if (parallel) {
+    std::stable_sort(ws.island_order.begin(), ws.island_order.end(),
+                     [&](int a, int b) { return ws.island_size[a] > ws.island_size[b]; });
+    if (!ws.team || ws.team->num_threads() != params_.num_threads) {
+      ws.team = std::make_unique<ParallelFor>(params_.num_threads);
+    }
+  }
+  ws.extract_scratch.resize(parallel ? params_.num_threads : 1);
+  return parallel;
+}
+
+void ConvexSolver::SolveIslandsOnce(const ConvexProblem& problem, const Eigen::VectorXd& v,
+                                    const ConvexSolverParameters& island_params, bool extract,
+                                    bool parallel, ConvexSolverStats* stats) {
+  Workspace& ws = *ws_;
+  const int num_islands = ws.islands.num_islands();
+  ws.island_stats.resize(num_islands);
+  // Each island's extraction and solve touch only its own problem, solver and velocities (and
+  // the thread's scratch): the islands may run on any thread, and the sums below are taken in
+  // island order, so the result is the same bit for bit.
+  auto solve = [&](int j, int thread) {
+    const int k = ws.island_order[j];
+    if (extract) {
+      ws.islands.Extract(problem, k, &ws.island_problems[k], &ws.extract_scratch[thread]);
+      GatherIsland(problem, k, v, &ws.island_v[k]);
+      ws.island_cost_histories[k].clear();
+    }
+    ws.island_stats[k] = SolveIsland(k, island_params);
+  };
+  if (parallel) {
+    ws.team->Run(num_islands, solve);
+  } else {
+    for (int j = 0; j < num_islands; ++j) solve(j, 0);
+  }
   double residual_sq = 0, momentum_sq = 0, impulse_sq = 0;
   int largest_island_nv = -1;
   stats->cost = 0;
   stats->converged = true;
-  for (int k = 0; k < ws.islands.num_islands(); ++k) {
-    const ConvexSolverStats s = SolveIsland(k, island_params);
+  for (int k = 0; k < num_islands; ++k) {
+    const ConvexSolverStats& s = ws.island_stats[k];
     stats->cost += s.cost;
     residual_sq += s.residual * s.residual;
     momentum_sq += s.momentum_norm * s.momentum_norm;

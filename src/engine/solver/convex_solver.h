@@ -64,6 +64,11 @@ struct ConvexSolverParameters {
   // independent groups of trees is solved island by island, each with its own Newton
   // iterations, to per-island tolerances that imply the whole problem's.
   bool solve_islands_separately = true;
+  // Threads that share a step's islands (the caller included); 1 solves them in turn. More pay
+  // only when the islands other than the largest hold at least min_parallel_island_size
+  // velocities plus constraint rows. Valid: 1 … 64.
+  int num_threads = 1;
+  int min_parallel_island_size = 60;
   LinearSolverType linear_solver = LinearSolverType::kAuto;
   // kAuto: the tree-block Cholesky, faster than a dense LLT from two trees up and than CHOLMOD
   // while the fronts stay small; CHOLMOD's BLAS supernodes when the block analysis predicts at
@@ -147,9 +152,15 @@ class ConvexSolver {
   void GatherIsland(const ConvexProblem& problem, int k, const Eigen::VectorXd& v,
                     Eigen::VectorXd* island_v) const;
   ConvexSolverStats SolveIsland(int k, const ConvexSolverParameters& params);
-  // Every island solved with these parameters; *stats gets their sums and the whole problem's
-  // residual and tolerance from their terms.
-  void SolveIslandsOnce(const ConvexSolverParameters& island_params, ConvexSolverStats* stats);
+  // Orders the islands largest first and returns whether they are worth sharing among
+  // params_.num_threads threads (starting the threads the first time).
+  bool OrderIslands(const ConvexProblem& problem);
+  // Every island solved with these parameters (first extracted from the problem and gathered
+  // from v if extract), on the threads if parallel; *stats gets their sums and the whole
+  // problem's residual and tolerance from their terms.
+  void SolveIslandsOnce(const ConvexProblem& problem, const Eigen::VectorXd& v,
+                        const ConvexSolverParameters& island_params, bool extract, bool parallel,
+                        ConvexSolverStats* stats);
   void ScatterIsland(const ConvexProblem& problem, int k, Eigen::VectorXd* v);
   // The whole problem's cost history from the islands' (their iterations interleaved).
   void CombineCostHistories(int num_islands, double free_cost0, ConvexSolverStats* stats) const;

@@ -88,6 +88,13 @@ void ProblemBuilder::AddFreeMotion(const WorldModel& model, const WorldInputs& i
     A = tree_mass_[t];
     A.diagonal() +=
         dt * mb.joint_damping().segment(s, n) + dt * dt * mb.joint_stiffness().segment(s, n);
+    if (n == 6) {  // a free body: a fixed-size factorization, a quarter of the dynamic one's cost
+      const Eigen::Matrix<double, 6, 6> A6 = A;
+      v_star.segment<6>(s) =
+          start.v.segment<6>(s) +
+          dt * Eigen::LLT<Eigen::Matrix<double, 6, 6>>(A6).solve(generalized_forces_.segment<6>(s));
+      continue;
+    }
     tree_llt_[t].compute(A);
     auto acceleration = tree_scratch_.head(n);  // A⁻¹ k, into reused storage
     acceleration = tree_llt_[t].solve(generalized_forces_.segment(s, n));

@@ -127,9 +127,10 @@ TEST(ConstraintIslandsTest, AnIslandsProblemIsTheWholeOneRestricted) {
   MatrixXd H;
   const double ell = solver.EvaluateCost(problem, v, &gradient, &H);
   double ell_sum = 0;
+  ConstraintIslands::ExtractScratch scratch;
   for (int k = 0; k < islands.num_islands(); ++k) {
     ConvexProblem island;
-    islands.Extract(problem, k, &island);
+    islands.Extract(problem, k, &island, &scratch);
     const std::vector<int> trees = ToVector(islands.trees(k));
     ASSERT_EQ(island.num_trees(), static_cast<int>(trees.size()));
     ASSERT_EQ(island.num_constraints(), static_cast<int>(islands.constraints(k).size()));
