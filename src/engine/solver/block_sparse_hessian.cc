@@ -158,8 +158,11 @@ constexpr int kLazyProductMaxRows = 6;
 // slower at an arm's 9 dofs (a peg-in-hole step's Hessian assembly was half its solve).
 // lower_only, for a diagonal block (J_a = J_b): the lower triangle i ≥ j alone — all the
 // factorizations read (block_sparse_hessian.h); an arm's 9 × 9 block costs 45 entries, not 81.
-void AddTransposeProduct3(const double* J_a, int n_a, const double* GJ_b, int n_b, bool lower_only,
-                          double* H) {
+// N > 0: n_a = n_b = N known to the compiler (free bodies, N = 6: unrolled).
+template <int N = 0>
+void AddTransposeProduct3(const double* J_a, int n_a_runtime, const double* GJ_b, int n_b_runtime,
+                          bool lower_only, double* H) {
+  const int n_a = N > 0 ? N : n_a_runtime, n_b = N > 0 ? N : n_b_runtime;
   for (int j = 0; j < n_b; ++j) {
     const double g0 = GJ_b[3 * j], g1 = GJ_b[3 * j + 1], g2 = GJ_b[3 * j + 2];
     double* column = H + static_cast<ptrdiff_t>(j) * n_a;
@@ -190,7 +193,8 @@ void BlockSparseHessian::AddContactBlocks(const ConvexProblem& problem, int i,
     double* H_tt = values_.data() + diag_offset_[t];
     double* H_ab = coupling ? values_.data() + off_offset_[constraint_block_[i]] : nullptr;
     // Diagonal blocks: the lower triangle alone, all the factorizations read (header).
-    AddTransposeProduct3(Jc.data(), nv, GJ.data(), nv, /*lower_only=*/true, H_tt);
+    AddTransposeProduct3<Nv == Eigen::Dynamic ? 0 : Nv>(Jc.data(), nv, GJ.data(), nv,
+                                                        /*lower_only=*/true, H_tt);
     if (!coupling) continue;
     if constexpr (Nv == Eigen::Dynamic) {
       AddTransposeProduct3(problem.jacobian(i, 1 - c).data(), nv_other, GJ.data(), nv,
