@@ -588,8 +588,11 @@ bool ConvexSolver::OrderIslands(const ConvexProblem& problem) {
   const bool parallel =
       params_.num_threads > 1 && total - largest >= params_.min_parallel_island_size;
   if (parallel) {
-    std::stable_sort(ws.island_order.begin(), ws.island_order.end(),
-                     [&](int a, int b) { return ws.island_size[a] > ws.island_size[b]; });
+    // Ties by index: a strict order, so std::sort (in place; std::stable_sort allocates) gives
+    // the same order every time.
+    std::sort(ws.island_order.begin(), ws.island_order.end(), [&](int a, int b) {
+      return ws.island_size[a] != ws.island_size[b] ? ws.island_size[a] > ws.island_size[b] : a < b;
+    });
     if (!ws.team || ws.team->num_threads() != params_.num_threads) {
       ws.team = std::make_unique<ParallelFor>(params_.num_threads);
     }

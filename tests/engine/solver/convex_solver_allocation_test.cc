@@ -125,5 +125,36 @@ TEST(ConvexSolverAllocationTest, WarmSolveDoesNotAllocate) {
   }
 }
 
+TEST(ConvexSolverAllocationTest, WarmSolveOnTwoThreadsDoesNotAllocate) {
+  if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
+  // The three islands of the chain shared between two threads (§4.2): the team is started in
+  // the warm-up; after it the hand-over, ordering and extraction reuse their storage.
+  const ChainData data(20, {7, 13});
+  ConvexProblem problem;
+  data.Build(&problem);
+  ConvexSolver solver;
+  ConvexSolverParameters p;
+  p.linear_solver = LinearSolverType::kBlockSparse;
+  p.relative_tolerance = 1e-10;
+  p.num_threads = 2;
+  p.min_parallel_island_size = 0;
+  solver.set_parameters(p);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::Constant(problem.num_velocities(), 2.0);
+  Eigen::VectorXd v = v0;
+  ASSERT_TRUE(solver.Solve(problem, &v).converged);  // warm-up
+  long allocations = 0;
+  ConvexSolverStats stats;
+  {
+    testing::ScopedAllocationCount counter;
+    data.Build(&problem);
+    v = v0;
+    stats = solver.Solve(problem, &v);
+    allocations = counter.count();
+  }
+  EXPECT_TRUE(stats.converged);
+  EXPECT_GE(stats.iterations, 2);
+  EXPECT_EQ(allocations, 0) << stats.iterations << " iterations";
+}
+
 }  // namespace
 }  // namespace contactlab
