@@ -197,10 +197,12 @@ int main(int argc, char** argv) {
   }
   try {
     World world(scene);
-    ConvexSolverParameters solver = world.solver().parameters();
-    solver.num_threads = cl.solver_threads.value_or(
+    // Two threads share a step's islands where the machine has the cores (the results do not
+    // depend on it: docs/contact-model.md §4.2).
+    ConvexSolverParameters solver_parameters = world.solver().parameters();
+    solver_parameters.num_threads = cl.solver_threads.value_or(
         std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 2));
-    world.solver().set_parameters(solver);
+    world.solver().set_parameters(solver_parameters);
     // Teleoperation: a scene with a robot arm is driven by the input device (headless default:
     // the scene's scripted replay). GUI teleoperation arrives with the teleop panels.
     std::unique_ptr<TeleopController> teleop;

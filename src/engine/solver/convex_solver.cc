@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 
 #include "engine/solver/block_cholesky.h"
@@ -571,6 +572,9 @@ bool ConvexSolver::OrderIslands(const ConvexProblem& problem) {
   Workspace& ws = *ws_;
   const int num_islands = ws.islands.num_islands();
   ws.island_order.resize(num_islands);
+  std::iota(ws.island_order.begin(), ws.island_order.end(), 0);
+  ws.extract_scratch.resize(std::max(params_.num_threads, 1));
+  if (params_.num_threads <= 1) return false;
   ws.island_size.resize(num_islands);
   int total = 0, largest = 0;
   for (int k = 0; k < num_islands; ++k) {
@@ -578,27 +582,22 @@ bool ConvexSolver::OrderIslands(const ConvexProblem& problem) {
     int size = 0;
     for (const int t : ws.islands.trees(k)) size += problem.tree_nv(t);
     for (const int i : ws.islands.constraints(k)) size += problem.entry(i).num_rows;
-    ws.island_order[k] = k;
     ws.island_size[k] = size;
     total += size;
     largest = std::max(largest, size);
   }
   // A second thread pays when what is left besides the largest island is worth more than
   // the hand-over (a few microseconds: the work of a pair of resting bodies).
-  const bool parallel =
-      params_.num_threads > 1 && total - largest >= params_.min_parallel_island_size;
-  if (parallel) {
-    // Ties by index: a strict order, so std::sort (in place; std::stable_sort allocates) gives
-    // the same order every time.
-    std::sort(ws.island_order.begin(), ws.island_order.end(), [&](int a, int b) {
-      return ws.island_size[a] != ws.island_size[b] ? ws.island_size[a] > ws.island_size[b] : a < b;
-    });
-    if (!ws.team || ws.team->num_threads() != params_.num_threads) {
-      ws.team = std::make_unique<ParallelFor>(params_.num_threads);
-    }
+  if (total - largest < params_.min_parallel_island_size) return false;
+  // Ties by index: a strict order, so std::sort (in place; std::stable_sort allocates) gives
+  // the same order every time.
+  std::sort(ws.island_order.begin(), ws.island_order.end(), [&](int a, int b) {
+    return ws.island_size[a] != ws.island_size[b] ? ws.island_size[a] > ws.island_size[b] : a < b;
+  });
+  if (!ws.team || ws.team->num_threads() != params_.num_threads) {
+    ws.team = std::make_unique<ParallelFor>(params_.num_threads);
   }
-  ws.extract_scratch.resize(parallel ? params_.num_threads : 1);
-  return parallel;
+  return true;
 }
 
 void ConvexSolver::SolveIslandsOnce(const ConvexProblem& problem, const Eigen::VectorXd& v,
