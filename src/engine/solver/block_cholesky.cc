@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <type_traits>
 
 #include "engine/solver/tree_ordering.h"
 
@@ -27,13 +28,24 @@ void SubtractProductTransposed(const double* A, const double* B, int m, int n, i
   }
 }
 
-// The kernels below take their block sizes as template parameters: kRuntime reads them from the
-// arguments, 6 (free bodies, most blocks of a pile) lets the compiler unroll and vectorize.
+// The kernels below take their block size as a template parameter: kRuntime reads the sizes
+// from the arguments, 6 (every block involved a free body's, most blocks of a pile) lets the
+// compiler unroll and vectorize. WithBlockSize picks one.
 constexpr int kRuntime = 0;
 
 template <int N>
 constexpr int Size(int n) {
   return N == kRuntime ? n : N;
+}
+
+// kernel(std::integral_constant<int, 6>) if free_bodies, else kernel(…<int, kRuntime>).
+template <typename Kernel>
+void WithBlockSize(bool free_bodies, Kernel&& kernel) {
+  if (free_bodies) {
+    kernel(std::integral_constant<int, 6>());
+  } else {
+    kernel(std::integral_constant<int, kRuntime>());
+  }
 }
 
 // In-place Cholesky of the lower triangle of the n × n block L (column-major). False at a pivot
@@ -57,10 +69,10 @@ bool FactorDiagonalBlock(int n_runtime, double* L) {
 }
 
 // X = B L⁻ᵀ in place for the m × n block B below the factored n × n diagonal block L.
-template <int M, int N>
+template <int N>
 void SolveBelowDiagonal(int n_runtime, const double* __restrict L, int m_runtime,
                         double* __restrict B) {
-  const int n = Size<N>(n_runtime), m = Size<M>(m_runtime);
+  const int n = Size<N>(n_runtime), m = Size<N>(m_runtime);
   for (int j = 0; j < n; ++j) {
     double* x = B + static_cast<ptrdiff_t>(j) * m;
     for (int q = 0; q < j; ++q) {
@@ -95,20 +107,20 @@ void BackSubstitute(int n_runtime, const double* __restrict L, double* __restric
 }
 
 // y_i −= B y_k for the m × n block B (column-major); y_i and y_k are different trees' entries.
-template <int M, int N>
+template <int N>
 void SubtractProduct(int m_runtime, int n_runtime, const double* __restrict B,
                      const double* __restrict y_k, double* __restrict y_i) {
-  const int m = Size<M>(m_runtime), n = Size<N>(n_runtime);
+  const int m = Size<N>(m_runtime), n = Size<N>(n_runtime);
   for (int j = 0; j < n; ++j) {
     for (int i = 0; i < m; ++i) y_i[i] -= B[j * m + i] * y_k[j];
   }
 }
 
 // x_k −= Bᵀ x_i for the m × n block B (column-major).
-template <int M, int N>
+template <int N>
 void SubtractTransposeProduct(int m_runtime, int n_runtime, const double* __restrict B,
                               const double* __restrict x_i, double* __restrict x_k) {
-  const int m = Size<M>(m_runtime), n = Size<N>(n_runtime);
+  const int m = Size<N>(m_runtime), n = Size<N>(n_runtime);
   for (int j = 0; j < n; ++j) {
     double sum = 0;
     for (int i = 0; i < m; ++i) sum += B[j * m + i] * x_i[i];
@@ -243,18 +255,13 @@ void BlockCholesky::PlanGatherAndUpdates(const BlockSparseHessian& H,
 
 bool BlockCholesky::FactorColumn(const Column& c) {
   double* L_kk = values_.data() + c.diagonal;
-  const bool free_body = c.nv == 6;
-  if (!(free_body ? FactorDiagonalBlock<6>(6, L_kk) : FactorDiagonalBlock<kRuntime>(c.nv, L_kk))) {
-    return false;
-  }
+  bool factored = false;
+  WithBlockSize(c.nv == 6, [&](auto N) { factored = FactorDiagonalBlock<N>(c.nv, L_kk); });
+  if (!factored) return false;
   for (int s = c.first_block; s < c.end_block; ++s) {
     const int m = columns_[blocks_[s].row_column].nv;
     double* B = values_.data() + blocks_[s].offset;
-    if (free_body && m == 6) {
-      SolveBelowDiagonal<6, 6>(6, L_kk, 6, B);
-    } else {
-      SolveBelowDiagonal<kRuntime, kRuntime>(c.nv, L_kk, m, B);
-    }
+    WithBlockSize(c.nv == 6 && m == 6, [&](auto N) { SolveBelowDiagonal<N>(c.nv, L_kk, m, B); });
   }
   // Right-looking: the later columns receive this one's contribution now, so each column is
   // final when its turn comes.
@@ -304,20 +311,13 @@ bool BlockCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) const {
     const int n = c.nv;
     const double* L = values_.data() + c.diagonal;
     double* y_k = y + tree_start_[c.tree];
-    if (n == 6) {
-      ForwardSubstitute<6>(6, L, y_k);
-    } else {
-      ForwardSubstitute<kRuntime>(n, L, y_k);
-    }
+    WithBlockSize(n == 6, [&](auto N) { ForwardSubstitute<N>(n, L, y_k); });
     for (int s = c.first_block; s < c.end_block; ++s) {
       const Column& row = columns_[blocks_[s].row_column];
       const double* B = values_.data() + blocks_[s].offset;
       double* y_i = y + tree_start_[row.tree];
-      if (n == 6 && row.nv == 6) {
-        SubtractProduct<6, 6>(6, 6, B, y_k, y_i);
-      } else {
-        SubtractProduct<kRuntime, kRuntime>(row.nv, n, B, y_k, y_i);
-      }
+      WithBlockSize(n == 6 && row.nv == 6,
+                    [&](auto N) { SubtractProduct<N>(row.nv, n, B, y_k, y_i); });
     }
   }
   // Lᵀ x = y, backwards.
@@ -329,17 +329,10 @@ bool BlockCholesky::Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) const {
       const Column& row = columns_[blocks_[s].row_column];
       const double* B = values_.data() + blocks_[s].offset;
       const double* x_i = y + tree_start_[row.tree];
-      if (n == 6 && row.nv == 6) {
-        SubtractTransposeProduct<6, 6>(6, 6, B, x_i, x_k);
-      } else {
-        SubtractTransposeProduct<kRuntime, kRuntime>(row.nv, n, B, x_i, x_k);
-      }
+      WithBlockSize(n == 6 && row.nv == 6,
+                    [&](auto N) { SubtractTransposeProduct<N>(row.nv, n, B, x_i, x_k); });
     }
-    if (n == 6) {
-      BackSubstitute<6>(6, L, x_k);
-    } else {
-      BackSubstitute<kRuntime>(n, L, x_k);
-    }
+    WithBlockSize(n == 6, [&](auto N) { BackSubstitute<N>(n, L, x_k); });
   }
   return true;
 }

@@ -25,7 +25,7 @@ ParallelFor::ParallelFor(int num_threads) {
 ParallelFor::~ParallelFor() {
   {
     std::lock_guard<std::mutex> lock(sleep_mutex_);
-    stop_ = true;
+    stop_.store(true, std::memory_order_relaxed);
     generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
@@ -88,10 +88,7 @@ void ParallelFor::HelperLoop(int thread) {
       }
     }
     seen = generation_.load(std::memory_order_acquire);
-    {
-      std::lock_guard<std::mutex> lock(sleep_mutex_);
-      if (stop_) return;
-    }
+    if (stop_.load(std::memory_order_relaxed)) return;  // ordered by the generation's acquire
     Work(thread);
     helpers_done_.fetch_add(1, std::memory_order_acq_rel);
   }

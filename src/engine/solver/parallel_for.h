@@ -53,7 +53,7 @@ class ParallelFor {
 
   std::mutex sleep_mutex_;
   std::condition_variable wake_;
-  bool stop_ = false;  // guarded by sleep_mutex_
+  std::atomic<bool> stop_{false};  // set before the destructor's generation
   std::vector<std::thread> helpers_;
 };
 

@@ -80,6 +80,25 @@ struct ChainData {
   Eigen::VectorXd v_star;
 };
 
+// Solves the chain once to warm the solver up, then rebuilds the problem in place (same sizes
+// and pattern, as the next time step does) and solves it again from the same cold start, so that
+// Newton iterates; returns the allocations of that second build and solve.
+long AllocationsOfAWarmSolve(const ChainData& data, const ConvexSolverParameters& p,
+                             ConvexSolverStats* stats) {
+  ConvexProblem problem;
+  data.Build(&problem);
+  ConvexSolver solver;
+  solver.set_parameters(p);
+  const Eigen::VectorXd v0 = Eigen::VectorXd::Constant(problem.num_velocities(), 2.0);
+  Eigen::VectorXd v = v0;
+  EXPECT_TRUE(solver.Solve(problem, &v).converged);  // warm-up
+  testing::ScopedAllocationCount counter;
+  data.Build(&problem);
+  v = v0;
+  *stats = solver.Solve(problem, &v);
+  return counter.count();
+}
+
 TEST(ConvexSolverAllocationTest, WarmSolveDoesNotAllocate) {
   if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
   // n_v = 120, one chain and the same cut into three islands (§4.2: a solver per island).
@@ -89,28 +108,11 @@ TEST(ConvexSolverAllocationTest, WarmSolveDoesNotAllocate) {
         std::pair{ChainData(20), LinearSolverType::kSupernodal},
         std::pair{ChainData(20, {7, 13}), LinearSolverType::kDense},
         std::pair{ChainData(20, {7, 13}), LinearSolverType::kBlockSparse}}) {
-    ConvexProblem problem;
-    data.Build(&problem);
-    ConvexSolver solver;
     ConvexSolverParameters p;
     p.linear_solver = type;
     p.relative_tolerance = 1e-10;
-    solver.set_parameters(p);
-    const Eigen::VectorXd v0 = Eigen::VectorXd::Constant(problem.num_velocities(), 2.0);
-    Eigen::VectorXd v = v0;
-    ASSERT_TRUE(solver.Solve(problem, &v).converged);  // warm-up
-
-    // The next step: rebuild the problem in place (same sizes and pattern) and solve it again
-    // from the same cold start, so that Newton iterates.
-    long allocations = 0;
     ConvexSolverStats stats;
-    {
-      testing::ScopedAllocationCount counter;
-      data.Build(&problem);
-      v = v0;
-      stats = solver.Solve(problem, &v);
-      allocations = counter.count();
-    }
+    const long allocations = AllocationsOfAWarmSolve(data, p, &stats);
     EXPECT_TRUE(stats.converged);
     EXPECT_GE(stats.iterations, 2);
     if (type == LinearSolverType::kDense) {
@@ -129,28 +131,13 @@ TEST(ConvexSolverAllocationTest, WarmSolveOnTwoThreadsDoesNotAllocate) {
   if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
   // The three islands of the chain shared between two threads (§4.2): the team is started in
   // the warm-up; after it the hand-over, ordering and extraction reuse their storage.
-  const ChainData data(20, {7, 13});
-  ConvexProblem problem;
-  data.Build(&problem);
-  ConvexSolver solver;
   ConvexSolverParameters p;
   p.linear_solver = LinearSolverType::kBlockSparse;
   p.relative_tolerance = 1e-10;
   p.num_threads = 2;
   p.min_parallel_island_size = 0;
-  solver.set_parameters(p);
-  const Eigen::VectorXd v0 = Eigen::VectorXd::Constant(problem.num_velocities(), 2.0);
-  Eigen::VectorXd v = v0;
-  ASSERT_TRUE(solver.Solve(problem, &v).converged);  // warm-up
-  long allocations = 0;
   ConvexSolverStats stats;
-  {
-    testing::ScopedAllocationCount counter;
-    data.Build(&problem);
-    v = v0;
-    stats = solver.Solve(problem, &v);
-    allocations = counter.count();
-  }
+  const long allocations = AllocationsOfAWarmSolve(ChainData(20, {7, 13}), p, &stats);
   EXPECT_TRUE(stats.converged);
   EXPECT_GE(stats.iterations, 2);
   EXPECT_EQ(allocations, 0) << stats.iterations << " iterations";
