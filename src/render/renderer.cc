@@ -22,6 +22,7 @@
 #include "render/primitive_meshes.h"
 #include "render/scene_target.h"
 #include "render/shader_program.h"
+#include "render/shadow_casters.h"
 #include "render/shadow_map.h"
 #include "render/shape_mesh_cache.h"
 #include "render/transforms.h"
@@ -33,6 +34,10 @@ namespace {
 constexpr float kGroundHalfSize = 10.0f;  // the half-space quad is 20 m across
 constexpr Rgb8 kBackground{46, 52, 62};
 // Towards the light: high, from behind-left of the default view, so shadows fall into view.
+// How far (in shadow texels) a caster may move before its shadow map is drawn again: a quarter
+// texel is under a millimetre at 1024² for the clutter's 3 m frustum, well inside the soft
+// shadows' filter of 3 × 3 texels.
+constexpr float kShadowReuseTexels = 0.25f;
 const Eigen::Vector3f kLightDirection = Eigen::Vector3f(-0.35f, 0.55f, 1.0f).normalized();
 // Body frame axes: darker than the contact colours so they never pass for them.
 constexpr Rgb8 kAxisColors[3] = {{215, 55, 55}, {60, 170, 60}, {60, 95, 225}};
@@ -237,14 +242,10 @@ struct Renderer::Impl {
   PatchLayer patch_layer;
   RenderQuality quality;
   SceneTarget scene_target;
-  // Between BeginScene and EndScene, the shadow map the full view drew: an inset of the same
-  // snapshot and layers reuses it (the light's view does not depend on the camera).
-  struct FrameShadow {
-    bool in_scene = false, valid = false;
-    const Snapshot* snapshot = nullptr;
-    bool shadows = false, visual_geometry = false;
-    float normal_offset = 0;
-  } frame_shadow;
+  // The casters the shadow map shows, and its texel's size in the world [m] (ShadowPass).
+  ShadowCasters shadow_casters;
+  float shadow_texel_m = 0;
+  int shadow_map_draws = 0;
   ShadowMap shadow_map;
   ShapeMeshCache shape_meshes;
   GpuMesh ground_quad;
@@ -271,6 +272,7 @@ struct Renderer::Impl {
     Eigen::Isometry3d X_BV = Eigen::Isometry3d::Identity();
     std::optional<Eigen::Vector3f> color;  // the URDF material's, else the body's
     std::unique_ptr<GpuMesh> mesh;
+    float radius_m = 0;  // of the mesh about the visual's frame
   };
   std::vector<Visual> visuals;
   std::vector<char> body_has_visuals;    // per scene body
@@ -310,6 +312,7 @@ struct Renderer::Impl {
                    int width, int height);
   void ClassifyGeometries(Frame* f);
   void ShadowPass(Frame* f);
+  void CollectShadowCasters(const Frame& f);
   void BeginMainPass(Frame* f) const;
   void DrawGround(Frame* f) const;
   void DrawOpaqueBodies(Frame* f);
@@ -385,7 +388,11 @@ void Renderer::Impl::SyncScene(const Snapshot& s) {
       visual.body = static_cast<int>(b);
       visual.X_BV = v.X_BV;
       if (v.rgba) visual.color = v.rgba->head<3>().cast<float>();
-      visual.mesh = std::make_unique<GpuMesh>(MakeVisualMesh(v));
+      const TriangleMesh mesh = MakeVisualMesh(v);
+      for (const Eigen::Vector3f& p : mesh.positions) {
+        visual.radius_m = std::max(visual.radius_m, p.norm());
+      }
+      visual.mesh = std::make_unique<GpuMesh>(mesh);
       visuals.push_back(std::move(visual));
       body_has_visuals[b] = 1;
     }
@@ -418,19 +425,17 @@ Renderer::~Renderer() = default;
 
 int Renderer::num_shape_meshes() const { return impl_->shape_meshes.size(); }
 
+int Renderer::num_shadow_map_draws() const { return impl_->shadow_map_draws; }
+
 void Renderer::SetQuality(const RenderQuality& quality) { impl_->quality = quality; }
 
 const RenderQuality& Renderer::quality() const { return impl_->quality; }
 
 void Renderer::BeginScene(int width, int height) {
   impl_->scene_target.Begin(width, height, impl_->quality.msaa_samples);
-  impl_->frame_shadow = {.in_scene = true};
 }
 
-void Renderer::EndScene() {
-  impl_->scene_target.End();
-  impl_->frame_shadow = {};
-}
+void Renderer::EndScene() { impl_->scene_target.End(); }
 
 void Renderer::Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
                       int width, int height, const Snapshot* ghost) {
@@ -534,10 +539,23 @@ void Renderer::Impl::ClassifyGeometries(Frame* f) {
 }
 
 // Depth from the light into shadow_map, the light frustum fitted around the bounded geometry.
-// See-through geometry casts no shadow.
+// See-through geometry casts no shadow. The map of an earlier frame (or of the full view, for
+// an inset) is used again while it shows every caster within a fraction of a texel
+// (render/shadow_casters.h).
 void Renderer::Impl::ShadowPass(Frame* f) {
   const Snapshot& snapshot = f->snapshot;
   const RenderLayers& layers = f->layers;
+  f->normal_offset = 0;
+  f->shadows = false;
+  if (!layers.shadows || !layers.bodies) return;
+  CollectShadowCasters(*f);
+  const ShadowMapInputs inputs{scene, scene_generation, quality.shadow_map_size,
+                               layers.visual_geometry};
+  if (shadow_casters.ShownByDrawnMap(inputs, kShadowReuseTexels * shadow_texel_m)) {
+    f->shadows = true;
+    f->normal_offset = 1.5f * shadow_texel_m;
+    return;
+  }
   Eigen::Vector3f lower_W = Eigen::Vector3f::Constant(INFINITY);
   Eigen::Vector3f upper_W = Eigen::Vector3f::Constant(-INFINITY);
   for (int g = 0; g < f->ng; ++g) {
@@ -547,32 +565,19 @@ void Renderer::Impl::ShadowPass(Frame* f) {
     upper_W = upper_W.cwiseMax(p_WGo + Eigen::Vector3f::Constant(geometry_radius[g]));
   }
   const bool any_bounded = lower_W.x() <= upper_W.x() && lower_W.allFinite() && upper_W.allFinite();
-  f->shadows = layers.shadows && layers.bodies && any_bounded;
-  f->normal_offset = 0;
-  FrameShadow& drawn = frame_shadow;
-  if (f->inset && drawn.valid && drawn.snapshot == &snapshot && drawn.shadows == f->shadows &&
-      drawn.visual_geometry == layers.visual_geometry) {
-    f->normal_offset = drawn.normal_offset;  // the full view's map, this frame's casters
+  if (!any_bounded) {
+    shadow_casters.Forget();
     return;
   }
-  // This pass draws the map: the full view's is kept for the insets after it; an inset's own
-  // replaces it.
-  if (!f->inset && drawn.in_scene) {
-    drawn = {.in_scene = true,
-             .valid = true,
-             .snapshot = &snapshot,
-             .shadows = f->shadows,
-             .visual_geometry = layers.visual_geometry};
-  } else {
-    drawn.valid = false;
-  }
-  if (!f->shadows) return;
+  f->shadows = true;
   shadow_map.Resize(quality.shadow_map_size);
   const float radius = std::clamp(0.5f * (upper_W - lower_W).norm(), 0.25f, 15.0f);
   shadow_map.Fit(-kLightDirection, 0.5f * (lower_W + upper_W), radius);
-  const float texel_m = 2.0f * radius / static_cast<float>(shadow_map.size());
+  shadow_texel_m = 2.0f * radius / static_cast<float>(shadow_map.size());
+  const float texel_m = shadow_texel_m;
   f->normal_offset = 1.5f * texel_m;
-  if (!f->inset && drawn.valid) drawn.normal_offset = f->normal_offset;
+  shadow_casters.Remember(inputs);
+  ++shadow_map_draws;
   shadow_map.BeginPass();
   shadow.Use();
   ShaderProgram::Set(shadow_loc.light_view_projection, shadow_map.light_view_projection());
@@ -592,6 +597,26 @@ void Renderer::Impl::ShadowPass(Frame* f) {
     }
   }
   glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
+// Every bounded geometry (the frustum is fitted to them all; id 2g + 1 for a caster, 2g for
+// see-through or replaced geometry) and, with visual geometry on, every visual (id −1 − v).
+void Renderer::Impl::CollectShadowCasters(const Frame& f) {
+  shadow_casters.Clear();
+  for (int g = 0; g < f.ng; ++g) {
+    if (!HasMesh(g)) continue;
+    const bool casts = !see_through[g] && !ReplacedByVisuals(f, g);
+    const bool round = f.snapshot.geometries[g]->shape.type == ShapeType::kSphere;
+    shadow_casters.Add(2 * g + (casts ? 1 : 0), f.snapshot.geometry_poses[g],
+                       round ? 0.0f : geometry_radius[g]);
+  }
+  if (!f.layers.visual_geometry) return;
+  for (size_t v = 0; v < visuals.size(); ++v) {
+    if (visuals[v].body >= f.nb_poses) continue;
+    shadow_casters.Add(-1 - static_cast<int>(v),
+                       f.snapshot.body_poses[visuals[v].body] * visuals[v].X_BV,
+                       visuals[v].radius_m);
+  }
 }
 
 // Back to the target framebuffer, cleared, with the stencil set up for the patches and the lit

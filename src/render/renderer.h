@@ -195,6 +195,9 @@ class Renderer {
   std::vector<uint8_t> ReadPixels(int width, int height) const;
   // Distinct shape meshes resident on the GPU (tests: identical shapes share one upload).
   int num_shape_meshes() const;
+  // Shadow maps drawn since construction: a map is drawn again only when a caster moved by more
+  // than a quarter of its texel, or the scene, layers or map size changed.
+  int num_shadow_map_draws() const;
 
  private:
   struct Impl;

@@ -202,6 +202,13 @@ std::vector<uint8_t> RenderToPixels(Renderer& renderer, const Snapshot& s, const
   return pixels;
 }
 
+int DifferingBytes(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  if (a.size() != b.size()) return static_cast<int>(std::max(a.size(), b.size()));
+  int differing = 0;
+  for (size_t i = 0; i < a.size(); ++i) differing += a[i] != b[i];
+  return differing;
+}
+
 // Fraction of pixels equal to the clear colour.
 double BackgroundFraction(const std::vector<uint8_t>& rgba) {
   return static_cast<double>(CountColor(rgba, Rgb8{46, 52, 62}, 0)) /
@@ -390,6 +397,40 @@ TEST_F(RendererTest, MeshesAreBuiltOncePerDistinctShapeAndScene) {
   renderer.Render(SettledSnapshot(small, 1, 8), CloseCamera(), layers, kWidth, kHeight);
   EXPECT_EQ(renderer.num_shape_meshes(), 1);
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+// The shadow map is drawn again only when a caster moves by more than a quarter texel (or the
+// layers change what casts): a frame drawn with the kept map is the frame a new renderer draws.
+TEST_F(RendererTest, ShadowMapIsKeptWhileNoCasterMoves) {
+  const auto scene = RestingScene(true);
+  const Snapshot still = SettledSnapshot(scene, 10);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  RenderLayers layers;
+  const std::vector<uint8_t> first = RenderToPixels(renderer, still, CloseCamera(), layers);
+  const std::vector<uint8_t> again = RenderToPixels(renderer, still, CloseCamera(), layers);
+  EXPECT_EQ(renderer.num_shadow_map_draws(), 1);
+  EXPECT_EQ(DifferingBytes(first, again), 0);
+
+  // The box (geometry 1) 4 cm along x: its shadow moves with it.
+  Snapshot moved = still;
+  moved.geometry_poses[1].translation().x() += 0.04;
+  moved.body_poses[1].translation().x() += 0.04;
+  const std::vector<uint8_t> after_move = RenderToPixels(renderer, moved, CloseCamera(), layers);
+  EXPECT_EQ(renderer.num_shadow_map_draws(), 2);
+  Renderer fresh(CONTACTLAB_SHADER_DIR);
+  EXPECT_EQ(DifferingBytes(after_move, RenderToPixels(fresh, moved, CloseCamera(), layers)), 0);
+  EXPECT_GT(DifferingBytes(first, after_move), 1000);
+
+  // A tenth of a millimetre (the map's texel here is millimetres): the map is kept.
+  Snapshot crept = moved;
+  crept.geometry_poses[1].translation().x() += 1e-4;
+  RenderToPixels(renderer, crept, CloseCamera(), layers);
+  EXPECT_EQ(renderer.num_shadow_map_draws(), 2);
+
+  // Visual geometry on: other casters (the same meshes here, but the rule does not know).
+  layers.visual_geometry = !layers.visual_geometry;
+  RenderToPixels(renderer, crept, CloseCamera(), layers);
+  EXPECT_EQ(renderer.num_shadow_map_draws(), 3);
 }
 
 TEST_F(RendererTest, AllShapesAllLayersAndScreenshot) {
