@@ -156,6 +156,10 @@ struct RenderQuality {
   int msaa_samples = 4;
   int shadow_map_size = 1024;  // 2048 cost llvmpipe ~15 ms a frame for little visible gain
   bool soft_shadows = true;
+  // How often the application builds and draws its panels [1/s] (and at once on input), the
+  // layer they were drawn into blended over the frames between (ui/panel_refresh.h); 0: every
+  // frame. Not the renderer's: the scene is drawn every frame.
+  double panel_refresh_hz = 0;
   bool operator==(const RenderQuality&) const = default;
 };
 

@@ -24,6 +24,7 @@
 #include "app/thread_priority.h"
 #include "io/dropped_file.h"
 #include "io/scene_loader.h"
+#include "render/layer_texture.h"
 #include "render/renderer.h"
 #include "render/view_projection.h"
 #include "ui/actions.h"
@@ -39,6 +40,7 @@
 #include "ui/gui_settings.h"
 #include "ui/inspect_panels.h"
 #include "ui/key_events.h"
+#include "ui/panel_refresh.h"
 #include "ui/panels.h"
 #include "ui/plot_data.h"
 #include "ui/shortcuts.h"
@@ -114,6 +116,7 @@ struct Application::Impl {
   bool glfw_ready = false, imgui_context = false, imgui_glfw = false, imgui_gl = false;
   std::unique_ptr<SimRuntime> runtime;
   std::unique_ptr<Renderer> renderer;
+  std::unique_ptr<LayerTexture> panel_layer;  // the panels between their refreshes
   std::string render_error;
 
   UiState ui;
@@ -135,6 +138,16 @@ struct Application::Impl {
   bool pending_screenshot = false;  // F12: save this frame once it is drawn
   KeyEventQueue key_events;         // this frame's, for the keyboard device
   GLFWkeyfun imgui_key_callback = nullptr;
+  // Dear ImGui's other callbacks, called from ours (which tell panel_refresh of the input).
+  GLFWmousebuttonfun imgui_mouse_button_callback = nullptr;
+  GLFWscrollfun imgui_scroll_callback = nullptr;
+  GLFWcharfun imgui_char_callback = nullptr;
+  GLFWwindowfocusfun imgui_focus_callback = nullptr;
+  GLFWcursorenterfun imgui_cursor_enter_callback = nullptr;
+  PanelRefresh panel_refresh;
+  bool panels_layered = false;  // the last frame's panels were blended from panel_layer
+  int last_fb_w = 0, last_fb_h = 0;
+  float frame_period_s = 0;  // start to start (the camera's easing)
 
   // Visual debugging: picking, the mouse spring, the ghost's difference plots.
   InspectState inspect;
@@ -150,6 +163,9 @@ struct Application::Impl {
   std::vector<GhostSample> ghost_samples;
   std::shared_ptr<const Snapshot> ghost;  // the ghost's newest snapshot this frame
 
+  // The Impl a GLFW callback is for (the window's user pointer).
+  static Impl& Of(GLFWwindow* w) { return *static_cast<Impl*>(glfwGetWindowUserPointer(w)); }
+
   // The sim thread exists (paused) from construction on; the first run lets it go.
   void EnsureStarted() {
     if (!started) runtime->Post(command::Resume{});
@@ -163,6 +179,8 @@ struct Application::Impl {
   void RestoreSettings();
   void SaveSettings() const;
   void OpenWindow();
+  // Tells panel_refresh of every input event, in front of Dear ImGui's callbacks.
+  void WatchInput();
   void BuildRenderer();
   void AddError(const std::string& message);
   // One frame of the main loop; with `capture`, the framebuffer of the frame (before the swap)
@@ -171,13 +189,17 @@ struct Application::Impl {
   void Frame(std::vector<uint8_t>* capture, int* capture_w, int* capture_h);
   // The sim thread's errors, plot samples and newest snapshot.
   std::shared_ptr<const Snapshot> TakeSimOutput();
+  // Whether this frame builds the panels (ui/panel_refresh.h).
+  bool BuildPanelsThisFrame(Clock::time_point frame_start, bool capture);
   // Keys and mouse (camera), the panels, and the actions they ask for.
   void HandleInputAndPanels(const Snapshot& snapshot);
   // The camera for this frame: framing, following, shifted into the area the panels leave.
   Camera ViewCamera(const Snapshot& snapshot);
-  // The scene and the panels into the framebuffer (and into *capture when asked).
-  void Draw(const Snapshot& snapshot, const Camera& view, std::vector<uint8_t>* capture,
-            int* capture_w, int* capture_h);
+  // The scene and the panels into the framebuffer (and into *capture when asked); the panels as
+  // built this frame, or as drawn into panel_layer at their last build.
+  void Draw(const Snapshot& snapshot, const Camera& view, bool panels_built,
+            std::vector<uint8_t>* capture, int* capture_w, int* capture_h);
+  void DrawPanels(bool built, int fb_w, int fb_h);
   // Swaps, then sleeps out the rest of the frame when no display paces the loop.
   void SwapAndPace(Clock::time_point work_start, double cpu_start_ms);
   void AdaptRenderQuality(Clock::time_point frame_start);
@@ -212,6 +234,7 @@ Application::Impl::Impl(const ApplicationOptions& o) : options(o) {
       options.realtime_factor > 0 ? static_cast<float>(options.realtime_factor) : 1.0f;
   ui.as_fast_as_possible = options.realtime_factor <= 0;
   ui.render_quality = AutoQuality(options.msaa_samples, options.auto_quality);
+  if (options.quality_level >= 0) ui.render_quality.SetLevel(options.quality_level);
   pending_defaults = ComputeSceneDefaults(
       options.scene_defaults.bodies.empty() ? options.scene : options.scene_defaults);
   pending_scene_name = ui.current_scene;
@@ -287,6 +310,7 @@ Application::Impl::~Impl() {
   runtime.reset();
   if (window) glfwMakeContextCurrent(window);
   renderer.reset();  // GL objects go while the context is current
+  panel_layer.reset();
   if (imgui_gl) ImGui_ImplOpenGL3_Shutdown();
   if (imgui_glfw) ImGui_ImplGlfw_Shutdown();
   if (imgui_context) ImGui::DestroyContext();
@@ -330,8 +354,9 @@ void Application::Impl::OpenWindow() {
   glfwSwapInterval(options.vsync ? 1 : 0);
   glfwSetWindowUserPointer(window, this);
   glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
-    static_cast<Impl*>(glfwGetWindowUserPointer(w))
-        ->DropFiles(std::vector<std::string>(paths, paths + count));
+    Impl* impl = static_cast<Impl*>(glfwGetWindowUserPointer(w));
+    impl->panel_refresh.OnInput();
+    impl->DropFiles(std::vector<std::string>(paths, paths + count));
   });
   if (!LoadGl(reinterpret_cast<GlProcLoader>(glfwGetProcAddress))) {
     throw GuiError(GuiError::Kind::kNoOpenGl, "OpenGL 3.3 core is not available");
@@ -358,8 +383,10 @@ void Application::Impl::OpenWindow() {
       glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
         Impl* impl = static_cast<Impl*>(glfwGetWindowUserPointer(w));
         impl->key_events.Push(key, action);
+        impl->panel_refresh.OnInput();
         if (impl->imgui_key_callback) impl->imgui_key_callback(w, key, scancode, action, mods);
       });
+  WatchInput();
   imgui_gl = ImGui_ImplOpenGL3_Init("#version 330 core");
   if (!imgui_glfw || !imgui_gl) {
     throw GuiError(GuiError::Kind::kNoOpenGl,
@@ -370,7 +397,9 @@ void Application::Impl::OpenWindow() {
 void Application::Impl::BuildRenderer() {
   try {
     auto r = std::make_unique<Renderer>(options.shader_dir);
+    auto layer = std::make_unique<LayerTexture>(options.shader_dir);
     renderer = std::move(r);
+    panel_layer = std::move(layer);
     render_error.clear();
   } catch (const std::exception& e) {
     // Keep the last good renderer (if any) and show the message.
@@ -494,10 +523,15 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
   AdaptRenderQuality(work_start);
   glfwPollEvents();
   const std::shared_ptr<const Snapshot> snapshot = TakeSimOutput();
-  HandleInputAndPanels(*snapshot);
+  const bool build_panels = BuildPanelsThisFrame(work_start, capture != nullptr);
+  if (build_panels) {
+    HandleInputAndPanels(*snapshot);
+  } else {
+    FeedGamepad(runtime->gamepad().get());  // a device, not an event: read every frame
+  }
   const Camera view = ViewCamera(*snapshot);
-  InspectContacts(*snapshot, view, &ui);
-  Draw(*snapshot, view, capture, capture_w, capture_h);
+  if (build_panels) InspectContacts(*snapshot, view, &ui);
+  Draw(*snapshot, view, build_panels, capture, capture_w, capture_h);
   SwapAndPace(work_start, cpu_start_ms);
 }
 
@@ -528,6 +562,53 @@ std::shared_ptr<const Snapshot> Application::Impl::TakeSimOutput() {
     frame_next = false;
   }
   return snapshot;
+}
+
+// Every frame unless the render quality slows the panels (ui/panel_refresh.h); then also when
+// the layer holds no drawing of this frame's size or the last frame drew them directly, while
+// the mouse holds a button (drags), with a synthetic pointer (tests) and for a captured frame.
+bool Application::Impl::BuildPanelsThisFrame(Clock::time_point frame_start, bool capture) {
+  const bool layered = panel_layer && renderer && ui.render_quality.quality().panel_refresh_hz > 0;
+  const bool must = !layered || !panels_layered || !panel_layer->Holds(last_fb_w, last_fb_h) ||
+                    capture || synthetic_pointer.has_value() || ImGui::IsAnyMouseDown();
+  const double now_s = Seconds(frame_start.time_since_epoch());
+  return panel_refresh.BuildThisFrame(now_s, ui.render_quality.quality().panel_refresh_hz, must);
+}
+
+void Application::Impl::WatchInput() {
+  imgui_mouse_button_callback =
+      glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int mods) {
+        Impl& impl = Of(w);
+        impl.panel_refresh.OnInput();
+        if (impl.imgui_mouse_button_callback)
+          impl.imgui_mouse_button_callback(w, button, action, mods);
+      });
+  imgui_scroll_callback = glfwSetScrollCallback(window, [](GLFWwindow* w, double dx, double dy) {
+    Impl& impl = Of(w);
+    impl.panel_refresh.OnInput();
+    if (impl.imgui_scroll_callback) impl.imgui_scroll_callback(w, dx, dy);
+  });
+  imgui_char_callback = glfwSetCharCallback(window, [](GLFWwindow* w, unsigned int c) {
+    Impl& impl = Of(w);
+    impl.panel_refresh.OnInput();
+    if (impl.imgui_char_callback) impl.imgui_char_callback(w, c);
+  });
+  imgui_focus_callback = glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int focused) {
+    Impl& impl = Of(w);
+    impl.panel_refresh.OnInput();
+    if (impl.imgui_focus_callback) impl.imgui_focus_callback(w, focused);
+  });
+  imgui_cursor_enter_callback = glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int entered) {
+    Impl& impl = Of(w);
+    impl.panel_refresh.OnInput();
+    if (impl.imgui_cursor_enter_callback) impl.imgui_cursor_enter_callback(w, entered);
+  });
+  // Dear ImGui 1.86 reads the cursor and the window's size itself each frame: no callbacks of
+  // its own to call.
+  glfwSetCursorPosCallback(window,
+                           [](GLFWwindow* w, double, double) { Of(w).panel_refresh.OnInput(); });
+  glfwSetFramebufferSizeCallback(window,
+                                 [](GLFWwindow* w, int, int) { Of(w).panel_refresh.OnInput(); });
 }
 
 void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
@@ -592,7 +673,7 @@ Camera Application::Impl::ViewCamera(const Snapshot& snapshot) {
   const ImGuiIO& io = ImGui::GetIO();
   if (ui.auto_frame && ui.camera.follow_body < 0) {
     constexpr float kAutoFrameTimeConstant_s = 0.6f;
-    EaseTowardsFraming(snapshot, FreeViewFraction(), std::min(io.DeltaTime, 0.1f),
+    EaseTowardsFraming(snapshot, FreeViewFraction(), std::min(frame_period_s, 0.1f),
                        kAutoFrameTimeConstant_s, &ui.camera);
   }
   UpdateFollow(snapshot, &ui.camera);  // so that unfollowing keeps the view
@@ -607,10 +688,12 @@ Camera Application::Impl::ViewCamera(const Snapshot& snapshot) {
   return ShiftedCamera(ui.camera, snapshot, shift_x, shift_y, aspect);
 }
 
-void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
+void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view, bool panels_built,
                              std::vector<uint8_t>* capture, int* capture_w, int* capture_h) {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(window, &fb_w, &fb_h);
+  last_fb_w = fb_w;
+  last_fb_h = fb_h;
   glViewport(0, 0, fb_w, fb_h);
   bool drawn = false;
   if (renderer && fb_w > 0 && fb_h > 0) {
@@ -635,8 +718,7 @@ void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
     glClearColor(0.12f, 0.12f, 0.14f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   }
-  ImGui::Render();
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  DrawPanels(panels_built, fb_w, fb_h);
   if (pending_plot_png && renderer) ExportShownPlot(fb_w, fb_h);
   pending_plot_png = false;
   if (pending_screenshot && renderer) SaveScreenshot(fb_w, fb_h);
@@ -646,6 +728,22 @@ void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view,
     *capture_w = fb_w;
     *capture_h = fb_h;
   }
+}
+
+void Application::Impl::DrawPanels(bool built, int fb_w, int fb_h) {
+  if (built) ImGui::Render();
+  panels_layered = panel_layer && renderer && ui.render_quality.quality().panel_refresh_hz > 0;
+  if (!panels_layered) {
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    return;
+  }
+  if (built) {
+    panel_layer->Begin(fb_w, fb_h);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    panel_layer->End();
+    glViewport(0, 0, fb_w, fb_h);
+  }
+  panel_layer->Composite();
 }
 
 void Application::Impl::ExportShownPlot(int fb_w, int fb_h) {
@@ -675,8 +773,9 @@ void Application::Impl::SaveScreenshot(int fb_w, int fb_h) {
 // the quality chosen, automatic or the Solver panel's.
 void Application::Impl::AdaptRenderQuality(Clock::time_point frame_start) {
   AutoQuality& q = ui.render_quality;
-  if (last_frame_start &&
-      q.OnFrame(std::chrono::duration<double>(frame_start - *last_frame_start).count())) {
+  frame_period_s = last_frame_start ? static_cast<float>(Seconds(frame_start - *last_frame_start))
+                                    : 1.0f / 60.0f;
+  if (last_frame_start && q.OnFrame(frame_period_s)) {
     spdlog::info("render quality ({:.1f} fps): {}", q.fps(), QualityLabel(q.quality()));
   }
   last_frame_start = frame_start;

@@ -48,6 +48,9 @@ struct ApplicationOptions {
   // Lower the render quality (samples, then shadow resolution) while the frame rate is below
   // 30 fps, raise it again when frames are fast (ui/auto_quality.h); false: keep the best.
   bool auto_quality = true;
+  // ≥ 0: the render quality fixed at this level of the ladder from the start (0 the best; the
+  // last slows the panels; ui/auto_quality.h), whatever auto_quality says.
+  int quality_level = -1;
   std::string shader_dir;              // empty: CONTACTLAB_SHADER_DIR
   double artificial_step_delay_s = 0;  // testing: the solver made slow
   // Teleoperation input (--input): keyboard | spacemouse (merged with the keyboard) |

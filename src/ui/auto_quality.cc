@@ -1,5 +1,7 @@
 #include "ui/auto_quality.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace contactlab {
@@ -8,7 +10,10 @@ std::string QualityLabel(const RenderQuality& q) {
   const std::string samples =
       q.msaa_samples > 0 ? "MSAA " + std::to_string(q.msaa_samples) + "x" : "no MSAA";
   const std::string size = std::to_string(q.shadow_map_size);
-  return samples + ", " + (q.soft_shadows ? "soft" : "hard") + " shadows " + size + "x" + size;
+  std::string label =
+      samples + ", " + (q.soft_shadows ? "soft" : "hard") + " shadows " + size + "x" + size;
+  if (q.panel_refresh_hz > 0) label += fmt::format(", panels at {:g} Hz", q.panel_refresh_hz);
+  return label;
 }
 
 AutoQuality::AutoQuality(int max_msaa_samples, bool automatic) : automatic_(automatic) {
@@ -17,6 +22,7 @@ AutoQuality::AutoQuality(int max_msaa_samples, bool automatic) : automatic_(auto
   }
   levels_.push_back({0, 1024, true});
   for (const int shadow : {1024, 512, 256}) levels_.push_back({0, shadow, false});
+  levels_.push_back({0, 256, false, kPanelRefreshHz});
 }
 
 void AutoQuality::ChangeLevel(int level) {

@@ -5,7 +5,9 @@
 // Levels run from the best (the window's --msaa samples, 1024² soft shadows) down: the samples
 // halve to none, the shadows turn hard (one filter tap instead of nine: on llvmpipe 11 → 18 fps
 // for the clutter at 1440 × 900), then the shadow map halves twice — e.g. for 4 samples
-// (4, 1024, soft) (2, 1024, soft) (0, 1024, soft) (0, 1024, hard) (0, 512, hard) (0, 256, hard).
+// (4, 1024, soft) (2, 1024, soft) (0, 1024, soft) (0, 1024, hard) (0, 512, hard) (0, 256, hard)
+// — and last the panels are built kPanelRefreshHz times a second instead of every frame (and at
+// once on input; ui/panel_refresh.h): under llvmpipe they are half the render thread's work.
 // Automatic: over windows of ≥ 1 s, below kLowFps one level down; at or above kHighFps for
 // kRaiseAfterS one level up — but not back into a level that was left for being slow within
 // kRaiseAfterS of entering it (no oscillation between two levels).
@@ -18,7 +20,8 @@
 
 namespace contactlab {
 
-// "MSAA 4×, soft shadows 1024²" (the log and the Solver panel).
+// "MSAA 4x, soft shadows 1024x1024" (the log and the Solver panel), ", panels at 5 Hz" added
+// at the last level.
 std::string QualityLabel(const RenderQuality& quality);
 
 class AutoQuality {
@@ -29,6 +32,8 @@ class AutoQuality {
   static constexpr double kRaiseAfterS = 3.0;
   // A frame longer than this is a stall (a scene load, a shader compile), not the frame rate.
   static constexpr double kStallS = 1.0;
+  // The last level's panel updates a second: numbers and plots still read as live.
+  static constexpr double kPanelRefreshHz = 5.0;
 
   // max_msaa_samples: 0, 2, 4 or 8 (the best level's samples).
   explicit AutoQuality(int max_msaa_samples, bool automatic = true);

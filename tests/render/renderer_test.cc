@@ -20,6 +20,8 @@
 #include "app/snapshot.h"
 #include "engine/world/world.h"
 #include "render/color_map.h"
+#include "render/layer_texture.h"
+#include "render/shader_program.h"
 #include "test_support/color_map_pixels.h"
 #include "test_support/hydro_box_scene.h"
 
@@ -431,6 +433,88 @@ TEST_F(RendererTest, ShadowMapIsKeptWhileNoCasterMoves) {
   layers.visual_geometry = !layers.visual_geometry;
   RenderToPixels(renderer, crept, CloseCamera(), layers);
   EXPECT_EQ(renderer.num_shadow_map_draws(), 3);
+}
+
+// Translucent triangles drawn as Dear ImGui draws (colour blended by source alpha, alpha by
+// one), through LayerTexture or straight over the scene: the same frame to rounding, and the
+// layer blended again a frame later without being drawn again is that frame once more.
+TEST_F(RendererTest, LayerTextureBlendsAsTheLayerDrawnStraightOverTheScene) {
+  const fs::path dir = fs::temp_directory_path() / "contactlab_layer_test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "tri.vert") << "#version 330 core\n"
+                                     "layout(location = 0) in vec2 a_p;\n"
+                                     "layout(location = 1) in vec4 a_c;\n"
+                                     "out vec4 v_c;\n"
+                                     "void main() { v_c = a_c; gl_Position = vec4(a_p, 0, 1); }\n";
+  std::ofstream(dir / "tri.frag") << "#version 330 core\nin vec4 v_c;\nout vec4 o;\n"
+                                     "void main() { o = v_c; }\n";
+  const ShaderProgram triangles((dir / "tri.vert").string(), (dir / "tri.frag").string());
+  // x, y, r, g, b, a: three overlapping translucent triangles and an opaque one.
+  const std::vector<float> vertices = {
+      -0.9f, -0.9f, 1, 0, 0, 0.3f, 0.5f, -0.9f, 1, 0, 0, 0.3f, -0.2f, 0.6f, 1, 0, 0, 0.3f,
+      -0.5f, -0.6f, 0, 1, 0, 0.6f, 0.9f, -0.6f, 0, 1, 0, 0.6f, 0.2f,  0.9f, 0, 1, 0, 0.6f,
+      -0.7f, 0.0f,  0, 0, 1, 0.9f, 0.7f, 0.1f,  0, 0, 1, 0.9f, 0.0f,  0.5f, 0, 0, 1, 0.9f,
+      0.6f,  0.6f,  1, 1, 1, 1.0f, 0.9f, 0.6f,  1, 1, 1, 1.0f, 0.9f,  0.9f, 1, 1, 1, 1.0f};
+  GLuint vao = 0, vbo = 0;
+  glGenVertexArrays(1, &vao);
+  glGenBuffers(1, &vbo);
+  glBindVertexArray(vao);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(float)),
+               vertices.data(), GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
+                        reinterpret_cast<const void*>(2 * sizeof(float)));
+  const auto draw_triangles = [&] {
+    glViewport(0, 0, kWidth, kHeight);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_STENCIL_TEST);
+    glEnable(GL_BLEND);
+    glBlendEquation(GL_FUNC_ADD);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    triangles.Use();
+    glBindVertexArray(vao);
+    glDrawArrays(GL_TRIANGLES, 0, 12);
+    glBindVertexArray(0);
+    glDisable(GL_BLEND);
+  };
+
+  const Snapshot snapshot = SettledSnapshot(RestingScene(true), 10);
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  LayerTexture layer(CONTACTLAB_SHADER_DIR);
+  EXPECT_FALSE(layer.Holds(kWidth, kHeight));
+  const RenderLayers layers;
+  const std::vector<uint8_t> scene = RenderToPixels(renderer, snapshot, CloseCamera(), layers);
+  renderer.Render(snapshot, CloseCamera(), layers, kWidth, kHeight);
+  draw_triangles();
+  const std::vector<uint8_t> straight = renderer.ReadPixels(kWidth, kHeight);
+
+  renderer.Render(snapshot, CloseCamera(), layers, kWidth, kHeight);
+  layer.Begin(kWidth, kHeight);
+  draw_triangles();
+  layer.End();
+  layer.Composite();
+  const std::vector<uint8_t> layered = renderer.ReadPixels(kWidth, kHeight);
+  EXPECT_TRUE(layer.Holds(kWidth, kHeight));
+  EXPECT_FALSE(layer.Holds(kWidth + 1, kHeight));
+  renderer.Render(snapshot, CloseCamera(), layers, kWidth, kHeight);  // the next frame
+  layer.Composite();
+  const std::vector<uint8_t> next_frame = renderer.ReadPixels(kWidth, kHeight);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+
+  int largest_difference = 0;
+  for (size_t i = 0; i < straight.size(); ++i) {
+    largest_difference = std::max(largest_difference, std::abs(straight[i] - layered[i]));
+  }
+  EXPECT_LE(largest_difference, 2);
+  EXPECT_GT(DifferingBytes(scene, straight), 100000);  // the triangles cover much of the frame
+  EXPECT_EQ(DifferingBytes(layered, next_frame), 0);
+  glDeleteBuffers(1, &vbo);
+  glDeleteVertexArrays(1, &vao);
+  fs::remove_all(dir);
 }
 
 TEST_F(RendererTest, AllShapesAllLayersAndScreenshot) {

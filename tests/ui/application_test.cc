@@ -4,6 +4,7 @@
 
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
+#include <stb_image.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 
 #include "app/perturbation.h"
 #include "io/scene_loader.h"
+#include "ui/auto_quality.h"
 #include "ui/gui_settings.h"
 
 namespace contactlab {
@@ -228,6 +230,50 @@ TEST(ApplicationScreenshotKey, F12SavesTheWindowAsATimestampedPng) {
   };
   EXPECT_EQ(be32(16), 640);
   EXPECT_EQ(be32(20), 480);
+  fs::remove_all(dir);
+}
+
+// At the render quality's last level the panels are built a few times a second and blended
+// from their layer in between (ui/panel_refresh.h): they are still on screen (the sidebar's
+// dark window, not the scene behind it), and a key tap still acts in the frame after it.
+TEST(ApplicationScreenshotKey, SlowedPanelsShowAndAnswerTheKeyAtOnce) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "contactlab_slowed_panels_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path previous = fs::current_path();
+  fs::current_path(dir);
+  {
+    ApplicationOptions options = SmallHiddenWindow("falling_sphere");
+    options.quality_level = AutoQuality(options.msaa_samples).num_levels() - 1;
+    ASSERT_GT(AutoQuality(options.msaa_samples).quality(options.quality_level).panel_refresh_hz, 0);
+    Application app(options);
+    app.RunFrames(12);  // past the first frames, which build
+    app.SendKey(GLFW_KEY_F12, GLFW_PRESS);
+    app.RunFrames(1);
+    app.SendKey(GLFW_KEY_F12, GLFW_RELEASE);
+    app.RunFrames(2);
+  }
+  fs::current_path(previous);
+  std::vector<fs::path> pngs;
+  for (const auto& e : fs::directory_iterator(dir)) pngs.push_back(e.path());
+  ASSERT_EQ(pngs.size(), 1u);
+  int w = 0, h = 0, channels = 0;
+  unsigned char* rgb = stbi_load(pngs[0].string().c_str(), &w, &h, &channels, 3);
+  ASSERT_NE(rgb, nullptr);
+  ASSERT_EQ(w, 640);
+  // The sidebar (the left 200 px below its title) is Dear ImGui's window background: nearly
+  // black over the light scene.
+  int dark = 0, total = 0;
+  for (int y = 40; y < h - 40; ++y) {
+    for (int x = 5; x < 200; ++x, ++total) {
+      const unsigned char* p = &rgb[3 * (static_cast<size_t>(y) * w + x)];
+      dark += p[0] < 40 && p[1] < 40 && p[2] < 40;
+    }
+  }
+  stbi_image_free(rgb);
+  EXPECT_GT(dark, total / 3) << dark << " of " << total;
   fs::remove_all(dir);
 }
 

@@ -14,18 +14,21 @@ int RunFrames(AutoQuality* q, double fps, int frames) {
   return changes;
 }
 
-TEST(AutoQuality, LevelsHalveTheSamplesThenHardenAndShrinkTheShadows) {
+TEST(AutoQuality, LevelsHalveTheSamplesThenHardenAndShrinkTheShadowsThenThePanelsSlow) {
   const AutoQuality q4(4);
-  ASSERT_EQ(q4.num_levels(), 6);
+  ASSERT_EQ(q4.num_levels(), 7);
   EXPECT_EQ(q4.quality(0), (RenderQuality{4, 1024, true}));
   EXPECT_EQ(q4.quality(1), (RenderQuality{2, 1024, true}));
   EXPECT_EQ(q4.quality(2), (RenderQuality{0, 1024, true}));
   EXPECT_EQ(q4.quality(3), (RenderQuality{0, 1024, false}));
   EXPECT_EQ(q4.quality(4), (RenderQuality{0, 512, false}));
   EXPECT_EQ(q4.quality(5), (RenderQuality{0, 256, false}));
-  EXPECT_EQ(AutoQuality(8).num_levels(), 7);
+  EXPECT_EQ(q4.quality(6), (RenderQuality{0, 256, false, 5.0}));
+  EXPECT_EQ(QualityLabel(q4.quality(6)), "no MSAA, hard shadows 256x256, panels at 5 Hz");
+  EXPECT_EQ(QualityLabel(q4.quality(0)), "MSAA 4x, soft shadows 1024x1024");
+  EXPECT_EQ(AutoQuality(8).num_levels(), 8);
   const AutoQuality q0(0);
-  ASSERT_EQ(q0.num_levels(), 4);
+  ASSERT_EQ(q0.num_levels(), 5);
   EXPECT_EQ(q0.quality(0), (RenderQuality{0, 1024, true}));
 }
 
@@ -36,8 +39,8 @@ TEST(AutoQuality, SlowFramesStepDownOncePerSecondToTheCheapest) {
   EXPECT_EQ(q.level(), 1);
   EXPECT_NEAR(q.fps(), 7.0, 0.5);
   RunFrames(&q, 7.0, 70);
-  EXPECT_EQ(q.level(), 5);  // and stays there
-  EXPECT_EQ(q.quality(), (RenderQuality{0, 256, false}));
+  EXPECT_EQ(q.level(), 6);  // and stays there
+  EXPECT_EQ(q.quality(), (RenderQuality{0, 256, false, 5.0}));
 }
 
 TEST(AutoQuality, FastFramesStayAtTheBestLevel) {
