@@ -1,5 +1,6 @@
 #include "engine/solver/constraint_islands.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace contactlab {
@@ -54,6 +55,14 @@ void ConstraintIslands::Compute(const ConvexProblem& problem) {
   sort_by_island(
       problem.num_constraints(), [&](int i) { return tree_island_[problem.entry(i).tree[0]]; },
       &island_constraint_start_, &island_constraints_);
+}
+
+void ConstraintIslands::Reserve(const ConvexProblem& problem, ExtractScratch* scratch) const {
+  size_t most_trees = 0;
+  for (int k = 0; k < num_islands(); ++k) most_trees = std::max(most_trees, trees(k).size());
+  scratch->local_tree.reserve(problem.num_trees());
+  scratch->local_body.reserve(problem.num_body_jacobians());
+  scratch->island_tree_nv.reserve(most_trees);
 }
 
 void ConstraintIslands::Extract(const ConvexProblem& problem, int island,

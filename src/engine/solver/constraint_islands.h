@@ -38,6 +38,10 @@ class ConstraintIslands {
   // extracted concurrently, each with its own scratch.
   void Extract(const ConvexProblem& problem, int island, ConvexProblem* island_problem,
                ExtractScratch* scratch) const;
+  // Storage in *scratch for any island of this problem: a thread that takes a larger island
+  // than it has before (the threads take islands in whatever order they come free) then
+  // extracts it without allocating.
+  void Reserve(const ConvexProblem& problem, ExtractScratch* scratch) const;
 
  private:
   static std::span<const int> Slice(const std::vector<int>& items, const std::vector<int>& start,

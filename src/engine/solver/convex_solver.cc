@@ -597,6 +597,9 @@ bool ConvexSolver::OrderIslands(const ConvexProblem& problem) {
   if (!ws.team || ws.team->num_threads() != params_.num_threads) {
     ws.team = std::make_unique<ParallelFor>(params_.num_threads);
   }
+  for (ConstraintIslands::ExtractScratch& scratch : ws.extract_scratch) {
+    ws.islands.Reserve(problem, &scratch);
+  }
   return true;
 }
 
