@@ -783,10 +783,10 @@ void Application::Impl::AdaptRenderQuality(Clock::time_point frame_start) {
 }
 
 void Application::Impl::SwapAndPace(Clock::time_point work_start, double cpu_start_ms) {
-  timer.EndWork();
   const Clock::time_point swap_start = Clock::now();
   last_work_ms = std::chrono::duration<double, std::milli>(swap_start - work_start).count();
   last_work_cpu_ms = ThreadCpuMs() - cpu_start_ms;
+  timer.EndWork(last_work_cpu_ms);
   glfwSwapBuffers(window);
   if (glfwWindowShouldClose(window)) quit = true;
   const double swap_ms =
@@ -954,7 +954,7 @@ FrameStats Application::RunFrames(int n) {
   for (; frames < n && !impl_->quit; ++frames) {
     const Clock::time_point t = Clock::now();
     impl_->Frame(nullptr, nullptr, nullptr);
-    work += impl_->last_work_ms;
+    work += impl_->last_work_cpu_ms;
     max_frame = std::max(max_frame, 1000.0 * Seconds(Clock::now() - t));
   }
   return impl_->Stats(frames, start, start_step, work, max_frame);
@@ -970,7 +970,7 @@ FrameStats Application::RunFor(double seconds, FrameTrace* trace) {
   while (Seconds(Clock::now() - start) < seconds && !impl_->quit) {
     const Clock::time_point t = Clock::now();
     impl_->Frame(nullptr, nullptr, nullptr);
-    work += impl_->last_work_ms;
+    work += impl_->last_work_cpu_ms;
     const double frame_ms = 1000.0 * Seconds(Clock::now() - t);
     max_frame = std::max(max_frame, frame_ms);
     ++frames;

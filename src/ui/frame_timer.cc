@@ -15,10 +15,9 @@ void FrameTimer::BeginFrame() {
   started_ = true;
 }
 
-void FrameTimer::EndWork() {
+void FrameTimer::EndWork(double work_cpu_ms) {
   if (!started_) return;
-  work_ms_[works_ % kWindow] =
-      std::chrono::duration<double, std::milli>(Clock::now() - frame_start_).count();
+  work_ms_[works_ % kWindow] = work_cpu_ms;
   ++works_;
 }
 

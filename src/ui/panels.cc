@@ -398,7 +398,7 @@ void SolverPanel(const Snapshot& snapshot, UiState* ui) {
   const FrameTimer::Stats& f = ui->frame_stats;
   ImGui::Separator();
   ImGui::Text("render %.0f fps, frame %.2f ms (max %.1f)", f.fps, f.mean_frame_ms, f.max_frame_ms);
-  ImGui::Text("our code %.2f ms/frame (max %.1f)", f.mean_work_ms, f.max_work_ms);
+  ImGui::Text("our code %.2f ms CPU/frame (max %.1f)", f.mean_work_ms, f.max_work_ms);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("CPU time from frame start to just before the buffer swap");
   }
