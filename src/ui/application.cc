@@ -354,9 +354,9 @@ void Application::Impl::OpenWindow() {
   glfwSwapInterval(options.vsync ? 1 : 0);
   glfwSetWindowUserPointer(window, this);
   glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
-    Impl* impl = static_cast<Impl*>(glfwGetWindowUserPointer(w));
-    impl->panel_refresh.OnInput();
-    impl->DropFiles(std::vector<std::string>(paths, paths + count));
+    Impl& impl = Of(w);
+    impl.panel_refresh.OnInput();
+    impl.DropFiles(std::vector<std::string>(paths, paths + count));
   });
   if (!LoadGl(reinterpret_cast<GlProcLoader>(glfwGetProcAddress))) {
     throw GuiError(GuiError::Kind::kNoOpenGl, "OpenGL 3.3 core is not available");
@@ -381,10 +381,10 @@ void Application::Impl::OpenWindow() {
   // Ours in front of Dear ImGui's key callback: every event is queued for the keyboard device.
   imgui_key_callback =
       glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
-        Impl* impl = static_cast<Impl*>(glfwGetWindowUserPointer(w));
-        impl->key_events.Push(key, action);
-        impl->panel_refresh.OnInput();
-        if (impl->imgui_key_callback) impl->imgui_key_callback(w, key, scancode, action, mods);
+        Impl& impl = Of(w);
+        impl.key_events.Push(key, action);
+        impl.panel_refresh.OnInput();
+        if (impl.imgui_key_callback) impl.imgui_key_callback(w, key, scancode, action, mods);
       });
   WatchInput();
   imgui_gl = ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -580,8 +580,9 @@ void Application::Impl::WatchInput() {
       glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int mods) {
         Impl& impl = Of(w);
         impl.panel_refresh.OnInput();
-        if (impl.imgui_mouse_button_callback)
+        if (impl.imgui_mouse_button_callback) {
           impl.imgui_mouse_button_callback(w, button, action, mods);
+        }
       });
   imgui_scroll_callback = glfwSetScrollCallback(window, [](GLFWwindow* w, double dx, double dy) {
     Impl& impl = Of(w);
