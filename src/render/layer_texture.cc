@@ -46,6 +46,8 @@ void LayerTexture::Allocate(int width, int height) {
 
 void LayerTexture::Begin(int width, int height) {
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_framebuffer_);
+  drawn_ = false;
+  if (width <= 0 || height <= 0) return;  // a minimized window: nothing to hold
   if (width != width_ || height != height_ || framebuffer_ == 0) Allocate(width, height);
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
   glViewport(0, 0, width, height);

@@ -26,7 +26,9 @@ class LayerTexture {
   LayerTexture& operator=(const LayerTexture&) = delete;
 
   // Binds the layer's framebuffer, width × height pixels, cleared to transparent: what is drawn
-  // until End is the layer. Storage is made again only when the size changes.
+  // until End is the layer. Storage is made again only when the size changes. An empty size
+  // (a minimized window) leaves the bound framebuffer and holds nothing. Throws RenderError
+  // when the driver refuses the framebuffer.
   void Begin(int width, int height);
   // Binds the framebuffer that was bound at Begin again.
   void End();

@@ -739,7 +739,15 @@ void Application::Impl::DrawPanels(bool built, int fb_w, int fb_h) {
     return;
   }
   if (built) {
-    panel_layer->Begin(fb_w, fb_h);
+    try {
+      panel_layer->Begin(fb_w, fb_h);
+    } catch (const RenderError& e) {  // the panels straight into the frame from now on
+      AddError(std::string("panel layer: ") + e.what());
+      panel_layer.reset();
+      panels_layered = false;
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      return;
+    }
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     panel_layer->End();
     glViewport(0, 0, fb_w, fb_h);

@@ -510,6 +510,14 @@ TEST_F(RendererTest, LayerTextureBlendsAsTheLayerDrawnStraightOverTheScene) {
     largest_difference = std::max(largest_difference, std::abs(straight[i] - layered[i]));
   }
   EXPECT_LE(largest_difference, 2);
+  // A minimized window (an empty framebuffer): the layer holds nothing and blends nothing.
+  layer.Begin(0, 0);
+  layer.End();
+  EXPECT_FALSE(layer.Holds(0, 0));
+  EXPECT_FALSE(layer.Holds(kWidth, kHeight));
+  renderer.Render(snapshot, CloseCamera(), layers, kWidth, kHeight);
+  layer.Composite();
+  EXPECT_EQ(DifferingBytes(renderer.ReadPixels(kWidth, kHeight), scene), 0);
   EXPECT_GT(DifferingBytes(scene, straight), 100000);  // the triangles cover much of the frame
   EXPECT_EQ(DifferingBytes(layered, next_frame), 0);
   glDeleteBuffers(1, &vbo);
