@@ -33,11 +33,11 @@ namespace {
 
 constexpr float kGroundHalfSize = 10.0f;  // the half-space quad is 20 m across
 constexpr Rgb8 kBackground{46, 52, 62};
-// Towards the light: high, from behind-left of the default view, so shadows fall into view.
 // How far (in shadow texels) a caster may move before its shadow map is drawn again: a quarter
 // texel is under a millimetre at 1024² for the clutter's 3 m frustum, well inside the soft
 // shadows' filter of 3 × 3 texels.
 constexpr float kShadowReuseTexels = 0.25f;
+// Towards the light: high, from behind-left of the default view, so shadows fall into view.
 const Eigen::Vector3f kLightDirection = Eigen::Vector3f(-0.35f, 0.55f, 1.0f).normalized();
 // Body frame axes: darker than the contact colours so they never pass for them.
 constexpr Rgb8 kAxisColors[3] = {{215, 55, 55}, {60, 170, 60}, {60, 95, 225}};
@@ -313,6 +313,7 @@ struct Renderer::Impl {
   void ClassifyGeometries(Frame* f);
   void ShadowPass(Frame* f);
   void CollectShadowCasters(const Frame& f);
+  bool DrawShadowMap(const Frame& f);
   void BeginMainPass(Frame* f) const;
   void DrawGround(Frame* f) const;
   void DrawOpaqueBodies(Frame* f);
@@ -538,27 +539,31 @@ void Renderer::Impl::ClassifyGeometries(Frame* f) {
   }
 }
 
-// Depth from the light into shadow_map, the light frustum fitted around the bounded geometry.
-// See-through geometry casts no shadow. The map of an earlier frame (or of the full view, for
-// an inset) is used again while it shows every caster within a fraction of a texel
-// (render/shadow_casters.h).
+// The shadow map for this frame: the map of an earlier frame (or of the full view, for an
+// inset) while it shows every caster within a fraction of a texel (render/shadow_casters.h),
+// else drawn again.
 void Renderer::Impl::ShadowPass(Frame* f) {
-  const Snapshot& snapshot = f->snapshot;
-  const RenderLayers& layers = f->layers;
   f->normal_offset = 0;
   f->shadows = false;
-  if (!layers.shadows || !layers.bodies) return;
+  if (!f->layers.shadows || !f->layers.bodies) return;
   CollectShadowCasters(*f);
   const ShadowMapInputs inputs{scene, scene_generation, quality.shadow_map_size,
-                               layers.visual_geometry};
-  if (shadow_casters.ShownByDrawnMap(inputs, kShadowReuseTexels * shadow_texel_m)) {
-    f->shadows = true;
-    f->normal_offset = 1.5f * shadow_texel_m;
-    return;
+                               f->layers.visual_geometry};
+  if (!shadow_casters.ShownByDrawnMap(inputs, kShadowReuseTexels * shadow_texel_m)) {
+    if (!DrawShadowMap(*f)) return;
+    shadow_casters.Remember(inputs);
   }
+  f->shadows = true;
+  f->normal_offset = 1.5f * shadow_texel_m;
+}
+
+// Depth from the light into shadow_map, the light frustum fitted around the bounded geometry.
+// See-through geometry casts no shadow. False when nothing is bounded (no map).
+bool Renderer::Impl::DrawShadowMap(const Frame& f) {
+  const Snapshot& snapshot = f.snapshot;
   Eigen::Vector3f lower_W = Eigen::Vector3f::Constant(INFINITY);
   Eigen::Vector3f upper_W = Eigen::Vector3f::Constant(-INFINITY);
-  for (int g = 0; g < f->ng; ++g) {
+  for (int g = 0; g < f.ng; ++g) {
     if (!HasMesh(g)) continue;
     const Eigen::Vector3f p_WGo = snapshot.geometry_poses[g].translation().cast<float>();
     lower_W = lower_W.cwiseMin(p_WGo - Eigen::Vector3f::Constant(geometry_radius[g]));
@@ -567,16 +572,12 @@ void Renderer::Impl::ShadowPass(Frame* f) {
   const bool any_bounded = lower_W.x() <= upper_W.x() && lower_W.allFinite() && upper_W.allFinite();
   if (!any_bounded) {
     shadow_casters.Forget();
-    return;
+    return false;
   }
-  f->shadows = true;
   shadow_map.Resize(quality.shadow_map_size);
   const float radius = std::clamp(0.5f * (upper_W - lower_W).norm(), 0.25f, 15.0f);
   shadow_map.Fit(-kLightDirection, 0.5f * (lower_W + upper_W), radius);
   shadow_texel_m = 2.0f * radius / static_cast<float>(shadow_map.size());
-  const float texel_m = shadow_texel_m;
-  f->normal_offset = 1.5f * texel_m;
-  shadow_casters.Remember(inputs);
   ++shadow_map_draws;
   shadow_map.BeginPass();
   shadow.Use();
@@ -584,19 +585,20 @@ void Renderer::Impl::ShadowPass(Frame* f) {
   // Slope-scaled offset pushes the casters' depth back a little against acne.
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(1.5f, 2.0f);
-  for (int g = 0; g < f->ng; ++g) {
-    if (!HasMesh(g) || see_through[g] || ReplacedByVisuals(*f, g)) continue;
+  for (int g = 0; g < f.ng; ++g) {
+    if (!HasMesh(g) || see_through[g] || ReplacedByVisuals(f, g)) continue;
     ShaderProgram::Set(shadow_loc.model, ToMatrix(snapshot.geometry_poses[g]));
-    MeshFor(g, texel_m).Draw();
+    MeshFor(g, shadow_texel_m).Draw();
   }
-  if (layers.visual_geometry) {
+  if (f.layers.visual_geometry) {
     for (const Visual& v : visuals) {
-      if (v.body >= f->nb_poses) continue;
+      if (v.body >= f.nb_poses) continue;
       ShaderProgram::Set(shadow_loc.model, ToMatrix(snapshot.body_poses[v.body] * v.X_BV));
       v.mesh->Draw();
     }
   }
   glDisable(GL_POLYGON_OFFSET_FILL);
+  return true;
 }
 
 // Every bounded geometry (the frustum is fitted to them all; id 2g + 1 for a caster, 2g for

@@ -189,6 +189,10 @@ struct Application::Impl {
   void Frame(std::vector<uint8_t>* capture, int* capture_w, int* capture_h);
   // The sim thread's errors, plot samples and newest snapshot.
   std::shared_ptr<const Snapshot> TakeSimOutput();
+  // Whether the render quality slows the panels and the layer to hold them is there.
+  bool PanelsLayered() const {
+    return panel_layer && renderer && ui.render_quality.quality().panel_refresh_hz > 0;
+  }
   // Whether this frame builds the panels (ui/panel_refresh.h).
   bool BuildPanelsThisFrame(Clock::time_point frame_start, bool capture);
   // Keys and mouse (camera), the panels, and the actions they ask for.
@@ -568,7 +572,7 @@ std::shared_ptr<const Snapshot> Application::Impl::TakeSimOutput() {
 // the layer holds no drawing of this frame's size or the last frame drew them directly, while
 // the mouse holds a button (drags), with a synthetic pointer (tests) and for a captured frame.
 bool Application::Impl::BuildPanelsThisFrame(Clock::time_point frame_start, bool capture) {
-  const bool layered = panel_layer && renderer && ui.render_quality.quality().panel_refresh_hz > 0;
+  const bool layered = PanelsLayered();
   const bool must = !layered || !panels_layered || !panel_layer->Holds(last_fb_w, last_fb_h) ||
                     capture || synthetic_pointer.has_value() || ImGui::IsAnyMouseDown();
   const double now_s = Seconds(frame_start.time_since_epoch());
@@ -733,7 +737,7 @@ void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view, bool 
 
 void Application::Impl::DrawPanels(bool built, int fb_w, int fb_h) {
   if (built) ImGui::Render();
-  panels_layered = panel_layer && renderer && ui.render_quality.quality().panel_refresh_hz > 0;
+  panels_layered = PanelsLayered();
   if (!panels_layered) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     return;

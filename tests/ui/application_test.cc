@@ -195,27 +195,40 @@ TEST(ApplicationKeys, TapsWithinOneFrameReachTheKeyboard) {
       << s->teleop.device_status;
 }
 
-// F12 saves the next frame as contactlab_DATE_TIME.png in the working directory.
-TEST(ApplicationScreenshotKey, F12SavesTheWindowAsATimestampedPng) {
-  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+// Runs `warm_up_frames` frames of an application with the working directory set to a fresh
+// temporary `dir`, taps F12 (press, a frame, release, two frames) and returns the files the
+// tap left in `dir`. *empty_before: whether `dir` was still empty before the tap.
+std::vector<std::filesystem::path> TapF12(const ApplicationOptions& options, int warm_up_frames,
+                                          const std::filesystem::path& dir, bool* empty_before) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "contactlab_f12_test";
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path previous = fs::current_path();
   fs::current_path(dir);
   {
-    Application app(SmallHiddenWindow("falling_sphere"));
-    app.RunFrames(2);
-    EXPECT_TRUE(fs::is_empty(dir));
+    Application app(options);
+    app.RunFrames(warm_up_frames);
+    *empty_before = fs::is_empty(dir);
     app.SendKey(GLFW_KEY_F12, GLFW_PRESS);
     app.RunFrames(1);
     app.SendKey(GLFW_KEY_F12, GLFW_RELEASE);
     app.RunFrames(2);
   }
   fs::current_path(previous);
-  std::vector<fs::path> pngs;
-  for (const auto& e : fs::directory_iterator(dir)) pngs.push_back(e.path());
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());
+  return files;
+}
+
+// F12 saves the next frame as contactlab_DATE_TIME.png in the working directory.
+TEST(ApplicationScreenshotKey, F12SavesTheWindowAsATimestampedPng) {
+  if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "contactlab_f12_test";
+  bool empty_before = false;
+  const std::vector<fs::path> pngs =
+      TapF12(SmallHiddenWindow("falling_sphere"), 2, dir, &empty_before);
+  EXPECT_TRUE(empty_before);
   ASSERT_EQ(pngs.size(), 1u);  // one press, one file
   const std::string name = pngs[0].filename().string();
   EXPECT_EQ(name.rfind("contactlab_", 0), 0u) << name;
@@ -240,24 +253,12 @@ TEST(ApplicationScreenshotKey, SlowedPanelsShowAndAnswerTheKeyAtOnce) {
   if (!HaveDisplay()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "contactlab_slowed_panels_test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const fs::path previous = fs::current_path();
-  fs::current_path(dir);
-  {
-    ApplicationOptions options = SmallHiddenWindow("falling_sphere");
-    options.quality_level = AutoQuality(options.msaa_samples).num_levels() - 1;
-    ASSERT_GT(AutoQuality(options.msaa_samples).quality(options.quality_level).panel_refresh_hz, 0);
-    Application app(options);
-    app.RunFrames(12);  // past the first frames, which build
-    app.SendKey(GLFW_KEY_F12, GLFW_PRESS);
-    app.RunFrames(1);
-    app.SendKey(GLFW_KEY_F12, GLFW_RELEASE);
-    app.RunFrames(2);
-  }
-  fs::current_path(previous);
-  std::vector<fs::path> pngs;
-  for (const auto& e : fs::directory_iterator(dir)) pngs.push_back(e.path());
+  ApplicationOptions options = SmallHiddenWindow("falling_sphere");
+  options.quality_level = AutoQuality(options.msaa_samples).num_levels() - 1;
+  ASSERT_GT(AutoQuality(options.msaa_samples).quality(options.quality_level).panel_refresh_hz, 0);
+  bool empty_before = false;
+  // Past the first frames, which build.
+  const std::vector<fs::path> pngs = TapF12(options, 12, dir, &empty_before);
   ASSERT_EQ(pngs.size(), 1u);
   int w = 0, h = 0, channels = 0;
   unsigned char* rgb = stbi_load(pngs[0].string().c_str(), &w, &h, &channels, 3);

@@ -1,6 +1,5 @@
 #include "engine/solver/constraint_islands.h"
 
-#include <algorithm>
 #include <numeric>
 
 namespace contactlab {
@@ -57,12 +56,11 @@ void ConstraintIslands::Compute(const ConvexProblem& problem) {
       &island_constraint_start_, &island_constraints_);
 }
 
-void ConstraintIslands::Reserve(const ConvexProblem& problem, ExtractScratch* scratch) const {
-  size_t most_trees = 0;
-  for (int k = 0; k < num_islands(); ++k) most_trees = std::max(most_trees, trees(k).size());
+void ConstraintIslands::Reserve(const ConvexProblem& problem, ExtractScratch* scratch) {
+  // An island holds at most every tree: the bound needs no look at the islands.
   scratch->local_tree.reserve(problem.num_trees());
+  scratch->island_tree_nv.reserve(problem.num_trees());
   scratch->local_body.reserve(problem.num_body_jacobians());
-  scratch->island_tree_nv.reserve(most_trees);
 }
 
 void ConstraintIslands::Extract(const ConvexProblem& problem, int island,

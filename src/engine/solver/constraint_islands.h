@@ -41,7 +41,7 @@ class ConstraintIslands {
   // Storage in *scratch for any island of this problem: a thread that takes a larger island
   // than it has before (the threads take islands in whatever order they come free) then
   // extracts it without allocating.
-  void Reserve(const ConvexProblem& problem, ExtractScratch* scratch) const;
+  static void Reserve(const ConvexProblem& problem, ExtractScratch* scratch);
 
  private:
   static std::span<const int> Slice(const std::vector<int>& items, const std::vector<int>& start,

@@ -598,7 +598,7 @@ bool ConvexSolver::OrderIslands(const ConvexProblem& problem) {
     ws.team = std::make_unique<ParallelFor>(params_.num_threads);
   }
   for (ConstraintIslands::ExtractScratch& scratch : ws.extract_scratch) {
-    ws.islands.Reserve(problem, &scratch);
+    ConstraintIslands::Reserve(problem, &scratch);
   }
   return true;
 }
