@@ -73,6 +73,8 @@ void GlfwErrorCallback(int code, const char* description) {
 constexpr size_t kPlotHistorySamples = 30000;
 // Screenshot mode: the simulated time each frame shows, at real-time factor 1.
 constexpr double kScreenshotFramePeriod_s = 1.0 / 60.0;
+// Stepped frames and screenshots: a sim thread that takes no step for this long has stalled.
+constexpr double kStallLimit_s = 120.0;
 
 // Raises the calling thread's nice value by `increment` (Linux: nice is per thread, and threads
 // created afterwards inherit it). Lowering one's own priority needs no privilege; raising it
@@ -166,11 +168,29 @@ struct Application::Impl {
   // The Impl a GLFW callback is for (the window's user pointer).
   static Impl& Of(GLFWwindow* w) { return *static_cast<Impl*>(glfwGetWindowUserPointer(w)); }
 
-  // The sim thread exists (paused) from construction on; the first run lets it go.
+  // RunSteppedFrames: the sim is paused and stepped by the application, and frames read
+  // frame_clock instead of the wall clock.
+  bool stepped = false;
+  std::optional<Clock::time_point> frame_clock;
+
+  // The sim thread exists (paused) from construction on; the first run lets it go, and so does
+  // a free-running run after stepped ones.
   void EnsureStarted() {
-    if (!started) runtime->Post(command::Resume{});
+    if (!started || stepped) runtime->Post(command::Resume{});
     started = true;
+    LeaveStepping();
   }
+  // From free running to stepping: pauses the sim thread and waits until the pause shows.
+  void EnterStepping();
+  void LeaveStepping() {
+    stepped = false;
+    if (frame_clock) last_frame_start.reset();  // a period across clocks means nothing
+    frame_clock.reset();
+  }
+  // Posts single steps until the sim thread has published step `step` (it is paused). Returns
+  // early when the sim reports an error (then shown in the banner); throws when no step came
+  // for two minutes.
+  void StepSimTo(uint64_t step);
 
   explicit Impl(const ApplicationOptions& o);
   ~Impl();
@@ -524,10 +544,11 @@ void Application::Impl::Frame(std::vector<uint8_t>* capture, int* capture_w, int
   timer.BeginFrame();
   const Clock::time_point work_start = Clock::now();
   const double cpu_start_ms = ThreadCpuMs();
-  AdaptRenderQuality(work_start);
+  const Clock::time_point frame_start = frame_clock.value_or(work_start);
+  AdaptRenderQuality(frame_start);
   glfwPollEvents();
   const std::shared_ptr<const Snapshot> snapshot = TakeSimOutput();
-  const bool build_panels = BuildPanelsThisFrame(work_start, capture != nullptr);
+  const bool build_panels = BuildPanelsThisFrame(frame_start, capture != nullptr);
   if (build_panels) {
     HandleInputAndPanels(*snapshot);
   } else {
@@ -809,7 +830,7 @@ void Application::Impl::SwapAndPace(Clock::time_point work_start, double cpu_sta
   // returns at once), sleep for the rest of the frame period instead of rendering frames no
   // one sees on a core the sim thread needs.
   const bool display_paces = options.vsync && swap_ms_average > 1.0;
-  if (pace && options.max_fps > 0 && !display_paces) {
+  if (pace && !frame_clock && options.max_fps > 0 && !display_paces) {
     const Clock::time_point due =
         work_start + std::chrono::duration_cast<Clock::duration>(
                          std::chrono::duration<double>(1.0 / options.max_fps));
@@ -912,6 +933,7 @@ FrameStats Application::Impl::Stats(int frames, Clock::time_point start, uint64_
   s.sim_steps = snapshot->step_index >= start_step ? snapshot->step_index - start_step : 0;
   s.sim_time_s = snapshot->time_s;
   s.errors = ui.errors.size();
+  s.quality_level = ui.render_quality.level();
   if (snapshot->ghost.active) s.ghost_lag_s = snapshot->ghost.lag_s;
   return s;
 }
@@ -1001,6 +1023,66 @@ FrameStats Application::RunFor(double seconds, FrameTrace* trace) {
   return impl_->Stats(frames, start, start_step, work, max_frame);
 }
 
+void Application::Impl::EnterStepping() {
+  if (stepped) return;
+  if (started) {  // running: pause, and wait until no step is under way
+    runtime->Post(command::Pause{});
+    const Clock::time_point wait_start = Clock::now();
+    while (!runtime->Latest()->paused) {
+      if (Seconds(Clock::now() - wait_start) > kStallLimit_s) {
+        throw std::runtime_error("the simulation did not pause for stepped frames");
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  }
+  started = stepped = true;  // paused since construction otherwise
+  frame_clock = Clock::now();
+  last_frame_start.reset();
+}
+
+void Application::Impl::StepSimTo(uint64_t step) {
+  for (uint64_t s = runtime->Latest()->step_index; s < step; ++s) {
+    runtime->Post(command::StepOnce{});
+  }
+  const Clock::time_point wait_start = Clock::now();
+  while (runtime->Latest()->step_index < step) {
+    for (std::string& e : runtime->TakeErrors()) AddError(e);
+    if (!ui.errors.empty()) return;
+    if (Seconds(Clock::now() - wait_start) > kStallLimit_s) {
+      throw std::runtime_error("the simulation stalled at step " +
+                               std::to_string(runtime->Latest()->step_index));
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+FrameStats Application::RunSteppedFrames(int n, double frame_period_s) {
+  if (!(frame_period_s > 0) || !std::isfinite(frame_period_s)) {
+    throw std::invalid_argument("RunSteppedFrames: the frame period must be > 0 s");
+  }
+  Impl& a = *impl_;
+  a.EnterStepping();
+  const Clock::time_point start = Clock::now();
+  const std::shared_ptr<const Snapshot> first = a.runtime->Latest();
+  const uint64_t start_step = first->step_index;
+  const double steps_per_frame =
+      frame_period_s * std::max(a.options.realtime_factor, 0.0) / first->dt_s;
+  const auto period =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(frame_period_s));
+  double work = 0, max_frame = 0;
+  int frames = 0;
+  for (; frames < n && !a.quit; ++frames) {
+    a.StepSimTo(start_step +
+                static_cast<uint64_t>(std::floor((frames + 1) * steps_per_frame + 1e-9)));
+    *a.frame_clock += period;
+    const Clock::time_point t = Clock::now();
+    a.Frame(nullptr, nullptr, nullptr);
+    work += a.last_work_cpu_ms;
+    max_frame = std::max(max_frame, 1000.0 * Seconds(Clock::now() - t));
+  }
+  return a.Stats(frames, start, start_step, work, max_frame);
+}
+
 void Application::Screenshot(int frames, const std::string& png_path) {
   Impl& a = *impl_;
   if (!a.renderer) {
@@ -1015,24 +1097,12 @@ void Application::Screenshot(int frames, const std::string& png_path) {
   const double dt = runtime.Latest()->dt_s;
   const double sim_per_frame = kScreenshotFramePeriod_s * std::max(a.options.realtime_factor, 0.0);
   const uint64_t base = runtime.Latest()->step_index;
-  uint64_t posted = 0;
   std::vector<uint8_t> pixels;
   int width = 0, height = 0;
   frames = std::max(frames, 1);
   for (int k = 1; k <= frames; ++k) {
     const auto target = static_cast<uint64_t>(std::floor(k * sim_per_frame / dt + 1e-9));
-    for (; posted < target; ++posted) runtime.Post(command::StepOnce{});
-    const Clock::time_point wait_start = Clock::now();
-    while (runtime.Latest()->step_index < base + target) {
-      for (std::string& e : runtime.TakeErrors()) a.AddError(e);
-      if (!a.ui.errors.empty()) break;
-      if (Seconds(Clock::now() - wait_start) > 120.0) {
-        throw std::runtime_error("the simulation stalled at step " +
-                                 std::to_string(runtime.Latest()->step_index) +
-                                 " while taking the screenshot");
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
+    a.StepSimTo(base + target);
     // The last frame is framed on the bodies where they are then (fast ones may have left the
     // initial view), and shows the ghost (if any) at the same step.
     if (k == frames) {

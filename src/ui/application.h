@@ -93,6 +93,7 @@ struct FrameStats {
   double sim_time_s = 0;    // simulated time at the end
   size_t errors = 0;        // messages in the error banner at the end
   double ghost_lag_s = -1;  // how far a ghost run was behind at the end (−1: no ghost)
+  int quality_level = 0;    // the render quality's level at the end (ui/auto_quality.h)
 };
 
 // Per frame of a run (RunFor with a trace), for --gui-stats.
@@ -121,8 +122,18 @@ class Application {
   int Run();
 
   // Runs n frames of the normal loop (never waiting for the solver) / frames for a wall time.
+  // The sim thread runs free, paced to wall time (resumed if a stepped run paused it).
   FrameStats RunFrames(int n);
   FrameStats RunFor(double seconds, FrameTrace* trace = nullptr);
+
+  // Frames in lockstep with simulated time (tests, scripted demos): the sim thread is paused
+  // and the application steps it so that each frame shows frame_period_s × realtime_factor more
+  // simulated time (rounded down to whole steps), and the frame clock that the automatic render
+  // quality, the panels' refresh and the camera's easing read advances by frame_period_s a
+  // frame. What the n frames show and do then depends on n alone, not on how fast the machine
+  // renders or solves. Throws std::invalid_argument for a period ≤ 0, std::runtime_error when the
+  // sim thread takes no step for two minutes.
+  FrameStats RunSteppedFrames(int n, double frame_period_s = 1.0 / 60.0);
 
   // Screenshot mode, deterministic: the sim is paused and stepped by the application so that
   // frame k (1-based) shows the state at t = k × (1/60 s) × realtime_factor (rounded down to

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "test_support/display.h"
 #include "test_support/run_contactlab.h"
 
 namespace {
@@ -108,8 +109,7 @@ std::string StateColumns(const std::string& body) {
 TEST(CommandLine, RegularizedLaggedIsSelectableAsAModel) {
   const std::string summary = TempPath("regularized.json");
   const Result r = RunContactlab(
-      "--headless --scene incline --duration 0.05 --model regularized_lagged --summary " +
-      summary);
+      "--headless --scene incline --duration 0.05 --model regularized_lagged --summary " + summary);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string json = ReadFile(summary);
   EXPECT_NE(json.find("\"model\": \"regularized_lagged\""), std::string::npos) << json;
@@ -346,8 +346,8 @@ bool PngSize(const std::string& path, uint32_t* w, uint32_t* h) {
 }
 
 TEST(CommandLine, WindowSizeSetsTheScreenshotSize) {
-  const char* display = std::getenv("DISPLAY");
-  if (display == nullptr || *display == '\0') GTEST_SKIP() << "no DISPLAY (run under xvfb-run -a)";
+  if (!CONTACTLAB_HAS_GUI) GTEST_SKIP() << "this build has no GUI";
+  CONTACTLAB_REQUIRE_DISPLAY();
   const std::string png = TempPath("size.png");
   // The option wins over the environment variable.
   setenv("CONTACTLAB_WINDOW_SIZE", "640x480", 1);

@@ -45,7 +45,7 @@ const HydroelasticProperties& BoxProperties(const Snapshot& s) {
 TEST(HydroelasticRuntime, FinerMeshArrivesWhileTheSimKeepsStepping) {
   SimRuntime rt(BoxOnPlane(), 0.0);  // unpaced: steps as fast as it can
   rt.Start();
-  ASSERT_TRUE(WaitFor([&] { return rt.Latest()->step_index > 20; }, 10));
+  ASSERT_TRUE(WaitFor([&] { return rt.Latest()->step_index > 20; }, 120));
   const int coarse_faces = rt.Latest()->stats.num_hydroelastic_faces;
   ASSERT_GT(coarse_faces, 0);
 
@@ -55,7 +55,7 @@ TEST(HydroelasticRuntime, FinerMeshArrivesWhileTheSimKeepsStepping) {
   samples.clear();
   const Clock::time_point posted = Clock::now();
   rt.Post(command::SetHydroelastic{kBoxGeometry, std::nullopt, 0.003});
-  ASSERT_TRUE(WaitFor([&] { return rt.commands_processed() == 1; }, 10));
+  ASSERT_TRUE(WaitFor([&] { return rt.commands_processed() == 1; }, 120));
   const uint64_t step_at_command = rt.Latest()->step_index;
   ASSERT_TRUE(WaitFor([&] { return BoxProperties(*rt.Latest()).resolution_m == 0.003; }, 60));
   const double build_s = Since(posted);
@@ -72,13 +72,13 @@ TEST(HydroelasticRuntime, FinerMeshArrivesWhileTheSimKeepsStepping) {
   EXPECT_LT(longest_step_ms, 0.5 * build_s * 1e3) << "build " << build_s << " s";
 
   // The finer mesh cuts the bottom face into many more faces (~ (10/3)² as many tets meet it).
-  ASSERT_TRUE(WaitFor([&] { return rt.Latest()->step_index > arrived->step_index + 5; }, 10));
+  ASSERT_TRUE(WaitFor([&] { return rt.Latest()->step_index > arrived->step_index + 5; }, 120));
   const int fine_faces = rt.Latest()->stats.num_hydroelastic_faces;
   EXPECT_GT(fine_faces, 4 * coarse_faces) << coarse_faces << " → " << fine_faces;
 
   // E_h alone: no re-meshing; the resolution stays.
   rt.Post(command::SetHydroelastic{-1, 4e5, std::nullopt});
-  ASSERT_TRUE(WaitFor([&] { return BoxProperties(*rt.Latest()).modulus_Pa == 4e5; }, 30));
+  ASSERT_TRUE(WaitFor([&] { return BoxProperties(*rt.Latest()).modulus_Pa == 4e5; }, 120));
   EXPECT_EQ(BoxProperties(*rt.Latest()).resolution_m, 0.003);
   rt.Stop();
   EXPECT_TRUE(rt.TakeErrors().empty());
@@ -93,7 +93,7 @@ TEST(HydroelasticRuntime, BadValuesAreRejectedAndNothingChanges) {
   rt.Post(command::SetHydroelastic{kBoxGeometry, std::nullopt, 0.5});   // coarser than the box
   rt.Post(command::SetHydroelastic{7, 1e6, std::nullopt});
   rt.Post(command::SetHydroelastic{0, 1e6, std::nullopt});  // the plane: rigid
-  ASSERT_TRUE(WaitFor([&] { return rt.commands_processed() == 6; }, 10));
+  ASSERT_TRUE(WaitFor([&] { return rt.commands_processed() == 6; }, 120));
   const std::vector<std::string> errors = rt.TakeErrors();
   ASSERT_EQ(errors.size(), 5u);
   EXPECT_NE(errors[0].find("geometry 'box': the hydroelastic modulus must be positive"),
@@ -108,7 +108,7 @@ TEST(HydroelasticRuntime, BadValuesAreRejectedAndNothingChanges) {
   // A good change after the bad ones still goes through, and while paused it is published
   // without a step.
   rt.Post(command::SetHydroelastic{kBoxGeometry, 2e5, std::nullopt});
-  ASSERT_TRUE(WaitFor([&] { return BoxProperties(*rt.Latest()).modulus_Pa == 2e5; }, 30));
+  ASSERT_TRUE(WaitFor([&] { return BoxProperties(*rt.Latest()).modulus_Pa == 2e5; }, 120));
   EXPECT_EQ(rt.Latest()->step_index, 0u);
   EXPECT_EQ(BoxProperties(*rt.Latest()).resolution_m, kCoarse_m);
   rt.Stop();

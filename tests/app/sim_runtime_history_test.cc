@@ -18,7 +18,7 @@ namespace contactlab {
 namespace {
 
 // Paused runs stepped one StepOnce at a time: deterministic.
-constexpr double kTimeout_s = 10.0;
+constexpr double kTimeout_s = 60.0;  // bounds a failing wait only
 bool WaitFor(const std::function<bool()>& done) { return testing::WaitFor(done, kTimeout_s); }
 void StepAndWait(SimRuntime* rt, int steps) { testing::StepAndWait(rt, steps, kTimeout_s); }
 

@@ -28,7 +28,11 @@ double Since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-bool WaitFor(const std::function<bool()>& done, double timeout_s = 2.0) {
+// Waits end as soon as their condition holds: the timeout only bounds a failing test, so it is
+// generous (TSan on a loaded machine 3× slower than this one).
+constexpr double kTimeout_s = 60.0;
+
+bool WaitFor(const std::function<bool()>& done, double timeout_s = kTimeout_s) {
   return testing::WaitFor(done, timeout_s);
 }
 
@@ -45,7 +49,7 @@ SceneSpec SlidingSphere() {
 }
 
 // Paused from the start: steps happen only on StepOnce, so runs are deterministic.
-void StepAndWait(SimRuntime* rt, int steps) { testing::StepAndWait(rt, steps, 2.0); }
+void StepAndWait(SimRuntime* rt, int steps) { testing::StepAndWait(rt, steps, kTimeout_s); }
 
 // Waits until every command posted so far has been handled.
 void Settle(SimRuntime* rt, uint64_t posted) {
@@ -507,7 +511,7 @@ TEST(SimRuntime, PlotSampleOverflowDropsTheOldest) {
   SimRuntime rt(Pile(1), 0.0);
   rt.Start();
   const uint64_t n = SimRuntime::kPlotCapacity + 500;
-  ASSERT_TRUE(WaitFor([&] { return rt.Latest()->step_index >= n; }, 10.0));
+  ASSERT_TRUE(WaitFor([&] { return rt.Latest()->step_index >= n; }));
   rt.Post(command::Pause{});
   Settle(&rt, 1);
   std::vector<PlotSample> samples;

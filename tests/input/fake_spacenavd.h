@@ -56,7 +56,7 @@ class FakeSpacenavd {
     unlink(path_.c_str());
   }
 
-  bool WaitForClient(std::chrono::milliseconds timeout = std::chrono::milliseconds(2000)) {
+  bool WaitForClient(std::chrono::milliseconds timeout = std::chrono::milliseconds(30000)) {
     std::unique_lock lock(mutex_);
     return cv_.wait_for(lock, timeout, [this] { return client_fd_ >= 0; });
   }

@@ -23,6 +23,7 @@
 #include "render/layer_texture.h"
 #include "render/shader_program.h"
 #include "test_support/color_map_pixels.h"
+#include "test_support/display.h"
 #include "test_support/hydro_box_scene.h"
 
 namespace contactlab {
@@ -39,11 +40,7 @@ constexpr int kWidth = 640, kHeight = 480;
 class RendererTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const char* display = std::getenv("DISPLAY");
-    if (display == nullptr || *display == '\0') {
-      skip_reason_ = "no DISPLAY: run under xvfb-run -a to test the renderer";
-      return;
-    }
+    if (!contactlab::testing::HaveDisplay()) return;  // each test then skips (or fails in CI)
     if (glfwInit() != GLFW_TRUE) {
       setup_error_ = "glfwInit failed with DISPLAY set";
       return;
@@ -92,7 +89,7 @@ class RendererTest : public ::testing::Test {
     glfwTerminate();
   }
   void SetUp() override {
-    if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
+    CONTACTLAB_REQUIRE_DISPLAY();
     ASSERT_TRUE(setup_error_.empty()) << setup_error_;
     int w = 0, h = 0;
     glfwGetFramebufferSize(window_, &w, &h);
@@ -104,7 +101,7 @@ class RendererTest : public ::testing::Test {
   static inline GLFWwindow* window_ = nullptr;
   static inline GLuint framebuffer_ = 0;
   static inline GLuint renderbuffers_[2] = {0, 0};
-  static inline std::string skip_reason_, setup_error_;
+  static inline std::string setup_error_;
 };
 
 // Ground half-space plus a box (and optionally more shapes) resting on it.
