@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git python3
+  build-essential cmake pkg-config git python3 ccache
   libeigen3-dev libsuitesparse-dev libopenblas0-serial libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev
   googletest libgtest-dev libbenchmark-dev
   python3-numpy

@@ -12,8 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+source scripts/ccache_env.sh
 common=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DCONTACTLAB_BUILD_GUI=OFF
-  -DCONTACTLAB_BUILD_BENCH=OFF)
+  -DCONTACTLAB_BUILD_BENCH=OFF "${CCACHE_CMAKE_ARGS[@]}")
 
 # Leaks inside Debian's libraries on their own error paths are not ours (scripts/lsan.supp).
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
@@ -88,7 +89,7 @@ echo "ASan + UBSan tests: $((SECONDS - start)) s"
 
 # TSan: the release build's engine with app and input compiled again (tests/CMakeLists.txt).
 start=$SECONDS
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${CCACHE_CMAKE_ARGS[@]}" >/dev/null
 build build runtime_tsan_test solver_tsan_test
 echo "TSan build: $((SECONDS - start)) s"
 start=$SECONDS
