@@ -8,6 +8,10 @@
 #   them), target solver_tsan_test.
 # ASan at -O1 with assertions, without the GUI and the benchmarks, only the test binaries that
 # matter, so that they add minutes, not tens of minutes, to CI. Any report fails its test.
+# GCC, not clang: clang 14 compiles the heaviest test file 8 % faster under ASan + UBSan
+# (convex_solver_test.cc 50 s vs 55 s) but the engine's files 10 % slower (world.cc 11.1 s vs
+# 10.1 s), and would need clang and libomp on CI; ccache (scripts/ccache_env.sh) is what saves
+# the compile time on a machine that has built before.
 # Usage: scripts/sanitizer_tests.sh   Exit code: 0 when every test passes without a report.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -78,5 +78,77 @@ TEST_F(PegAlignmentTest, ATiltedPegLandsWhereItsAxisMeetsTheTop) {
   }
 }
 
+// Whether the peg's axis is in the hole's footprint, near the corners where a square and a round
+// hole differ. Both default holes are 20.5 mm across (a 20 mm peg with 0.5 mm clearance,
+// assets/scenes/peg_in_hole*.yaml): half width w = 10.25 mm from the axis to a side of the square
+// hole, radius r = 10.25 mm of the round one (its 64-gon is inscribed in that circle,
+// scripts/make_objects.py, and FindPegHole takes the nearest vertex's distance from the axis).
+constexpr double kHoleHalfWidth_m = 0.5 * (0.02 + 0.0005);
+
+// The peg upright, its axis at `offset` (xy) from the hole's and its bottom 15 mm below the
+// block's top: inserted exactly when the axis is in the footprint.
+PegAlignment UprightPegAt(const PegHole& hole, double x_m, double y_m) {
+  Eigen::Isometry3d X_WP = Eigen::Isometry3d::Identity();
+  X_WP.translation() = hole.hole_center_W + Eigen::Vector3d(x_m, y_m, 0);
+  X_WP.translation().z() = hole.block_top_z_m - 0.015 + hole.peg_half_m.z();
+  return MeasurePegAlignment(hole, X_WP);
+}
+
+TEST_F(PegAlignmentTest, ASquareHolesFootprintReachesIntoItsCorners) {
+  const PegHole hole = *FindPegHole(world_);
+  EXPECT_FALSE(hole.round_hole);
+  const double w = kHoleHalfWidth_m;
+  EXPECT_NEAR(hole.hole_half_width_m, w, 1e-12);
+  // (0.9w, 0.9w): inside the square (each coordinate within w), though 1.27w from the axis, so
+  // outside the circle of radius w, and 1.8w by |x| + |y|.
+  const PegAlignment corner = UprightPegAt(hole, 0.9 * w, 0.9 * w);
+  EXPECT_TRUE(corner.axis_in_footprint);
+  EXPECT_NEAR(corner.lateral_offset_m, 0.9 * std::numbers::sqrt2 * w, 1e-12);
+  EXPECT_NEAR(corner.insertion_depth_m, 0.015, 1e-12);
+  EXPECT_TRUE(corner.inserted);
+  for (const double sign : {-1.0, 1.0}) {  // every corner of the square
+    EXPECT_TRUE(UprightPegAt(hole, sign * 0.9 * w, -sign * 0.9 * w).axis_in_footprint) << sign;
+    EXPECT_TRUE(UprightPegAt(hole, -0.9 * w, sign * 0.9 * w).axis_in_footprint) << sign;
+  }
+  // Beyond one side, however near the other axis: outside (1.1w, 0.5w is 1.21w from the axis).
+  for (const Eigen::Vector2d& out :
+       {Eigen::Vector2d(1.1 * w, 0.5 * w), Eigen::Vector2d(0.5 * w, -1.1 * w),
+        Eigen::Vector2d(-1.1 * w, 0.0)}) {
+    const PegAlignment a = UprightPegAt(hole, out.x(), out.y());
+    EXPECT_FALSE(a.axis_in_footprint) << out.transpose();
+    EXPECT_EQ(a.insertion_depth_m, 0.0) << out.transpose();
+    EXPECT_FALSE(a.inserted) << out.transpose();
+  }
+}
+
+TEST(PegAlignment, ARoundHolesFootprintIsItsCircle) {
+  World world(LoadSceneFile(ResolveScenePath("peg_in_hole_mesh")));
+  const std::optional<PegHole> found = FindPegHole(world);
+  ASSERT_TRUE(found.has_value());
+  const PegHole& hole = *found;
+  EXPECT_TRUE(hole.round_hole);
+  const double r = kHoleHalfWidth_m;
+  EXPECT_NEAR(hole.hole_half_width_m, r, 1e-8);  // the OBJ's 9 decimals
+  // (0.8r, 0.8r): within r along each axis, so inside the square around the circle, but
+  // sqrt(0.8² + 0.8²) = 1.13r from the axis: outside the circle.
+  for (const double sx : {-1.0, 1.0}) {
+    for (const double sy : {-1.0, 1.0}) {
+      const PegAlignment a = UprightPegAt(hole, sx * 0.8 * r, sy * 0.8 * r);
+      EXPECT_FALSE(a.axis_in_footprint) << sx << " " << sy;
+      EXPECT_EQ(a.insertion_depth_m, 0.0);
+      EXPECT_FALSE(a.inserted);
+    }
+  }
+  // (0.7r, 0.7r) is 0.99r from the axis: inside (though 1.4r by |x| + |y|); so are points just
+  // inside the circle on the axes, and not those just outside.
+  const PegAlignment in = UprightPegAt(hole, 0.7 * r, -0.7 * r);
+  EXPECT_TRUE(in.axis_in_footprint);
+  EXPECT_NEAR(in.insertion_depth_m, 0.015, 1e-12);
+  EXPECT_TRUE(in.inserted);
+  EXPECT_TRUE(UprightPegAt(hole, 0.0, 0.99 * r).axis_in_footprint);
+  EXPECT_FALSE(UprightPegAt(hole, 0.0, -1.01 * r).axis_in_footprint);
+  EXPECT_FALSE(UprightPegAt(hole, 1.01 * r, 0.0).axis_in_footprint);
+}
+
 }  // namespace
 }  // namespace contactlab

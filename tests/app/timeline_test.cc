@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "app/sim_runtime.h"
@@ -82,6 +83,28 @@ TEST(Timeline, KeepsTheNewestStepsWithinItsDuration) {
   timeline.Clear();
   EXPECT_EQ(timeline.size(), 0);
   EXPECT_EQ(timeline.Find(0.0), -1);
+}
+
+// Find at a record's exact start time (as the UI asks for a recorded step's own time): that
+// record's step is the one in progress then ("starting at or before", timeline.h), not the one
+// before it, which has just ended. The 51 records held after 200 steps of 2 ms are steps
+// 149 … 199: record i starts at (149 + i) · 2 ms.
+TEST(Timeline, FindAtARecordsExactTimeGivesThatRecord) {
+  const SceneSpec scene = testing::PileScene(2, 2e-3);
+  World world(scene);
+  Timeline timeline(world, 0.1, SimRuntime::kTimelineBudget_bytes);
+  for (int i = 0; i < 200; ++i) {
+    timeline.Record(world, i);
+    ASSERT_TRUE(world.Step());
+  }
+  ASSERT_EQ(timeline.size(), 51);
+  for (int i : {0, 1, 10, 25, 49, 50}) {  // the oldest, the newest and some in between
+    EXPECT_NEAR(timeline.time_s(i), (149 + i) * 2e-3, 1e-12) << "record " << i;
+    EXPECT_EQ(timeline.Find(timeline.time_s(i)), i) << "record " << i;
+    // Just before it starts, the previous step is still in progress (the oldest: none is, so
+    // the oldest).
+    EXPECT_EQ(timeline.Find(timeline.time_s(i) - 1e-4), std::max(i - 1, 0)) << "record " << i;
+  }
 }
 
 // A slider moved every step for 4 spans of the history: the settings kept are only those of the

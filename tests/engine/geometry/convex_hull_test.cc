@@ -171,5 +171,34 @@ TEST(PolyhedronMassProperties, OffCentreRotatedBoxMatchesTheBoxFormula) {
   EXPECT_LT((hull.mass.unit_density_inertia - R * I * R.transpose()).norm(), 1e-16);
 }
 
+TEST(PolyhedronMassProperties, SquarePyramidHasItsCentroidAQuarterUpAndThePyramidInertia) {
+  // A square pyramid (base side a, height h, apex above the base's centre): volume a²h/3, the
+  // centroid h/4 above the base — not the vertex mean, h/5 above it — and about the centroid
+  // I_xx = I_yy = m (a²/20 + 3h²/80), I_zz = m a²/10. Moved off the origin and rotated by R.
+  const double a = 0.2, h = 0.3;
+  const V base_centre(0.4, -0.1, 0.25);
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(0.5, V(-1, 2, 1).normalized()).toRotationMatrix();
+  std::vector<V> points;
+  for (const V& x : {V(-a / 2, -a / 2, 0), V(a / 2, -a / 2, 0), V(a / 2, a / 2, 0),
+                     V(-a / 2, a / 2, 0), V(0, 0, h)}) {
+    points.push_back(base_centre + R * x);
+  }
+  const ConvexPolyhedron hull = ComputeConvexHull(points);
+  ASSERT_EQ(hull.num_vertices(), 5);
+  const double m = a * a * h / 3;
+  const Eigen::Matrix3d I =
+      (m * V(a * a / 20 + 3 * h * h / 80, a * a / 20 + 3 * h * h / 80, a * a / 10)).asDiagonal();
+  EXPECT_NEAR(hull.mass.volume_m3, m, 1e-16);
+  EXPECT_LT((hull.mass.centroid_G - (base_centre + R * V(0, 0, h / 4))).norm(), 1e-15);
+  EXPECT_LT((hull.mass.unit_density_inertia - R * I * R.transpose()).norm(), 1e-13 * I.norm());
+  // The same from the five points' own triangles (ComputePolyhedronMassProperties directly).
+  const std::vector<std::array<int, 3>> triangles = {{0, 2, 1}, {0, 3, 2}, {0, 1, 4},
+                                                     {1, 2, 4}, {2, 3, 4}, {3, 0, 4}};
+  const PolyhedronMassProperties direct = ComputePolyhedronMassProperties(points, triangles);
+  EXPECT_NEAR(direct.volume_m3, m, 1e-16);
+  EXPECT_LT((direct.centroid_G - (base_centre + R * V(0, 0, h / 4))).norm(), 1e-15);
+  EXPECT_LT((direct.unit_density_inertia - R * I * R.transpose()).norm(), 1e-13 * I.norm());
+}
+
 }  // namespace
 }  // namespace contactlab

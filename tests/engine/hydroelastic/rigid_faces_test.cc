@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 namespace contactlab::hydroelastic {
 namespace {
@@ -102,6 +103,59 @@ TEST(RigidFaces, ANonConvexPlanarRegionSplitsIntoConvexFaces) {
   const auto faces = MergeCoplanarTriangles(mesh);
   EXPECT_EQ(faces.size(), 2u);  // an L is two rectangles at best
   ExpectPartition(mesh, faces);
+}
+
+// A prism over a regular n-gon (circumradius 0.1 m, height 0.05 m), its caps triangulated as fans
+// from corner 0 and each side as two triangles.
+TriangleSurfaceMesh RegularPrism(int n) {
+  TriangleSurfaceMesh mesh;
+  for (const double z : {0.0, 0.05}) {
+    for (int i = 0; i < n; ++i) {
+      const double angle = 2 * std::numbers::pi * i / n;
+      mesh.vertices_m.push_back(V(0.1 * std::cos(angle), 0.1 * std::sin(angle), z));
+    }
+  }
+  for (int i = 1; i + 1 < n; ++i) {
+    mesh.triangles.push_back({0, i + 1, i});          // bottom, outward −z
+    mesh.triangles.push_back({n, n + i, n + i + 1});  // top, outward +z
+  }
+  for (int i = 0; i < n; ++i) {
+    const int j = (i + 1) % n;
+    mesh.triangles.push_back({i, j, n + j});
+    mesh.triangles.push_back({i, n + j, n + i});
+  }
+  return mesh;
+}
+
+// kMaxCorners = 8 is a face's largest number of corners, included: an octagonal prism's caps are
+// one face of 8 corners each (2 caps + 8 rectangles = 10 faces); a nonagon's cap, 9 corners, is
+// more than one face.
+TEST(RigidFaces, AnOctagonalCapIsOneFaceOfEightCornersANonagonalCapIsNot) {
+  const TriangleSurfaceMesh octagonal = RegularPrism(8);
+  const auto faces = MergeCoplanarTriangles(octagonal);
+  ASSERT_EQ(faces.size(), 10u);
+  int caps = 0;
+  for (const RigidFace& f : faces) {
+    if (std::abs(f.normal.z()) > 0.5) {
+      ++caps;
+      EXPECT_EQ(f.num_corners, 8);
+    } else {
+      EXPECT_EQ(f.num_corners, 4);
+    }
+  }
+  EXPECT_EQ(caps, 2);
+  ExpectPartition(octagonal, faces);
+
+  const TriangleSurfaceMesh nonagonal = RegularPrism(9);
+  const auto nonagon_faces = MergeCoplanarTriangles(nonagonal);
+  int top_faces = 0, bottom_faces = 0;
+  for (const RigidFace& f : nonagon_faces) {
+    top_faces += f.normal.z() > 0.5;
+    bottom_faces += f.normal.z() < -0.5;
+  }
+  EXPECT_GE(top_faces, 2);
+  EXPECT_GE(bottom_faces, 2);
+  ExpectPartition(nonagonal, nonagon_faces);
 }
 
 }  // namespace

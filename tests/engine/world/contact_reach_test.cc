@@ -94,6 +94,32 @@ TEST_P(ContactReachModels, AContactLeftOutThatActsIsPutBackAndTheStepSolvedAgain
   EXPECT_LT((reached.v() - whole.v()).norm(), 1e-5 * (1 + whole.v().norm()));
 }
 
+// The same box pushed down by 150 N: free, it moves v δt = F δt²/m = 15 mm in the step, short of
+// the 20 mm gap. The contacts' after-check (§4.3: they act only if v_n − μ‖v_t‖ < −φ0/δt,
+// −1.5 m/s against −2 m/s, with no slip) keeps them out: one solve, the four contacts still set
+// aside, and the box moves freely, v_z = −F δt/m = −1.5 m/s, as with every contact in.
+TEST_P(ContactReachModels, AContactLeftOutThatCannotCloseItsGapStaysOut) {
+  const SceneSpec scene = BoxAboveTheFloor(GetParam());
+  World reached(scene), whole(scene);
+  whole.set_contact_reach_rule(std::nullopt);
+  ExternalForce push;
+  push.scene_body = 1;
+  push.f_Q_W = Eigen::Vector3d(0, 0, -150.0);
+  for (World* w : {&reached, &whole}) {
+    w->SetExternalForce(push);
+    ASSERT_TRUE(w->Step());
+  }
+  EXPECT_EQ(reached.last_stats().num_solves, 1);
+  EXPECT_EQ(reached.last_stats().num_out_of_reach, 4);
+  EXPECT_EQ(reached.last_stats().num_contacts, 0);
+  EXPECT_EQ(whole.last_stats().num_contacts, 4);
+  const double v_z = -150.0 * scene.dt_s / 1.0;
+  EXPECT_NEAR(reached.BodyVelocity(push.scene_body)[5], v_z, 1e-9);
+  EXPECT_NEAR(whole.BodyVelocity(push.scene_body)[5], v_z, 1e-5);
+  // Symplectic Euler: 15 mm down, 5 mm still between the box and the floor.
+  EXPECT_NEAR(reached.BodyPose(push.scene_body).translation().z(), 0.07 - 0.015, 1e-9);
+}
+
 INSTANTIATE_TEST_SUITE_P(All, ContactReachModels, ::testing::ValuesIn(testing::kAllApproximations),
                          testing::ApproximationTestName);
 

@@ -208,6 +208,115 @@ TEST(HolonomicConstraintsWorld, AWeldToAKinematicBodyCarriesItAlong) {
             1e-6);
 }
 
+// Two free bodies, no gravity, welded with the frames apart: P on body A (spinning) and Q on
+// body B, 5 cm apart with the same orientation. The assembled rows are the rate of the weld's
+// constraint function (§3.2): J v = ġ, with g = [θ; p_WQ − p_WP] (θ the rotation vector of
+// R_WQ R_WPᵀ) differentiated along the bodies' rigid motion — exact where θ = 0. A row built at
+// the wrong point (v of A at Q instead of at P) differs by ω_A × (p_WQ − p_WP).
+SceneSpec ViolatedWeldScene(const Vector3d& offset_m, double initial_angle_rad) {
+  SceneSpec s;
+  s.gravity_W.setZero();
+  s.bodies.push_back(FreeBody("a", 1.5, Vector3d(0.1, -0.2, 0.9)));
+  s.bodies.push_back(FreeBody("b", 0.8, Vector3d(0.35, -0.1, 0.75)));
+  s.bodies[0].initial_pose.linear() =
+      Eigen::AngleAxisd(0.6, Vector3d(1, -2, 0.5).normalized()).toRotationMatrix();
+  s.bodies[1].initial_pose.linear() =
+      Eigen::AngleAxisd(-0.3, Vector3d(0.2, 1, 1).normalized()).toRotationMatrix();
+  // Body A spins fast, so v at P and v at Q of A differ by ~0.15 m/s.
+  s.bodies[0].initial_velocity << 1.0, -2.0, 2.5, 0.1, 0.05, -0.2;
+  s.bodies[1].initial_velocity << -0.3, 0.4, 0.2, -0.1, 0.2, 0.1;
+  Isometry3d X_AP = Isometry3d::Identity();
+  X_AP.linear() = Eigen::AngleAxisd(0.4, Vector3d(0, 1, 1).normalized()).toRotationMatrix();
+  X_AP.translation() = Vector3d(0.12, 0.05, -0.08);
+  const Isometry3d X_WA = s.bodies[0].initial_pose, X_WB = s.bodies[1].initial_pose;
+  // Q: P's pose moved by offset_m and turned by initial_angle_rad about a fixed world axis.
+  Isometry3d X_WQ = X_WA * X_AP;
+  X_WQ.translation() += offset_m;
+  X_WQ.linear() =
+      Eigen::AngleAxisd(initial_angle_rad, Vector3d(1, 1, -1).normalized()) * X_WQ.linear();
+  WeldSpec w = Weld(0, X_AP, 1);
+  w.X_BQ = X_WB.inverse() * X_WQ;
+  s.welds.push_back(w);
+  return s;
+}
+
+// g = [θ; p_WQ − p_WP] of the weld of `s` at the given body poses.
+WeldConstraint::Vector6d WeldValue(const SceneSpec& s, const Isometry3d& X_WA,
+                                   const Isometry3d& X_WB) {
+  const Isometry3d X_WP = X_WA * s.welds[0].X_AP, X_WQ = X_WB * s.welds[0].X_BQ;
+  const Eigen::AngleAxisd relative(X_WQ.linear() * X_WP.linear().transpose());
+  WeldConstraint::Vector6d g;
+  g << relative.angle() * relative.axis(), X_WQ.translation() - X_WP.translation();
+  return g;
+}
+
+// The pose a body reaches after time s at constant world twist V = [ω; v_origin].
+Isometry3d Moved(const Isometry3d& X_WB, const Eigen::Matrix<double, 6, 1>& V, double s) {
+  Isometry3d X = X_WB;
+  const Vector3d w = V.head<3>();
+  if (w.norm() > 0) X.linear() = Eigen::AngleAxisd(s * w.norm(), w.normalized()) * X.linear();
+  X.translation() += s * V.tail<3>();
+  return X;
+}
+
+TEST(HolonomicConstraintsWorld, ViolatedWeldRowsAreTheRateOfItsConstraintFunction) {
+  const SceneSpec s = ViolatedWeldScene(Vector3d(0.03, -0.04, 0.0), 0.0);
+  World world(s);
+  const Isometry3d X_WA = world.BodyPose(0), X_WB = world.BodyPose(1);
+  const Eigen::Matrix<double, 6, 1> V_A = world.BodyVelocity(0), V_B = world.BodyVelocity(1);
+  const Eigen::VectorXd v0 = world.v();
+  const WeldConstraint::Vector6d g0 = WeldValue(s, X_WA, X_WB);
+  ASSERT_NEAR(g0.head<3>().norm(), 0.0, 1e-12);
+  ASSERT_NEAR(g0.tail<3>().norm(), 0.05, 1e-12);  // starts violated
+  ASSERT_TRUE(world.Step()) << world.failure();
+  // The problem of that step: its weld rows at the step's start.
+  const ConvexProblem& problem = world.last_problem();
+  ASSERT_EQ(problem.num_constraints(), 1);
+  ASSERT_EQ(problem.num_constraint_rows(), 6);
+  ASSERT_EQ(problem.num_velocities(), v0.size());
+  Eigen::VectorXd vc;
+  problem.MultiplyJ(v0, &vc);
+  vc += problem.bias().head(6);
+  // Central differences along the rigid motion (their error is O(h²), far below 1e-8).
+  const double h = 1e-5;
+  const WeldConstraint::Vector6d rate = (WeldValue(s, Moved(X_WA, V_A, h), Moved(X_WB, V_B, h)) -
+                                         WeldValue(s, Moved(X_WA, V_A, -h), Moved(X_WB, V_B, -h))) /
+                                        (2 * h);
+  EXPECT_LT((vc - rate).norm(), 1e-8 * rate.norm())
+      << "J v  = " << vc.transpose() << "\ng_dot = " << rate.transpose();
+  // The rate is not that of P = Q: A's spin moves P and Q differently.
+  const Vector3d p_WP = (X_WA * s.welds[0].X_AP).translation();
+  const Vector3d p_WQ = (X_WB * s.welds[0].X_BQ).translation();
+  EXPECT_GT(V_A.head<3>().cross(p_WQ - p_WP).norm(), 0.1);
+}
+
+// The same pair starting 5 mm and 0.01 rad apart: a rigid weld closes the gap in one step, v̂ =
+// −g/δt (§3.1), to what the near-rigid regularization leaves (β²/(4π²) ≈ 2.5e-4 of it) and the
+// rigid motion's second-order terms within the step add (δt² ω² r: under 2 % of the gap here);
+// then it stays closed. With no external force the pair's linear momentum stays what it was.
+TEST(HolonomicConstraintsWorld, AWeldThatStartsViolatedCloses) {
+  const SceneSpec s = ViolatedWeldScene(Vector3d(0.003, -0.004, 0.0), 0.01);
+  World world(s);
+  const double m_a = 1.5, m_b = 0.8;
+  auto momentum = [&] {
+    // p = Σ m v_com, v_com = v_origin + ω × (p_com − p_origin); the com is at the origin here.
+    return (m_a * world.BodyVelocity(0).tail<3>() + m_b * world.BodyVelocity(1).tail<3>()).eval();
+  };
+  const Vector3d momentum0 = momentum();
+  const WeldConstraint::Vector6d g0 = WeldValue(s, world.BodyPose(0), world.BodyPose(1));
+  ASSERT_NEAR(g0.head<3>().norm(), 0.01, 1e-12);
+  ASSERT_NEAR(g0.tail<3>().norm(), 0.005, 1e-12);
+  ASSERT_TRUE(world.Step()) << world.failure();
+  const WeldConstraint::Vector6d g1 = WeldValue(s, world.BodyPose(0), world.BodyPose(1));
+  EXPECT_LT(g1.head<3>().norm(), 2e-2 * g0.head<3>().norm()) << g1.transpose();
+  EXPECT_LT(g1.tail<3>().norm(), 2e-2 * g0.tail<3>().norm()) << g1.transpose();
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(world.Step()) << world.failure();
+  const WeldConstraint::Vector6d g = WeldValue(s, world.BodyPose(0), world.BodyPose(1));
+  EXPECT_LT(g.head<3>().norm(), 1e-6) << g.transpose();
+  EXPECT_LT(g.tail<3>().norm(), 1e-6) << g.transpose();
+  EXPECT_LT((momentum() - momentum0).norm(), 1e-9 * momentum0.norm());
+}
+
 TEST(HolonomicConstraintsWorld, WarmStepsWithEveryKindDoNotAllocate) {
   if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
   SceneSpec base;
