@@ -27,7 +27,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool WaitFor(const std::function<bool()>& done, double timeout_s = 20.0) {
+bool WaitFor(const std::function<bool()>& done, double timeout_s = 60.0) {  // bounds failures only
   return testing::WaitFor(done, timeout_s);
 }
 

@@ -79,8 +79,10 @@ TEST(SimRuntime, SnapshotExchangeUnderLoad) {
   std::atomic<int> seen{0};
   std::thread reader([&] {
     uint64_t last_step = 0;
+    // Until the writer has published 200 steps and the reader read 1000 times, however slow
+    // the machine (the time limit only bounds a failing run).
     const Clock::time_point t0 = Clock::now();
-    while (Since(t0) < 1.0 && !failed) {
+    while ((last_step < 200 || seen < 1000) && Since(t0) < kTimeout_s && !failed) {
       std::shared_ptr<const Snapshot> s = rt.Latest();
       bool ok = s != nullptr && s->step_index >= last_step &&
                 s->body_poses.size() == scene.bodies.size() &&
@@ -109,8 +111,8 @@ TEST(SimRuntime, SnapshotExchangeUnderLoad) {
   const uint64_t steps = rt.Latest()->step_index;
   rt.Stop();
   EXPECT_FALSE(failed);
-  EXPECT_GT(steps, 100u);
-  EXPECT_GT(seen.load(), 1000);
+  EXPECT_GE(steps, 200u);
+  EXPECT_GE(seen.load(), 1000);
 }
 
 TEST(SimRuntime, NoCommandIsLost) {
@@ -526,7 +528,10 @@ TEST(SimRuntime, PlotSampleOverflowDropsTheOldest) {
   rt.Stop();
 }
 
+// "Promptly": well within the waits it interrupts (a pause without end, a 30 s step, a step due in
+// a second), with the margin of a loaded machine — not a measure of speed.
 TEST(SimRuntime, StopJoinsPromptlyWhenPausedOrInALongStep) {
+  constexpr double kPrompt_s = 0.5;
   {
     SimRuntime rt(Pile(1));
     rt.Post(command::Pause{});
@@ -534,7 +539,7 @@ TEST(SimRuntime, StopJoinsPromptlyWhenPausedOrInALongStep) {
     std::this_thread::sleep_for(milliseconds(20));
     const Clock::time_point t0 = Clock::now();
     rt.Stop();
-    EXPECT_LT(Since(t0), 0.2);
+    EXPECT_LT(Since(t0), kPrompt_s);
     rt.Stop();  // idempotent
   }
   {
@@ -546,7 +551,7 @@ TEST(SimRuntime, StopJoinsPromptlyWhenPausedOrInALongStep) {
     std::this_thread::sleep_for(milliseconds(50));
     const Clock::time_point t0 = Clock::now();
     rt.Stop();
-    EXPECT_LT(Since(t0), 0.2);
+    EXPECT_LT(Since(t0), kPrompt_s);
   }
 }
 
