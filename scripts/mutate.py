@@ -17,6 +17,9 @@ Blank lines and lines starting with # are comments.
 
 Usage (normally through scripts/mutate.sh, which configures the build directory):
   scripts/mutate.py --build-dir DIR [--list FILE] [--only SUBSTRING] [--module-only] [--jobs N]
+                    [--keep-killed TSV]
+--keep-killed takes the mutants killed in an earlier run (its mutants.tsv) as killed without
+running them again: after adding tests, only the survivors and new mutants run.
 Exit code: 0 when every mutant not marked equivalent is killed, 1 otherwise, 2 on a bad list
 (a mutant whose ORIGINAL is missing or not unique, or that does not compile).
 """
@@ -189,6 +192,18 @@ class Runner:
             mutant.seconds = time.monotonic() - start
 
 
+def killed_earlier(tsv_path):
+    """(path, original, replacement) -> what killed it, for the killed rows of a mutants.tsv."""
+    killed = {}
+    with open(tsv_path, encoding="utf-8") as f:
+        next(f)  # the header
+        for row in f:
+            cols = row.rstrip("\n").split("\t")
+            if len(cols) >= 6 and cols[4] == "killed":
+                killed[(cols[1].rsplit(":", 1)[0], cols[2], cols[3])] = cols[5].split("; ")[0]
+    return killed
+
+
 def where(mutant):
     """file:line of the mutated text (the line in the unmutated file)."""
     try:
@@ -241,6 +256,8 @@ def main():
     parser.add_argument("--module-only", action="store_true",
                         help="run only the module's tests, not the whole suite for survivors")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--keep-killed", default="",
+                        help="an earlier run's mutants.tsv: its killed mutants are not run again")
     args = parser.parse_args()
 
     mutants, errors = parse_list(args.list)
@@ -251,9 +268,14 @@ def main():
     if args.only:
         mutants = [m for m in mutants
                    if args.only in f"{m.path} {m.original} ~> {m.replacement}"]
+    earlier = killed_earlier(args.keep_killed) if args.keep_killed else {}
     runner = Runner(args)
     for i, m in enumerate(mutants, 1):
-        runner.apply(m)
+        key = (m.path, m.original, m.replacement)
+        if key in earlier:
+            m.result, m.killed_by = "killed", [earlier[key] + " (earlier run)"]
+        else:
+            runner.apply(m)
         print(f"[{i}/{len(mutants)}] {m.result:10} {where(m)}: {m.original!r} -> "
               f"{m.replacement!r} ({m.seconds:.0f} s) {'; '.join(m.killed_by)[:160]}", flush=True)
     print_table(mutants, os.path.join(runner.build_dir, "mutants.tsv"))

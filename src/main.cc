@@ -84,6 +84,9 @@ int RunGui(const contactlab::CommandLine& cl) {
   options.auto_quality = !screenshot && !cl.fixed_quality;
   options.visible = !screenshot;
   options.vsync = !screenshot;
+  // A screenshot's frames show simulated time whatever the frame rate: nothing to keep in real
+  // time, so the render thread keeps its priority (lowered, a loaded machine starved it 10:1).
+  if (screenshot) options.render_thread_nice = 0;
   // Teleoperation input: live by default (space mouse merged with the keyboard); screenshots and
   // --gui-stats runs use the keyboard alone (no daemon probing, no input: reproducible).
   options.input =
