@@ -793,11 +793,6 @@ SceneSpec LoadSceneFile(const std::string& path) {
   return ParseScene(buffer.str(), path);
 }
 
-std::string AssetDirectory() {
-  if (const char* env = std::getenv("CONTACTLAB_ASSETS")) return env;
-  return CONTACTLAB_ASSET_DIR;
-}
-
 std::string ResolveScenePath(const std::string& name_or_path) {
   namespace fs = std::filesystem;
   if (fs::is_regular_file(name_or_path)) return name_or_path;

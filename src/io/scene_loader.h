@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/world/scene_spec.h"
+#include "io/asset_directory.h"  // AssetDirectory(), used with the scene names
 
 namespace contactlab {
 
@@ -23,6 +24,5 @@ SceneSpec ParseScene(const std::string& yaml_text, const std::string& source);
 // Resolves a built-in scene name (assets/scenes/NAME.yaml) or a path to a file. Throws
 // SceneError listing the built-in scenes when neither exists.
 std::string ResolveScenePath(const std::string& name_or_path);
-std::string AssetDirectory();
 
 }  // namespace contactlab

@@ -26,6 +26,7 @@
 #include "io/scene_loader.h"
 #include "render/layer_texture.h"
 #include "render/renderer.h"
+#include "render/shader_directory.h"
 #include "render/view_projection.h"
 #include "ui/actions.h"
 #include "ui/alignment_hud.h"
@@ -46,10 +47,6 @@
 #include "ui/shortcuts.h"
 #include "ui/teleop_panel.h"
 #include "ui/ui_state.h"
-
-#ifndef CONTACTLAB_SHADER_DIR
-#define CONTACTLAB_SHADER_DIR "shaders"
-#endif
 
 namespace contactlab {
 
@@ -250,7 +247,7 @@ struct Application::Impl {
 };
 
 Application::Impl::Impl(const ApplicationOptions& o) : options(o) {
-  if (options.shader_dir.empty()) options.shader_dir = CONTACTLAB_SHADER_DIR;
+  if (options.shader_dir.empty()) options.shader_dir = ShaderDirectory();
   // The sim first: an invalid scene fails before a window appears.
   runtime = std::make_unique<SimRuntime>(options.scene, options.realtime_factor);
   ui.builtin_scenes = BuiltinSceneNames();

@@ -51,7 +51,7 @@ struct ApplicationOptions {
   // ≥ 0: the render quality fixed at this level of the ladder from the start (0 the best; the
   // last slows the panels; ui/auto_quality.h), whatever auto_quality says.
   int quality_level = -1;
-  std::string shader_dir;              // empty: CONTACTLAB_SHADER_DIR
+  std::string shader_dir;              // empty: ShaderDirectory()
   double artificial_step_delay_s = 0;  // testing: the solver made slow
   // Teleoperation input (--input): keyboard | spacemouse (merged with the keyboard) |
   // replay:FILE.

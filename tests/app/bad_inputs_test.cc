@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "test_support/build_paths.h"
 #include "test_support/run_contactlab.h"
 
 namespace contactlab {
@@ -19,7 +20,7 @@ struct BadInput {
 };
 
 std::string Expand(std::string args) {
-  const std::string dir = std::string(CONTACTLAB_SOURCE_DIR) + "/tests/data/bad_inputs";
+  const std::string dir = contactlab::testing::SourceDirectory() + "/tests/data/bad_inputs";
   for (size_t at; (at = args.find("{D}")) != std::string::npos;) args.replace(at, 3, dir);
   return args;
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "test_support/build_paths.h"
 #include "test_support/display.h"
 #include "test_support/run_contactlab.h"
 
@@ -381,7 +382,7 @@ TEST(CommandLine, ScriptedPegInsertionSucceedsHeadless) {
   // The contract: the scripted insertion ends with task.inserted: true.
   const std::string summary = TempPath("peg.json");
   const Result r = RunContactlab(
-      "--headless --scene peg_in_hole --input replay:" + std::string(CONTACTLAB_SOURCE_DIR) +
+      "--headless --scene peg_in_hole --input replay:" + contactlab::testing::SourceDirectory() +
       "/assets/teleop/insert_peg.csv --summary " + summary);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string json = ReadFile(summary);
@@ -396,7 +397,7 @@ TEST(CommandLine, ARecordedRunReplaysToTheSameInsertion) {
   const std::string recording = TempPath("recorded.csv");
   const std::string first = TempPath("first.json"), second = TempPath("second.json");
   const Result r1 = RunContactlab(
-      "--headless --scene peg_in_hole --input replay:" + std::string(CONTACTLAB_SOURCE_DIR) +
+      "--headless --scene peg_in_hole --input replay:" + contactlab::testing::SourceDirectory() +
       "/assets/teleop/insert_peg.csv --record " + recording + " --summary " + first);
   ASSERT_EQ(r1.exit_code, 0) << r1.output;
   const Result r2 = RunContactlab("--headless --scene peg_in_hole --input replay:" + recording +

@@ -20,6 +20,7 @@
 #include "input/recorder.h"
 #include "input/replay_device.h"
 #include "io/scene_loader.h"
+#include "test_support/build_paths.h"
 #include "test_support/runtime_waits.h"
 
 namespace contactlab {
@@ -32,7 +33,7 @@ bool WaitFor(const std::function<bool()>& done, double timeout_s = 60.0) {  // b
 }
 
 SceneSpec PegInHole() {
-  return LoadSceneFile(std::string(CONTACTLAB_SOURCE_DIR) + "/assets/scenes/peg_in_hole.yaml");
+  return LoadSceneFile(contactlab::testing::SourceDirectory() + "/assets/scenes/peg_in_hole.yaml");
 }
 
 // A paused runtime on peg_in_hole driven by the keyboard device.

@@ -11,12 +11,13 @@
 
 #include "app/headless_runner.h"
 #include "io/scene_loader.h"
+#include "test_support/build_paths.h"
 
 namespace contactlab {
 namespace {
 
 SceneSpec PegScene() {
-  return LoadSceneFile(std::string(CONTACTLAB_SOURCE_DIR) + "/assets/scenes/peg_in_hole.yaml");
+  return LoadSceneFile(contactlab::testing::SourceDirectory() + "/assets/scenes/peg_in_hole.yaml");
 }
 
 Eigen::Vector3d RotationVector(const Eigen::Matrix3d& R) {

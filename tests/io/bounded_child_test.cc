@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/mesh_file.h"
+#include "test_support/build_paths.h"
 
 namespace contactlab {
 namespace {
@@ -36,7 +37,7 @@ TEST(BoundedChild, ARuntimeErrorBecomesTheFailure) {
 // child must not find the parent's pending output there and print it a second time (seen as a
 // program's earlier lines repeated after a fuzzed PLY tripped an assertion inside assimp).
 TEST(BoundedChild, TheParentsPendingOutputIsNotPrintedTwice) {
-  testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStdout();
   std::fputs("pending, not yet flushed", stdout);
   const ChildResult r = RunInBoundedChild(
       []() -> std::string {
@@ -45,7 +46,7 @@ TEST(BoundedChild, TheParentsPendingOutputIsNotPrintedTwice) {
       },
       {});
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(testing::internal::GetCapturedStdout(), "pending, not yet flushed");
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "pending, not yet flushed");
 }
 
 TEST(BoundedChild, AReaderThatNeverEndsIsStoppedByItsCpuBudget) {
@@ -64,7 +65,7 @@ TEST(BoundedChild, AReaderThatNeverEndsIsStoppedByItsCpuBudget) {
 // makes assimp 5.2 run for minutes and take ~19 GB. Now it costs one line within the budget.
 TEST(BoundedChild, AMeshThatRunsAwayWithAssimpIsOneErrorLine) {
   const std::string path =
-      std::string(CONTACTLAB_SOURCE_DIR) + "/tests/data/fuzz/dae_star_in_indices.dae";
+      contactlab::testing::SourceDirectory() + "/tests/data/fuzz/dae_star_in_indices.dae";
   try {
     LoadMeshFile(path, Eigen::Vector3d::Ones(), ChildBudget{1, 2});
     FAIL() << "no exception";
@@ -80,7 +81,7 @@ TEST(BoundedChild, AMeshThatRunsAwayWithAssimpIsOneErrorLine) {
 // assimp's triangulation, which aborted the whole process. Now the child's abort is one line.
 TEST(BoundedChild, AMeshThatAbortsAssimpIsOneErrorLine) {
   const std::string path =
-      std::string(CONTACTLAB_SOURCE_DIR) + "/tests/data/fuzz/ply_triangulate_abort.ply";
+      contactlab::testing::SourceDirectory() + "/tests/data/fuzz/ply_triangulate_abort.ply";
   try {
     LoadMeshFile(path);
     FAIL() << "no exception";
@@ -94,7 +95,7 @@ TEST(BoundedChild, AMeshThatAbortsAssimpIsOneErrorLine) {
 // dereference a null pointer (SIGSEGV inside the library). The child's crash is one line.
 TEST(BoundedChild, AMeshThatCrashesAssimpIsOneErrorLine) {
   const std::string path =
-      std::string(CONTACTLAB_SOURCE_DIR) + "/tests/data/fuzz/dae_float_array_without_count.dae";
+      contactlab::testing::SourceDirectory() + "/tests/data/fuzz/dae_float_array_without_count.dae";
   try {
     LoadMeshFile(path);
     FAIL() << "no exception";

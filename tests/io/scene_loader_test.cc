@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <string>
 
+#include "test_support/build_paths.h"
+
 namespace contactlab {
 namespace {
 
@@ -32,8 +34,8 @@ std::string ErrorOf(const std::string& yaml) {
 
 TEST(SceneLoader, EveryBuiltinSceneLoads) {
   int count = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(CONTACTLAB_SOURCE_DIR) + "/assets/scenes")) {
+  for (const auto& entry : std::filesystem::directory_iterator(
+           contactlab::testing::SourceDirectory() + "/assets/scenes")) {
     if (entry.path().extension() != ".yaml") continue;
     SCOPED_TRACE(entry.path().string());
     EXPECT_NO_THROW(LoadSceneFile(entry.path().string()));

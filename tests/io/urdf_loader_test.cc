@@ -9,11 +9,12 @@
 
 #include "engine/world/world.h"
 #include "io/scene_loader.h"
+#include "test_support/build_paths.h"
 
 namespace contactlab {
 namespace {
 
-const std::string kPanda = std::string(CONTACTLAB_SOURCE_DIR) + "/assets/robots/panda.urdf";
+const std::string kPanda = contactlab::testing::SourceDirectory() + "/assets/robots/panda.urdf";
 
 TEST(UrdfLoader, PandaHasSevenRevoluteJointsTwoFingersAndFranksLimits) {
   SceneSpec scene;
@@ -52,14 +53,15 @@ TEST(UrdfLoader, ZeroConfigurationPutsTheFlangeWhereFrankaSaysAndPointsItDown) {
 }
 
 TEST(UrdfLoader, HeldByItsPdControllersTheArmStaysPut) {
-  SceneSpec scene = ParseScene(R"(
+  SceneSpec scene =
+      ParseScene(R"(
 dt: 1.0e-3
 robots:
   - urdf: robots/panda.urdf
     joint_positions: {panda_joint2: -0.3, panda_joint4: -2.2, panda_joint6: 1.9, panda_joint7: 0.8}
     pd: {kp: 20000, kd: 500}
 )",
-                               std::string(CONTACTLAB_SOURCE_DIR) + "/assets/scenes/inline.yaml");
+                 contactlab::testing::SourceDirectory() + "/assets/scenes/inline.yaml");
   World world(scene);
   const Eigen::Isometry3d start = world.BodyPose(scene.FindBody("panda_hand"));
   for (int i = 0; i < 1000; ++i) ASSERT_TRUE(world.Step());
@@ -73,7 +75,7 @@ robots:
 }
 
 TEST(UrdfLoader, SceneGivesChosenLinksAHydroelasticModel) {
-  const std::string source = std::string(CONTACTLAB_SOURCE_DIR) + "/assets/scenes/inline.yaml";
+  const std::string source = contactlab::testing::SourceDirectory() + "/assets/scenes/inline.yaml";
   const SceneSpec scene = ParseScene(R"(
 robots:
   - urdf: robots/panda.urdf

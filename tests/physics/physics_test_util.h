@@ -10,11 +10,12 @@
 #include "engine/world/world.h"
 #include "io/scene_loader.h"
 #include "test_support/approximations.h"  // prints a ContactApproximation by its name
+#include "test_support/build_paths.h"
 
 namespace contactlab::testing {
 
 inline SceneSpec LoadBuiltinScene(const std::string& name) {
-  return LoadSceneFile(std::string(CONTACTLAB_SOURCE_DIR) + "/assets/scenes/" + name + ".yaml");
+  return LoadSceneFile(contactlab::testing::SourceDirectory() + "/assets/scenes/" + name + ".yaml");
 }
 
 // Steps until `duration_s`, calling `observe` after every step. Returns the number of steps

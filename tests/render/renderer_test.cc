@@ -21,6 +21,7 @@
 #include "engine/world/world.h"
 #include "render/color_map.h"
 #include "render/layer_texture.h"
+#include "render/shader_directory.h"
 #include "render/shader_program.h"
 #include "test_support/color_map_pixels.h"
 #include "test_support/display.h"
@@ -224,7 +225,7 @@ TEST_F(RendererTest, RestingBoxShowsLitSceneAndStickingContacts) {
   }
   ASSERT_GT(sticking, 0) << "the resting box should stick";
 
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   const std::vector<uint8_t> with_points =
       RenderToPixels(renderer, snapshot, CloseCamera(), layers);
@@ -254,7 +255,7 @@ TEST_F(RendererTest, EveryContactStateHasItsExactColour) {
     c.state = states[i];
     snapshot.contacts.push_back(c);
   }
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   const std::vector<uint8_t> pixels = RenderToPixels(renderer, snapshot, CloseCamera(), layers);
   EXPECT_GT(CountColor(pixels, kStickColor, 0), 10);
@@ -283,7 +284,7 @@ TEST_F(RendererTest, MarkerCoversItsBallsProjectedDisc) {
   c.normal_W = Eigen::Vector3d::UnitZ();
   c.state = ContactResult::State::kStick;
   snapshot.contacts.push_back(c);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   layers.normal_forces = layers.friction_forces = false;
   const Camera camera = CloseCamera();
@@ -305,7 +306,7 @@ TEST_F(RendererTest, MarkerCoversItsBallsProjectedDisc) {
 TEST_F(RendererTest, InsetAfterTheFullViewIsTheInsetAlone) {
   const auto scene = RestingScene(true);
   const Snapshot snapshot = SettledSnapshot(scene, 10);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   Camera inset_camera = CloseCamera();
   inset_camera.yaw_rad = -0.6f;
@@ -342,7 +343,7 @@ TEST_F(RendererTest, ReadPixelsIsTopDown) {
   // bottom is floor.
   const auto scene = RestingScene(false);
   const Snapshot snapshot = SettledSnapshot(scene, 1);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   Camera camera = CloseCamera();
   camera.pitch_rad = 0.12f;
   camera.distance_m = 3.0f;
@@ -360,7 +361,7 @@ TEST_F(RendererTest, ReadPixelsIsTopDown) {
 TEST_F(RendererTest, FollowBodyKeepsTheBodyInView) {
   const auto scene = RestingScene(false);
   const Snapshot snapshot = SettledSnapshot(scene, 1);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   Camera camera = CloseCamera();
   camera.target = Eigen::Vector3f(50, 50, 5);  // looking far away
   RenderLayers layers;
@@ -385,7 +386,7 @@ TEST_F(RendererTest, MeshesAreBuiltOncePerDistinctShapeAndScene) {
   scene->bodies.back().body.name = "box2";
   scene->bodies.back().initial_pose.translation() = Eigen::Vector3d(-0.3, -0.2, 0.05);
   const Snapshot snapshot = SettledSnapshot(scene, 1, 7);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   renderer.Render(snapshot, CloseCamera(), layers, kWidth, kHeight);
   EXPECT_EQ(renderer.num_shape_meshes(), 4);  // box, sphere, cylinder, capsule
@@ -403,7 +404,7 @@ TEST_F(RendererTest, MeshesAreBuiltOncePerDistinctShapeAndScene) {
 TEST_F(RendererTest, ShadowMapIsKeptWhileNoCasterMoves) {
   const auto scene = RestingScene(true);
   const Snapshot still = SettledSnapshot(scene, 10);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   const std::vector<uint8_t> first = RenderToPixels(renderer, still, CloseCamera(), layers);
   const std::vector<uint8_t> again = RenderToPixels(renderer, still, CloseCamera(), layers);
@@ -416,7 +417,7 @@ TEST_F(RendererTest, ShadowMapIsKeptWhileNoCasterMoves) {
   moved.body_poses[1].translation().x() += 0.04;
   const std::vector<uint8_t> after_move = RenderToPixels(renderer, moved, CloseCamera(), layers);
   EXPECT_EQ(renderer.num_shadow_map_draws(), 2);
-  Renderer fresh(CONTACTLAB_SHADER_DIR);
+  Renderer fresh(ShaderDirectory());
   EXPECT_EQ(DifferingBytes(after_move, RenderToPixels(fresh, moved, CloseCamera(), layers)), 0);
   EXPECT_GT(DifferingBytes(first, after_move), 1000);
 
@@ -480,8 +481,8 @@ TEST_F(RendererTest, LayerTextureBlendsAsTheLayerDrawnStraightOverTheScene) {
   };
 
   const Snapshot snapshot = SettledSnapshot(RestingScene(true), 10);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
-  LayerTexture layer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
+  LayerTexture layer(ShaderDirectory());
   EXPECT_FALSE(layer.Holds(kWidth, kHeight));
   const RenderLayers layers;
   const std::vector<uint8_t> scene = RenderToPixels(renderer, snapshot, CloseCamera(), layers);
@@ -525,7 +526,7 @@ TEST_F(RendererTest, LayerTextureBlendsAsTheLayerDrawnStraightOverTheScene) {
 TEST_F(RendererTest, AllShapesAllLayersAndScreenshot) {
   const auto scene = RestingScene(true);
   const Snapshot snapshot = SettledSnapshot(scene, 400);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   layers.body_frames = true;
   Camera camera = CloseCamera();
@@ -585,7 +586,7 @@ TEST_F(RendererTest, TwoHundredBodiesShareMeshes) {
       if (b > 0) s.contacts.push_back(c);
     }
   }
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   layers.body_frames = true;
   Camera camera;
@@ -630,7 +631,7 @@ TEST_F(RendererTest, TiltedHalfSpaceIsDrawnInItsOwnPose) {
   // Seen from the side (looking along −x, level), a horizontal plane through the target is edge
   // on (a line at mid-height); the 20° ramp rises towards the viewer and covers a wedge of the
   // view: the floor shows both above and below the middle row, on opposite sides.
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   Camera camera;
   camera.target = Eigen::Vector3f(0, 0, 0);
@@ -733,7 +734,7 @@ TEST_F(RendererTest, StaticGeometryInFrontOfDynamicBodiesIsSeeThrough) {
     }
     return n;
   };
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   layers.contact_points = layers.normal_forces = layers.friction_forces = false;
   layers.see_through_static = false;
@@ -751,7 +752,7 @@ TEST_F(RendererTest, StaticGeometryInFrontOfDynamicBodiesIsSeeThrough) {
 }
 
 TEST_F(RendererTest, EmptySnapshotAndDegenerateSizesDoNotCrash) {
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   Snapshot empty;
   renderer.Render(empty, Camera{}, RenderLayers{}, kWidth, kHeight);
   renderer.Render(empty, Camera{}, RenderLayers{}, 0, 0);
@@ -764,7 +765,7 @@ fs::path CopyShaders(const std::string& tag) {
   const fs::path dir = fs::temp_directory_path() / ("contactlab_shaders_" + tag);
   fs::remove_all(dir);
   fs::create_directories(dir);
-  for (const auto& entry : fs::directory_iterator(CONTACTLAB_SHADER_DIR)) {
+  for (const auto& entry : fs::directory_iterator(ShaderDirectory())) {
     fs::copy_file(entry.path(), dir / entry.path().filename());
   }
   return dir;
@@ -787,7 +788,7 @@ TEST_F(RendererTest, BrokenShaderThrowsNamingTheFileWithTheLog) {
   }
   // A missing file is named too.
   fs::remove(dir / "overlay.vert");
-  fs::copy_file(CONTACTLAB_SHADER_DIR "/lit.frag", dir / "lit.frag",
+  fs::copy_file(ShaderDirectory() + "/lit.frag", dir / "lit.frag",
                 fs::copy_options::overwrite_existing);
   try {
     Renderer renderer(dir.string());
@@ -851,7 +852,7 @@ TEST_F(RendererTest, HydroelasticPatchShowsThroughTheRestingBox) {
   const auto scene = std::make_shared<SceneSpec>(testing::HydroBoxScene());
   const Snapshot snapshot = SettledSnapshot(scene, 500);
   ASSERT_EQ(snapshot.hydroelastic.patches.size(), 1u);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   layers.normal_forces = layers.friction_forces = false;
   const Camera camera = HydroBoxCamera();
@@ -898,7 +899,7 @@ TEST_F(RendererTest, HydroelasticPatchShowsThroughABodyDrawnWithVisualGeometry) 
   scene->bodies[box].visuals.push_back(visual);
   const Snapshot snapshot = SettledSnapshot(scene, 500);
   ASSERT_EQ(snapshot.hydroelastic.patches.size(), 1u);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   layers.normal_forces = layers.friction_forces = false;
   ASSERT_TRUE(layers.visual_geometry);
@@ -909,7 +910,7 @@ TEST_F(RendererTest, HydroelasticPatchShowsThroughABodyDrawnWithVisualGeometry) 
 TEST_F(RendererTest, PatchFacesHaveNoPointMarkersAndTractionArrowsOnDemand) {
   const auto scene = std::make_shared<SceneSpec>(testing::HydroBoxScene());
   const Snapshot snapshot = SettledSnapshot(scene, 500);
-  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  Renderer renderer(ShaderDirectory());
   RenderLayers layers;
   layers.normal_forces = layers.friction_forces = false;
   const Camera camera = HydroBoxCamera();

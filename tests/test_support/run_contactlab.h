@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "test_support/build_paths.h"
+
 namespace contactlab::testing {
 
 struct RunResult {
@@ -36,7 +38,7 @@ inline constexpr const char* kMemoryLimit = "ulimit -v 8000000; ";
 // With `limits`, as the reliability tests run it: under 8 GB of memory (a runaway allocation is
 // std::bad_alloc, not the machine's memory) and 120 s (a hang is exit 124).
 inline RunResult RunContactlab(const std::string& args, bool limits = false) {
-  const std::string run = std::string(CONTACTLAB_BINARY) + " " + args + " 2>&1";
+  const std::string run = contactlab::testing::ContactlabBinary() + " " + args + " 2>&1";
   const std::string command = limits ? kMemoryLimit + std::string("timeout 120 ") + run : run;
   RunResult r;
   FILE* pipe = popen(command.c_str(), "r");

@@ -23,6 +23,9 @@ TEST(GamepadFeed, WithoutAPadTheTeleopViewWarnsAndNamesTheMergedDevice) {
   o.visible = false;
   o.vsync = false;
   o.input = "gamepad";
+  // The lowered render priority is a deployment choice; it would stay with this test process
+  // (and every later test of the executable when run as one) on a loaded machine.
+  o.render_thread_nice = 0;
   Application app(o);
   if (ReadGlfwGamepad().connected) GTEST_SKIP() << "a gamepad is plugged into this machine";
   // The sim thread refreshes the device status every few dozen steps: within 100 stepped

@@ -20,6 +20,7 @@
 #include "io/scene_loader.h"
 #include "render/body_colors.h"
 #include "render/renderer.h"
+#include "test_support/build_paths.h"
 #include "test_support/color_map_pixels.h"
 #include "test_support/display.h"
 #include "ui/camera_views.h"
@@ -40,7 +41,7 @@ struct Result {
 // Runs contactlab with a small window (llvmpipe is slow).
 Result RunContactlab(const std::string& args, const std::string& env = "") {
   const std::string command = env + " CONTACTLAB_WINDOW_SIZE=640x480 " +
-                              std::string(CONTACTLAB_BINARY) + " " + args + " 2>&1";
+                              contactlab::testing::ContactlabBinary() + " " + args + " 2>&1";
   Result r;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return r;
@@ -175,7 +176,8 @@ std::string WriteBoxOnGroundScene(const std::string& name, const std::string& z_
 
 std::vector<std::string> BuiltinScenes() {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(fs::path(CONTACTLAB_SOURCE_DIR) / "assets/scenes")) {
+  for (const auto& e :
+       fs::directory_iterator(fs::path(contactlab::testing::SourceDirectory()) / "assets/scenes")) {
     if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
   }
   std::sort(names.begin(), names.end());

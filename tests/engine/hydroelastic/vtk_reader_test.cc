@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+#include "test_support/build_paths.h"
+
 namespace contactlab::hydroelastic {
 namespace {
 
@@ -106,7 +108,7 @@ TEST(VtkReader, MalformedFilesThrowWithFileAndLine) {
 // cells had been checked against the first — the field's computation then read past the end.
 TEST(VtkReader, ASectionGivenTwiceIsRefused) {
   const std::string path =
-      std::string(CONTACTLAB_SOURCE_DIR) + "/tests/data/fuzz/vtk_points_twice.vtk";
+      contactlab::testing::SourceDirectory() + "/tests/data/fuzz/vtk_points_twice.vtk";
   try {
     MakeCompliantGeometry(ReadVtkVolumeMesh(path), 1e6);
     FAIL() << "no exception";
