@@ -26,6 +26,7 @@ Exit code: 0 when every mutant not marked equivalent is killed, 1 otherwise, 2 o
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -249,6 +250,9 @@ def print_table(mutants, tsv_path):
 
 
 def main():
+    # A stopped run (SIGTERM, Ctrl+C) still restores the mutated file: SystemExit and
+    # KeyboardInterrupt unwind through apply()'s finally.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", required=True)
     parser.add_argument("--list", default=os.path.join(ROOT, "scripts", "mutants.txt"))
