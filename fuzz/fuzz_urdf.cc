@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "io/asset_directory.h"
 #include "io/scene_loader.h"
 #include "io/urdf_loader.h"
 

@@ -114,22 +114,23 @@ class Runner:
         self.build_dir = os.path.abspath(args.build_dir)
         self.jobs = args.jobs
         self.module_only = args.module_only
-        self.baseline_passed = {}  # test target -> whether it passes unmutated
+        self.baseline_passed = {}  # module -> whether its tests pass unmutated
 
-    def module_tests(self, mutant):
-        """(killed, failing tests); raises RuntimeError when the mutant does not compile."""
-        targets = test_targets(mutant.module)
+    def failing_module_tests(self, module):
+        """The failing tests of the module's executables (built first); raises RuntimeError
+        when they do not build."""
+        targets = test_targets(module)
         code, out = build(self.build_dir, self.jobs, targets)
         if code != 0:
             raise RuntimeError(out[-3000:])
-        killed_by = []
+        failing = []
         for t in targets:
             code, out = run([os.path.join(self.build_dir, "tests", t), "--gtest_brief=1"],
                             timeout=TEST_TIMEOUT_S)
             if code != 0:
-                killed_by += [f"{t}: {name}" for name in failed_gtests(out)] or [
+                failing += [f"{t}: {name}" for name in failed_gtests(out)] or [
                     f"{t} (exit {code})"]
-        return bool(killed_by), killed_by
+        return failing
 
     def whole_suite(self):
         code, out = build(self.build_dir, self.jobs)
@@ -143,17 +144,16 @@ class Runner:
 
     def check_baseline(self, mutant):
         """The module's tests must pass unmutated, or every mutant there would look killed."""
-        for t in test_targets(mutant.module):
-            if t in self.baseline_passed:
-                continue
-            code, out = build(self.build_dir, self.jobs, [t])
-            if code == 0:
-                code, out = run([os.path.join(self.build_dir, "tests", t), "--gtest_brief=1"],
-                                timeout=TEST_TIMEOUT_S)
-            self.baseline_passed[t] = code == 0
-            if code != 0:
-                print(f"  baseline: {t} fails without any mutant:\n{out[-2000:]}", flush=True)
-        return all(self.baseline_passed[t] for t in test_targets(mutant.module))
+        module = mutant.module
+        if module not in self.baseline_passed:
+            try:
+                failing = self.failing_module_tests(module)
+            except RuntimeError as e:
+                failing = [f"does not build: {str(e)[-500:]}"]
+            self.baseline_passed[module] = not failing
+            if failing:
+                print(f"  baseline: {module}'s tests fail without any mutant: {failing}", flush=True)
+        return self.baseline_passed[module]
 
     def apply(self, mutant):
         path = os.path.join(ROOT, mutant.path)
@@ -179,7 +179,8 @@ class Runner:
         try:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text.replace(mutant.original, mutant.replacement))
-            killed, by = self.module_tests(mutant)
+            by = self.failing_module_tests(mutant.module)
+            killed = bool(by)
             if not killed and not self.module_only:
                 killed, by = self.whole_suite()
             mutant.result = "killed" if killed else "survived"

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "engine/control/panda_arm.h"
+#include "io/asset_directory.h"
 #include "io/scene_loader.h"
 
 namespace contactlab {

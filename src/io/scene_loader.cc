@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/hydroelastic/hydroelastic_representation.h"
+#include "io/asset_directory.h"
 #include "io/printable_text.h"
 #include "io/scene_bounds.h"
 #include "io/scene_constraints.h"

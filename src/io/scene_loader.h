@@ -6,7 +6,6 @@
 #include <string>
 
 #include "engine/world/scene_spec.h"
-#include "io/asset_directory.h"  // AssetDirectory(), used with the scene names
 
 namespace contactlab {
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "io/asset_directory.h"
 #include "io/printable_text.h"
 #include "io/scene_bounds.h"
 #include "io/scene_loader.h"

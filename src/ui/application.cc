@@ -22,6 +22,7 @@
 
 #include "app/sim_runtime.h"
 #include "app/thread_priority.h"
+#include "io/asset_directory.h"
 #include "io/dropped_file.h"
 #include "io/scene_loader.h"
 #include "render/layer_texture.h"
@@ -73,6 +74,11 @@ constexpr double kScreenshotFramePeriod_s = 1.0 / 60.0;
 // Stepped frames and screenshots: a sim thread that takes no step for this long has stalled.
 constexpr double kStallLimit_s = 120.0;
 
+// The sim step frame k (1-based) of a stepped run shows: whole steps, rounded down.
+uint64_t StepsAfterFrames(int k, double steps_per_frame) {
+  return static_cast<uint64_t>(std::floor(k * steps_per_frame + 1e-9));
+}
+
 // Raises the calling thread's nice value by `increment` (Linux: nice is per thread, and threads
 // created afterwards inherit it). Lowering one's own priority needs no privilege; raising it
 // back would, so this happens once per process (a second Application in the same process, as in
@@ -87,6 +93,25 @@ void LowerCallingThreadPriority(int increment) {
 }
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// Polls until done() holds; false once position() (a step index) has not advanced for
+// kStallLimit_s. A stall, not slowness, is the failure: on a loaded machine a thread at a lower
+// priority takes a while, but each step it takes restarts the clock.
+template <typename Done, typename Position>
+bool WaitWithoutStall(Done done, Position position) {
+  auto reached = position();
+  Clock::time_point progress = Clock::now();
+  while (!done()) {
+    if (const auto now = position(); now != reached) {
+      reached = now;
+      progress = Clock::now();
+    } else if (Seconds(Clock::now() - progress) > kStallLimit_s) {
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return true;
+}
 
 // CPU time of the calling thread [ms].
 double ThreadCpuMs() {
@@ -165,25 +190,20 @@ struct Application::Impl {
   // The Impl a GLFW callback is for (the window's user pointer).
   static Impl& Of(GLFWwindow* w) { return *static_cast<Impl*>(glfwGetWindowUserPointer(w)); }
 
-  // RunSteppedFrames: the sim is paused and stepped by the application, and frames read
-  // frame_clock instead of the wall clock.
-  bool stepped = false;
+  // Set while RunSteppedFrames drives the sim (paused, stepped by the application): the frames'
+  // clock, read instead of the wall clock.
   std::optional<Clock::time_point> frame_clock;
 
   // The sim thread exists (paused) from construction on; the first run lets it go, and so does
   // a free-running run after stepped ones.
   void EnsureStarted() {
-    if (!started || stepped) runtime->Post(command::Resume{});
+    if (!started || frame_clock) runtime->Post(command::Resume{});
     started = true;
-    LeaveStepping();
-  }
-  // From free running to stepping: pauses the sim thread and waits until the pause shows.
-  void EnterStepping();
-  void LeaveStepping() {
-    stepped = false;
     if (frame_clock) last_frame_start.reset();  // a period across clocks means nothing
     frame_clock.reset();
   }
+  // From free running to stepping: pauses the sim thread and waits until the pause shows.
+  void EnterStepping();
   // Posts single steps until the sim thread has published step `step` (it is paused). Returns
   // early when the sim reports an error (then shown in the banner); throws when no step came
   // for kStallLimit_s.
@@ -884,20 +904,13 @@ bool Application::Impl::HandlePicking(const PointerInput& pointer, const Snapsho
 }
 
 void Application::Impl::WaitForGhost(uint64_t step) {
-  // A stall, not slowness, is the error: the ghost's thread runs at a lower priority and on a
-  // loaded machine takes a while, but each step it takes restarts the clock.
-  Clock::time_point progress = Clock::now();
-  uint64_t reached = 0;
-  while (Seconds(Clock::now() - progress) < kStallLimit_s) {
+  const auto ghost_step = [&] {
     const std::shared_ptr<const Snapshot> g = runtime->LatestGhost();
-    if (g && g->step_index >= step) return;
-    if (g && g->step_index > reached) {
-      reached = g->step_index;
-      progress = Clock::now();
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return g ? g->step_index : 0;
+  };
+  if (!WaitWithoutStall([&] { return ghost_step() >= step; }, ghost_step)) {
+    AddError("the ghost did not catch up with the main run for the screenshot");
   }
-  AddError("the ghost did not catch up with the main run for the screenshot");
 }
 
 // Pairs each ghost sample with the main run's sample of the same step (the ghost lags: main
@@ -1029,40 +1042,29 @@ FrameStats Application::RunFor(double seconds, FrameTrace* trace) {
 }
 
 void Application::Impl::EnterStepping() {
-  if (stepped) return;
+  if (frame_clock) return;
   if (started) {  // running: pause, and wait until no step is under way
     runtime->Post(command::Pause{});
-    const Clock::time_point wait_start = Clock::now();
-    while (!runtime->Latest()->paused) {
-      if (Seconds(Clock::now() - wait_start) > kStallLimit_s) {
-        throw std::runtime_error("the simulation did not pause for stepped frames");
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    if (!WaitWithoutStall([&] { return runtime->Latest()->paused; }, [] { return 0; })) {
+      throw std::runtime_error("the simulation did not pause for stepped frames");
     }
   }
-  started = stepped = true;  // paused since construction otherwise
+  started = true;  // paused since construction otherwise
   frame_clock = Clock::now();
   last_frame_start.reset();
 }
 
 void Application::Impl::StepSimTo(uint64_t step) {
-  for (uint64_t s = runtime->Latest()->step_index; s < step; ++s) {
-    runtime->Post(command::StepOnce{});
-  }
-  Clock::time_point progress = Clock::now();  // of the last step taken: slow is not stalled
-  uint64_t reached = runtime->Latest()->step_index;
-  while (reached < step) {
-    for (std::string& e : runtime->TakeErrors()) AddError(e);
-    if (!ui.errors.empty()) return;
-    if (Seconds(Clock::now() - progress) > kStallLimit_s) {
-      throw std::runtime_error("the simulation stalled at step " + std::to_string(reached));
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-    if (const uint64_t now = runtime->Latest()->step_index; now > reached) {
-      reached = now;
-      progress = Clock::now();
-    }
-  }
+  const auto sim_step = [&] { return runtime->Latest()->step_index; };
+  for (uint64_t s = sim_step(); s < step; ++s) runtime->Post(command::StepOnce{});
+  const bool done = WaitWithoutStall(
+      [&] {
+        for (std::string& e : runtime->TakeErrors()) AddError(e);
+        return !ui.errors.empty() || sim_step() >= step;  // an error: shown, the frame goes on
+      },
+      sim_step);
+  if (!done)
+    throw std::runtime_error("the simulation stalled at step " + std::to_string(sim_step()));
 }
 
 FrameStats Application::RunSteppedFrames(int n, double frame_period_s) {
@@ -1081,8 +1083,7 @@ FrameStats Application::RunSteppedFrames(int n, double frame_period_s) {
   double work = 0, max_frame = 0;
   int frames = 0;
   for (; frames < n && !a.quit; ++frames) {
-    a.StepSimTo(start_step +
-                static_cast<uint64_t>(std::floor((frames + 1) * steps_per_frame + 1e-9)));
+    a.StepSimTo(start_step + StepsAfterFrames(frames + 1, steps_per_frame));
     *a.frame_clock += period;
     const Clock::time_point t = Clock::now();
     a.Frame(nullptr, nullptr, nullptr);
@@ -1103,14 +1104,14 @@ void Application::Screenshot(int frames, const std::string& png_path) {
   // Paused since construction, before the first step: from here on the application decides
   // every step.
   a.started = true;
-  const double dt = runtime.Latest()->dt_s;
-  const double sim_per_frame = kScreenshotFramePeriod_s * std::max(a.options.realtime_factor, 0.0);
+  const double steps_per_frame =
+      kScreenshotFramePeriod_s * std::max(a.options.realtime_factor, 0.0) / runtime.Latest()->dt_s;
   const uint64_t base = runtime.Latest()->step_index;
   std::vector<uint8_t> pixels;
   int width = 0, height = 0;
   frames = std::max(frames, 1);
   for (int k = 1; k <= frames; ++k) {
-    const auto target = static_cast<uint64_t>(std::floor(k * sim_per_frame / dt + 1e-9));
+    const uint64_t target = StepsAfterFrames(k, steps_per_frame);
     a.StepSimTo(base + target);
     // The last frame is framed on the bodies where they are then (fast ones may have left the
     // initial view), and shows the ghost (if any) at the same step.

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "engine/world/world.h"
+#include "io/asset_directory.h"
 #include "io/scene_loader.h"
 
 namespace contactlab {

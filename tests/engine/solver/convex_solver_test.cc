@@ -538,6 +538,13 @@ struct IdenticalIslands {
     }
     D = tp.DenseA().diagonal().cwiseSqrt().cwiseInverse();
   }
+  // Solves from v0 with `params` into *v.
+  ConvexSolverStats Solve(const ConvexSolverParameters& params, ConvexSolver* solver,
+                          VectorXd* v) const {
+    solver->set_parameters(params);
+    *v = v0;
+    return solver->Solve(tp.problem, v);
+  }
   // ‖D ∇ℓ(v)‖ of a fresh evaluation.
   double Residual(ConvexSolver* solver, const VectorXd& v) const {
     VectorXd gradient;
@@ -560,9 +567,8 @@ TEST(ConvexSolverTest, IslandsMeetAnAbsoluteToleranceAlone) {
     ConvexSolverParameters params = Params(LinearSolverType::kAuto, 0.0);
     params.absolute_tolerance = absolute_tolerance;
     ConvexSolver solver;
-    solver.set_parameters(params);
-    VectorXd v = islands.v0;
-    const ConvexSolverStats stats = solver.Solve(islands.tp.problem, &v);
+    VectorXd v;
+    const ConvexSolverStats stats = islands.Solve(params, &solver, &v);
     ASSERT_TRUE(stats.converged);
     ASSERT_FALSE(stats.cost_stagnated);  // stopped by the residual test, not at round-off
     multi_iteration_solves += stats.iterations > 1;
@@ -591,9 +597,8 @@ TEST(ConvexSolverTest, IslandsSecondPassMeetsTheAbsoluteTolerance) {
         Params(LinearSolverType::kAuto, 10 * absolute_tolerance / momentum0);
     params.absolute_tolerance = absolute_tolerance;
     ConvexSolver solver;
-    solver.set_parameters(params);
-    VectorXd v = islands.v0;
-    const ConvexSolverStats stats = solver.Solve(islands.tp.problem, &v);
+    VectorXd v;
+    const ConvexSolverStats stats = islands.Solve(params, &solver, &v);
     ASSERT_TRUE(stats.converged);
     ASSERT_FALSE(stats.cost_stagnated);
     // The relative term is a small part of the whole tolerance at the solution.
