@@ -283,6 +283,10 @@ def main():
             runner.apply(m)
         print(f"[{i}/{len(mutants)}] {m.result:10} {where(m)}: {m.original!r} -> "
               f"{m.replacement!r} ({m.seconds:.0f} s) {'; '.join(m.killed_by)[:160]}", flush=True)
+    # The last mutant's objects would stay in the build directory: build the restored source
+    # again (ccache hits), so that what is there afterwards is the source as it is.
+    if any(m.seconds > 0 for m in mutants):
+        build(runner.build_dir, args.jobs)
     print_table(mutants, os.path.join(runner.build_dir, "mutants.tsv"))
     if any(m.result in ("stale", "no-build") for m in mutants):
         return 2
