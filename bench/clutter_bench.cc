@@ -39,7 +39,7 @@ bodies:
   contact.relaxation_time_s = 1e-4;
   contact.friction = 1.0;
   AddClutter(clutter, contact, &scene);
-  scene.approximation = model;
+  scene.contact_settings.approximation = model;
   return scene;
 }
 

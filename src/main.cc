@@ -47,7 +47,7 @@ int RunGui(const contactlab::CommandLine& cl) {
   try {
     options.scene_defaults = LoadSceneFile(ResolveScenePath(cl.scene));
     options.scene = options.scene_defaults;
-    ApplyOverrides(cl.overrides, &options.scene);
+    ApplyOverrides(cl.overrides, &options.scene.contact_settings);
   } catch (const std::exception& e) {
     spdlog::error("{}", Printable(e.what(), kMaxMessageChars));
     return kExitBadInput;
@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
   SceneSpec scene;
   try {
     scene = LoadSceneFile(ResolveScenePath(cl.scene));
-    ApplyOverrides(cl.overrides, &scene);
+    ApplyOverrides(cl.overrides, &scene.contact_settings);
   } catch (const std::exception& e) {
     spdlog::error("{}", Printable(e.what(), kMaxMessageChars));
     return kExitBadInput;
@@ -185,9 +185,9 @@ int main(int argc, char** argv) {
 
   HeadlessOptions options;
   options.duration_s = cl.duration_s.value_or(scene.duration_s);
-  if (HeadlessStepCount(options.duration_s, scene.dt_s) < 0) {
+  if (HeadlessStepCount(options.duration_s, scene.contact_settings.dt_s) < 0) {
     spdlog::error("--duration {} s at dt = {} s is more than {} steps (the run's budget)",
-                  options.duration_s, scene.dt_s, kMaxHeadlessSteps);
+                  options.duration_s, scene.contact_settings.dt_s, kMaxHeadlessSteps);
     return kExitBadInput;
   }
   options.log_path = cl.log_path;
@@ -237,8 +237,8 @@ int main(int argc, char** argv) {
     const HeadlessResult r = RunHeadless(&world, options);
     if (r.failed) return kExitRunFailed;  // RunHeadless said why, in one line
     spdlog::info("{} ({}): {} steps of {} s in {:.3f} s wall, {} not converged", scene.name,
-                 ContactApproximationName(scene.approximation), r.steps, scene.dt_s, r.wall_time_s,
-                 r.nonconverged_steps);
+                 ContactApproximationName(scene.contact_settings.approximation), r.steps,
+                 scene.contact_settings.dt_s, r.wall_time_s, r.nonconverged_steps);
     return kExitOk;
   } catch (const std::invalid_argument& e) {
     spdlog::error("{}", Printable(scene.source + ": " + e.what(), kMaxMessageChars));

@@ -86,9 +86,7 @@ void SimRuntime::Impl::Apply(command::StartGhost& c) {
   GhostStart start;
   start.settings = world->contact_settings();
   try {
-    ContactSettings& g = start.settings;
-    ApplyOverrides(c.overrides,
-                   {&g.overrides, &g.dt_s, &g.approximation, &g.stiction_tolerance_m_per_s});
+    ApplyOverrides(c.overrides, &start.settings);
   } catch (const std::exception& e) {
     Error(fmt::format("ghost rejected: {}", e.what()));
     return;

@@ -132,11 +132,7 @@ void FillSnapshot(const World& world, uint64_t scene_generation, uint64_t step_i
   s->contacts.assign(world.contacts().begin(), world.contacts().end());
   FillHydroelastic(world, &s->hydroelastic);
   s->stats = world.last_stats();
-  const WorldInputs& inputs = world.inputs();
-  s->approximation = inputs.approximation;
-  s->dt_s = inputs.dt_s;
-  s->stiction_tolerance_m_per_s = inputs.stiction_tolerance_m_per_s;
-  s->overrides = inputs.overrides;
+  s->contact_settings = world.contact_settings();
 }
 
 const ContactResult* StrongestContact(const World& world, int scene_body) {

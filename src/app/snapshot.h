@@ -149,12 +149,9 @@ struct Snapshot {
   StepStats stats;
   bool all_converged_since_reset = true;
 
-  // The parameters in force for the step that produced this snapshot (so a test can see that
-  // a UI change reached the solver).
-  ContactApproximation approximation = ContactApproximation::kLagged;
-  double dt_s = 0;
-  double stiction_tolerance_m_per_s = 0;
-  ContactOverrides overrides;
+  // The settings in force for the step that produced this snapshot (so a test can see that a
+  // UI change reached the solver).
+  ContactSettings contact_settings;
 
   // Runtime state (filled by the runtime, not by FillSnapshot).
   uint64_t run = 0;  // resets and scene loads since the runtime started (PlotSample::run)

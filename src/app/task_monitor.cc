@@ -107,7 +107,7 @@ class ConveyorMonitor : public GenericMonitor {
         (world.BodyVelocity(box_).tail<3>() - world.BodyVelocity(belt_).tail<3>()).head<2>().norm();
     const double z = world.BodyPose(box_).translation().z();
     if (world.time() < kSettleTime) return;
-    const double stick_slip = 10 * world.inputs().stiction_tolerance_m_per_s;
+    const double stick_slip = 10 * world.contact_settings().stiction_tolerance_m_per_s;
     if (slip < stick_slip) {
       stick_height_sum_ += z;
       ++stick_steps_;

@@ -707,7 +707,8 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     SceneSpec scene;
     scene.source = source;
     scene.name = ctx.String(root, "scene", std::filesystem::path(source).stem().string());
-    scene.dt_s = ctx.Bounded(root, "scene", "dt", scene.dt_s, scene_bounds::kTimeStep);
+    ContactSettings& settings = scene.contact_settings;
+    settings.dt_s = ctx.Bounded(root, "scene", "dt", settings.dt_s, scene_bounds::kTimeStep);
     scene.duration_s =
         ctx.Bounded(root, "scene", "duration", scene.duration_s, scene_bounds::kDuration);
     const std::string model = ctx.String(root, "model", "lagged");
@@ -716,20 +717,20 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
       ctx.Fail(root["model"],
                fmt::format("unknown model '{}' (sap, lagged, similar, regularized_lagged)", model));
     }
-    scene.approximation = *approximation;
+    settings.approximation = *approximation;
     scene.gravity_W =
         ctx.BoundedVec3(root, "scene", "gravity", scene.gravity_W, scene_bounds::kAcceleration);
     scene.contact_margin_m =
         ctx.NonNegative(root, "scene", "contact_margin", scene.contact_margin_m);
-    scene.stiction_tolerance_m_per_s =
-        ctx.Positive(root, "scene", "stiction_tolerance", scene.stiction_tolerance_m_per_s);
-    scene.sap_sigma = ctx.Positive(root, "scene", "sigma", scene.sap_sigma);
+    settings.stiction_tolerance_m_per_s =
+        ctx.Positive(root, "scene", "stiction_tolerance", settings.stiction_tolerance_m_per_s);
+    settings.sap_sigma = ctx.Positive(root, "scene", "sigma", settings.sap_sigma);
     // The older spelling of `model: regularized_lagged`.
     if (ctx.Bool(root, "regularized_lagged", false)) {
-      if (scene.approximation != ContactApproximation::kLagged) {
+      if (settings.approximation != ContactApproximation::kLagged) {
         ctx.Fail(root["regularized_lagged"], "regularized_lagged: true needs model: lagged");
       }
-      scene.approximation = ContactApproximation::kRegularizedLagged;
+      settings.approximation = ContactApproximation::kRegularizedLagged;
     }
     ContactProperties defaults;
     if (root["default_contact"].IsDefined()) {

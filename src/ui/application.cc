@@ -466,7 +466,7 @@ void Application::Impl::OnNewScene(const Snapshot& snapshot) {
   } else if (snapshot.scene) {
     ui.defaults = ComputeSceneDefaults(*snapshot.scene);
   }
-  ui.posted = ContactOverrides{};
+  ui.posted_settings.reset();
   Unpin(&ui.contacts.pinned);       // body indices of another scene
   TrackConvergence(snapshot, &ui);  // a new scene is a new run
   plot_run = snapshot.run;
@@ -1077,7 +1077,7 @@ FrameStats Application::RunSteppedFrames(int n, double frame_period_s) {
   const std::shared_ptr<const Snapshot> first = a.runtime->Latest();
   const uint64_t start_step = first->step_index;
   const double steps_per_frame =
-      frame_period_s * std::max(a.options.realtime_factor, 0.0) / first->dt_s;
+      frame_period_s * std::max(a.options.realtime_factor, 0.0) / first->contact_settings.dt_s;
   const auto period =
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(frame_period_s));
   double work = 0, max_frame = 0;
@@ -1104,8 +1104,9 @@ void Application::Screenshot(int frames, const std::string& png_path) {
   // Paused since construction, before the first step: from here on the application decides
   // every step.
   a.started = true;
-  const double steps_per_frame =
-      kScreenshotFramePeriod_s * std::max(a.options.realtime_factor, 0.0) / runtime.Latest()->dt_s;
+  const double steps_per_frame = kScreenshotFramePeriod_s *
+                                 std::max(a.options.realtime_factor, 0.0) /
+                                 runtime.Latest()->contact_settings.dt_s;
   const uint64_t base = runtime.Latest()->step_index;
   std::vector<uint8_t> pixels;
   int width = 0, height = 0;

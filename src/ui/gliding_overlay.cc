@@ -87,7 +87,7 @@ void GlidingOverlay(const Snapshot& snapshot, const Eigen::Matrix4f& view_projec
     draw->AddLine(ToIm(*s + side * gap), ToIm(*s + side * *h), kSurfaceColor, 1.0f);
     draw->AddLine(ToIm(*g + side * gap), ToIm(*g + side * *h), kGlidingColor, 2.0f);
   }
-  Label(*g, *line, snapshot.approximation);
+  Label(*g, *line, snapshot.contact_settings.approximation);
 }
 
 }  // namespace contactlab

@@ -69,8 +69,8 @@ void WriteGuiStats(const std::string& path, const ApplicationOptions& options, d
   JsonWriter json;
   json.BeginObject()
       .String("scene", options.scene.name)
-      .String("model", ContactApproximationName(options.scene.approximation))
-      .Number("dt", options.scene.dt_s)
+      .String("model", ContactApproximationName(options.scene.contact_settings.approximation))
+      .Number("dt", options.scene.contact_settings.dt_s)
       .Integer("bodies", static_cast<long long>(options.scene.bodies.size()))
       .Number("duration", duration_s)
       .Integer("width", options.width)

@@ -91,7 +91,7 @@ void TimelinePanel(const Snapshot& snapshot, UiActions* actions) {
   if (ImGui::SliderFloat("##timeline", &shown, static_cast<float>(t.oldest_s),
                          static_cast<float>(t.newest_s), "t = %.3f s")) {
     actions->commands.emplace_back(
-        command::ShowTime{static_cast<double>(shown) - 0.5 * snapshot.dt_s});
+        command::ShowTime{static_cast<double>(shown) - 0.5 * snapshot.contact_settings.dt_s});
   }
   if (ImGui::ArrowButton("##back", ImGuiDir_Left)) {
     actions->commands.emplace_back(command::StepTimeline{-1});

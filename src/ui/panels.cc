@@ -78,8 +78,24 @@ const char* BodyName(const Snapshot& s, int b) {
   return s.scene->bodies[b].body.name.c_str();
 }
 
-void Post(UiActions* actions, const ContactOverrides& o) {
-  actions->commands.push_back(command::SetOverrides{o});
+// The contact settings the panels show: those the UI last posted, until a snapshot has them in
+// force (the sim thread applies a change between steps), and then the snapshot's.
+const ContactSettings& ShownSettings(const Snapshot& snapshot, UiState* ui) {
+  if (ui->posted_settings == snapshot.contact_settings) ui->posted_settings.reset();
+  return ui->posted_settings ? *ui->posted_settings : snapshot.contact_settings;
+}
+
+// Posts a change to the contact settings, shown at once. A change the runtime will reject is
+// posted (for its error message) but not shown.
+void Post(const ContactOverrides& change, const Snapshot& snapshot, UiState* ui,
+          UiActions* actions) {
+  ContactSettings shown = ShownSettings(snapshot, ui);
+  try {
+    ApplyOverrides(change, &shown);
+    ui->posted_settings = shown;
+  } catch (const std::invalid_argument&) {
+  }
+  actions->commands.push_back(command::SetOverrides{change});
 }
 
 }  // namespace
@@ -179,25 +195,21 @@ void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) 
   }
 
   // δt (live; applied between steps).
-  double dt = ui->posted.dt_s.value_or(snapshot.dt_s);
+  const double scene_dt = ui->defaults.contact_settings.dt_s;
+  double dt = ShownSettings(snapshot, ui).dt_s;
   bool reset = false;
   ImGui::BeginGroup();
-  const bool dt_changed = ParameterRow("time step dt [s]", "dt", &dt, ui->defaults.dt_s, 1e-5, 5e-2,
-                                       "%.2e", true, false, &reset, &ui->edit_value);
+  const bool dt_changed = ParameterRow("time step dt [s]", "dt", &dt, scene_dt, 1e-5, 5e-2, "%.2e",
+                                       true, false, &reset, &ui->edit_value);
   ImGui::EndGroup();
   ParameterTooltip(
       "dt [s]: the time step; the convex approximations glide by mu*dt*|v_t| and SAP's "
       "near-rigid contact is as stiff as dt allows",
       "");
-  if (dt_changed && dt > 0) {
+  if ((dt_changed && dt > 0) || reset) {
     ContactOverrides o;
-    o.dt_s = ui->posted.dt_s = dt;
-    Post(actions, o);
-  }
-  if (reset) {
-    ContactOverrides o;
-    o.dt_s = ui->posted.dt_s = ui->defaults.dt_s;
-    Post(actions, o);
+    o.dt_s = reset ? scene_dt : dt;
+    Post(o, snapshot, ui, actions);
   }
 
   // Real-time factor.
@@ -246,7 +258,7 @@ void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) 
 }
 
 void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
-  const ContactApproximation current = ui->posted.approximation.value_or(snapshot.approximation);
+  const ContactApproximation current = ShownSettings(snapshot, ui).approximation;
   int index = static_cast<int>(
       std::find(std::begin(kApproximationChoices), std::end(kApproximationChoices), current) -
       std::begin(kApproximationChoices));
@@ -255,8 +267,8 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
   if (ImGui::Combo("##approximation", &index, kApproximationLabels,
                    static_cast<int>(std::size(kApproximationLabels)))) {
     ContactOverrides o;
-    o.approximation = ui->posted.approximation = kApproximationChoices[index];
-    Post(actions, o);
+    o.approximation = kApproximationChoices[index];
+    Post(o, snapshot, ui, actions);
   }
 
   const ContactProperties& scene = ui->defaults.contact;
@@ -268,7 +280,8 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
     const char* help;  // unit and what it does physically, one line
     const char* label;
     const char* id;
-    std::optional<double> ContactOverrides::*field;
+    std::optional<double> ContactSettings::*setting;
+    std::optional<double> ContactOverrides::*change;
     bool ContactOverrides::Clear::*clear;
     double scene_value;
     double min, max;
@@ -279,27 +292,26 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
   const Row rows[] = {
       {ContactParameter::kStiffness,
        "k [N/m]: point-contact stiffness, normal force per metre of penetration",
-       "stiffness k [N/m]", "k", &ContactOverrides::stiffness_N_per_m, &Clear::stiffness,
-       scene.stiffness_N_per_m, 1e2, 1e9, "%.3e", true},
+       "stiffness k [N/m]", "k", &ContactSettings::stiffness_N_per_m,
+       &ContactOverrides::stiffness_N_per_m, &Clear::stiffness, scene.stiffness_N_per_m, 1e2, 1e9,
+       "%.3e", true},
       {ContactParameter::kHuntCrossley,
        "d [s/m]: Hunt & Crossley dissipation, force k*x*(1 + d*v) - bounces lose energy with d",
-       "Hunt-Crossley d [s/m]", "d", &ContactOverrides::hunt_crossley_s_per_m,
-       &Clear::hunt_crossley, scene.hunt_crossley_s_per_m, 1e-2, 1e4, "%.4g", true},
+       "Hunt-Crossley d [s/m]", "d", &ContactSettings::hunt_crossley_s_per_m,
+       &ContactOverrides::hunt_crossley_s_per_m, &Clear::hunt_crossley, scene.hunt_crossley_s_per_m,
+       1e-2, 1e4, "%.4g", true},
       {ContactParameter::kRelaxationTime,
        "tau_d [s]: SAP's dissipation time scale; it also adds mu*tau_d*|v_t| to the gliding",
-       "SAP relaxation time [s]", "tau", &ContactOverrides::relaxation_time_s,
-       &Clear::relaxation_time, scene.relaxation_time_s, 1e-6, 1.0, "%.3e", true},
+       "SAP relaxation time [s]", "tau", &ContactSettings::relaxation_time_s,
+       &ContactOverrides::relaxation_time_s, &Clear::relaxation_time, scene.relaxation_time_s, 1e-6,
+       1.0, "%.3e", true},
       {ContactParameter::kFriction,
        "mu [-]: Coulomb friction coefficient, the ratio of friction to normal force when sliding",
-       "friction mu", "mu", &ContactOverrides::friction, &Clear::friction, scene.friction, 0.0, 3.0,
-       "%.3f", false},
+       "friction mu", "mu", &ContactSettings::friction, &ContactOverrides::friction,
+       &Clear::friction, scene.friction, 0.0, 3.0, "%.3f", false},
   };
   for (const Row& row : rows) {
-    // What is in force: the UI's newest post (a value, or a clear), else the snapshot's.
-    const std::optional<double>& posted = ui->posted.*row.field;
-    const bool cleared = ui->posted.clear.*row.clear;
-    const std::optional<double> in_force =
-        posted ? posted : (cleared ? std::nullopt : snapshot.overrides.*row.field);
+    const std::optional<double> in_force = ShownSettings(snapshot, ui).*row.setting;
     double value = in_force.value_or(row.scene_value);
     bool reset = false;
     const char* unused = UnusedParameterReason(current, row.parameter);
@@ -313,23 +325,21 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
     ParameterTooltip(row.help, unused);
     ContactOverrides o;
     if (reset) {
-      o.clear.*row.clear = ui->posted.clear.*row.clear = true;
-      (ui->posted.*row.field).reset();
-      Post(actions, o);
+      o.clear.*row.clear = true;
+      Post(o, snapshot, ui, actions);
     } else if (changed) {
-      o.*row.field = ui->posted.*row.field = value;
-      ui->posted.clear.*row.clear = false;
-      Post(actions, o);
+      o.*row.change = value;
+      Post(o, snapshot, ui, actions);
     }
   }
-  double vs = ui->posted.stiction_tolerance_m_per_s.value_or(snapshot.stiction_tolerance_m_per_s);
+  const double scene_vs = ui->defaults.contact_settings.stiction_tolerance_m_per_s;
+  double vs = ShownSettings(snapshot, ui).stiction_tolerance_m_per_s;
   bool reset = false;
   const char* vs_unused = UnusedParameterReason(current, ContactParameter::kStictionTolerance);
   ImGui::BeginGroup();
   ImGui::BeginDisabled(vs_unused[0] != '\0');
-  const bool vs_changed = ParameterRow("stiction tolerance v_s [m/s]", "vs", &vs,
-                                       ui->defaults.stiction_tolerance_m_per_s, 1e-6, 1e-1, "%.2e",
-                                       true, false, &reset, &ui->edit_value);
+  const bool vs_changed = ParameterRow("stiction tolerance v_s [m/s]", "vs", &vs, scene_vs, 1e-6,
+                                       1e-1, "%.2e", true, false, &reset, &ui->edit_value);
   ImGui::EndDisabled();
   ImGui::EndGroup();
   ParameterTooltip(
@@ -338,9 +348,8 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
       vs_unused);
   if (vs_changed || reset) {
     ContactOverrides o;
-    o.stiction_tolerance_m_per_s = ui->posted.stiction_tolerance_m_per_s =
-        reset ? ui->defaults.stiction_tolerance_m_per_s : vs;
-    Post(actions, o);
+    o.stiction_tolerance_m_per_s = reset ? scene_vs : vs;
+    Post(o, snapshot, ui, actions);
   }
   ImGui::TextColored(kDimColor, "applies to every contact pair; right-click: type");
 }
@@ -379,8 +388,9 @@ void RenderQualityCombo(AutoQuality* q) {
 
 void SolverPanel(const Snapshot& snapshot, UiState* ui) {
   const StepStats& s = snapshot.stats;
-  ImGui::Text("model %s, dt %.3g s", ContactApproximationName(snapshot.approximation),
-              snapshot.dt_s);
+  ImGui::Text("model %s, dt %.3g s",
+              ContactApproximationName(snapshot.contact_settings.approximation),
+              snapshot.contact_settings.dt_s);
   ImGui::Text("iterations %d   residual %.2e", s.iterations, s.residual);
   ImGui::Text("step %.3f ms (geometry %.3f, solve %.3f)", s.total_ms, s.geometry_ms, s.solve_ms);
   ImGui::Text("contacts %d   constraints %d", s.num_contacts, s.num_constraints);

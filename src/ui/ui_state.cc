@@ -6,9 +6,7 @@ namespace contactlab {
 
 SceneDefaults ComputeSceneDefaults(const SceneSpec& scene) {
   SceneDefaults d;
-  d.dt_s = scene.dt_s;
-  d.stiction_tolerance_m_per_s = scene.stiction_tolerance_m_per_s;
-  d.approximation = scene.approximation;
+  d.contact_settings = scene.contact_settings;
   bool found = false;
   for (const bool dynamic_only : {true, false}) {
     for (const SceneBody& body : scene.bodies) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,9 +23,7 @@ namespace contactlab {
 // model panel's reset buttons restore. Contact properties are per geometry; the representative
 // value is that of the first dynamic body's first geometry with a finite value.
 struct SceneDefaults {
-  double dt_s = 1e-3;
-  double stiction_tolerance_m_per_s = 1e-4;
-  ContactApproximation approximation = ContactApproximation::kLagged;
+  ContactSettings contact_settings;
   ContactProperties contact;
 };
 SceneDefaults ComputeSceneDefaults(const SceneSpec& scene);
@@ -52,9 +51,9 @@ struct UiState {
   std::string current_scene;                // name or path last loaded
   char scene_path[512] = "";
 
-  // Contact model panel: what the UI has posted since the scene was loaded, shown in
-  // preference to the snapshot's lagging values (posted.clear: overrides the UI cleared).
-  ContactOverrides posted;
+  // Contact model panel: the settings as the UI last posted them, shown in preference to the
+  // snapshot's lagging ones until a snapshot has them in force.
+  std::optional<ContactSettings> posted_settings;
   SceneDefaults defaults;
   double edit_value = 0;  // the typed value of the open slider editor (LogSlider)
 

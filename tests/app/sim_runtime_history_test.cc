@@ -149,7 +149,7 @@ TEST(SimRuntimeTimeline, ABranchWithAnotherApproximationTakesAnotherPath) {
   rt.Post(command::SetOverrides{Sap()});  // recomputes it with SAP
   rt.Post(command::Branch{});
   ASSERT_TRUE(WaitFor([&] { return rt.Latest()->timeline.replay_steps_left == 200; }));
-  EXPECT_EQ(rt.Latest()->approximation, ContactApproximation::kSap);
+  EXPECT_EQ(rt.Latest()->contact_settings.approximation, ContactApproximation::kSap);
   StepAndWait(&rt, 200);
   EXPECT_GT((Poses(*rt.Latest())[3].translation() - lagged[3].translation()).norm(), 1e-6);
 }

@@ -92,7 +92,7 @@ TEST(SimRuntimeTeleop, HeldKeyMovesTheTargetAtTheKeyboardSpeed) {
   ASSERT_TRUE(t.rt.Latest()->teleop.active);
   EXPECT_TRUE(t.rt.Latest()->teleop.device_connected);
   EXPECT_EQ(t.rt.Latest()->teleop.device_name, "keyboard");
-  const double dt = t.rt.Latest()->dt_s;
+  const double dt = t.rt.Latest()->contact_settings.dt_s;
   const Eigen::Vector3d p0 = t.Target();
   const Eigen::Vector3d tcp0 = t.rt.Latest()->teleop.tcp_W.translation();
   t.keyboard->SetKey(KeyAction::kMoveZPos, true);
@@ -120,7 +120,7 @@ TEST(SimRuntimeTeleop, SelectInputSwitchesToTheGamepadWhileRunning) {
   pad.axes[GamepadState::kLeftTrigger] = pad.axes[GamepadState::kRightTrigger] = -1.0f;
   pad.buttons[GamepadState::kRightBumper] = true;
   t.rt.gamepad()->SetState(pad);
-  const double dt = t.rt.Latest()->dt_s;
+  const double dt = t.rt.Latest()->contact_settings.dt_s;
   constexpr int kSteps = 100;
   Eigen::Vector3d p0 = t.Target();
   t.Step(kSteps);
@@ -144,7 +144,7 @@ TEST(SimRuntimeTeleop, SelectInputSwitchesToTheGamepadWhileRunning) {
 
 TEST(SimRuntimeTeleop, SensitivityScalesAndToolFrameTurnsTheCommand) {
   TeleopRuntime t;
-  const double dt = t.rt.Latest()->dt_s;
+  const double dt = t.rt.Latest()->contact_settings.dt_s;
   const double speed = KeyboardConfig{}.linear_speed_m_per_s;
   command::SetTeleopOptions twice;
   twice.sensitivity = 2.0;

@@ -67,7 +67,7 @@ TEST(SimRuntime, InitialSnapshotBeforeStart) {
   EXPECT_EQ(s->geometries.size(), 4u);
   EXPECT_EQ(rt.plot_body(), 1);  // the first dynamic body
   SceneSpec bad = scene;
-  bad.dt_s = -1;
+  bad.contact_settings.dt_s = -1;
   EXPECT_THROW(SimRuntime{bad}, std::invalid_argument);
 }
 
@@ -90,7 +90,7 @@ TEST(SimRuntime, SnapshotExchangeUnderLoad) {
                 s->net_friction_force.size() == scene.bodies.size() &&
                 s->geometry_poses.size() == 7 && s->geometry_body.size() == 7 &&
                 s->geometries.size() == 7 && s->scene != nullptr &&
-                std::abs(s->time_s - s->step_index * scene.dt_s) < 1e-9 * (1 + s->step_index) &&
+                std::abs(s->time_s - s->step_index * scene.contact_settings.dt_s) < 1e-9 * (1 + s->step_index) &&
                 s->stats.num_contacts == static_cast<int>(s->contacts.size());
       if (ok) {
         for (const Eigen::Isometry3d& X : s->body_poses) ok = ok && X.matrix().allFinite();
@@ -137,8 +137,8 @@ TEST(SimRuntime, NoCommandIsLost) {
   const uint64_t now = rt.Latest()->step_index;
   ASSERT_TRUE(WaitFor([&] { return rt.Latest()->step_index > now; }));
   const std::shared_ptr<const Snapshot> s = rt.Latest();
-  ASSERT_TRUE(s->overrides.friction.has_value());
-  EXPECT_EQ(*s->overrides.friction, last_friction);
+  ASSERT_TRUE(s->contact_settings.friction.has_value());
+  EXPECT_EQ(*s->contact_settings.friction, last_friction);
   EXPECT_EQ(rt.plot_body(), last_body);
   EXPECT_TRUE(rt.TakeErrors().empty());
   rt.Stop();
@@ -164,8 +164,8 @@ TEST(SimRuntime, SliderChangeReachesTheNextStep) {
   StepAndWait(&rt, 1);
   std::shared_ptr<const Snapshot> after = rt.Latest();
   EXPECT_EQ(after->step_index, before->step_index + 1);
-  ASSERT_TRUE(after->overrides.friction);
-  EXPECT_EQ(*after->overrides.friction, 0.2);
+  ASSERT_TRUE(after->contact_settings.friction);
+  EXPECT_EQ(*after->contact_settings.friction, 0.2);
   const double n1 = after->net_normal_force[1].norm();
   ASSERT_GT(n1, 1.0);
   EXPECT_NEAR(after->net_friction_force[1].norm() / n1, 0.2, 0.05);
@@ -176,8 +176,8 @@ TEST(SimRuntime, SliderChangeReachesTheNextStep) {
   rt.Post(softer);
   StepAndWait(&rt, 1);
   std::shared_ptr<const Snapshot> soft = rt.Latest();
-  ASSERT_TRUE(soft->overrides.stiffness_N_per_m);
-  EXPECT_EQ(*soft->overrides.stiffness_N_per_m, 2e5);
+  ASSERT_TRUE(soft->contact_settings.stiffness_N_per_m);
+  EXPECT_EQ(*soft->contact_settings.stiffness_N_per_m, 2e5);
   EXPECT_LT(soft->net_normal_force[1].norm(), 0.8 * n1);
 
   // δt changes through the overrides as well, and the time advances by the new δt.
@@ -186,7 +186,7 @@ TEST(SimRuntime, SliderChangeReachesTheNextStep) {
   rt.Post(dt);
   StepAndWait(&rt, 1);
   std::shared_ptr<const Snapshot> third = rt.Latest();
-  EXPECT_EQ(third->dt_s, 5e-4);
+  EXPECT_EQ(third->contact_settings.dt_s, 5e-4);
   EXPECT_NEAR(third->time_s - soft->time_s, 5e-4, 1e-12);
   EXPECT_TRUE(rt.TakeErrors().empty());
   rt.Stop();
@@ -208,7 +208,7 @@ TEST(SimRuntime, ClearingAnOverrideRestoresEachPairsSceneValue) {
   const std::shared_ptr<const Snapshot> scene = rt.Latest();
   const double pair_mu = 2 * 0.8 * 0.5 / 1.3;
   ASSERT_NEAR(mu(*scene), pair_mu, 0.02);
-  EXPECT_FALSE(scene->overrides.friction);
+  EXPECT_FALSE(scene->contact_settings.friction);
 
   command::SetOverrides slider;
   slider.overrides.friction = 0.8;  // the sphere's own value, as a representative "scene value"
@@ -221,7 +221,7 @@ TEST(SimRuntime, ClearingAnOverrideRestoresEachPairsSceneValue) {
   rt.Post(reset);
   StepAndWait(&rt, 1);
   std::shared_ptr<const Snapshot> s = rt.Latest();
-  EXPECT_FALSE(s->overrides.friction);
+  EXPECT_FALSE(s->contact_settings.friction);
   EXPECT_NEAR(mu(*s), pair_mu, 0.02);
 
   // Clearing one override leaves the others in force.
@@ -234,20 +234,20 @@ TEST(SimRuntime, ClearingAnOverrideRestoresEachPairsSceneValue) {
   rt.Post(reset);
   StepAndWait(&rt, 1);
   s = rt.Latest();
-  EXPECT_FALSE(s->overrides.friction);
-  ASSERT_TRUE(s->overrides.stiffness_N_per_m);
-  EXPECT_EQ(*s->overrides.stiffness_N_per_m, 3e5);
-  EXPECT_TRUE(s->overrides.hunt_crossley_s_per_m);
-  EXPECT_TRUE(s->overrides.relaxation_time_s);
+  EXPECT_FALSE(s->contact_settings.friction);
+  ASSERT_TRUE(s->contact_settings.stiffness_N_per_m);
+  EXPECT_EQ(*s->contact_settings.stiffness_N_per_m, 3e5);
+  EXPECT_TRUE(s->contact_settings.hunt_crossley_s_per_m);
+  EXPECT_TRUE(s->contact_settings.relaxation_time_s);
   command::SetOverrides all;
   all.overrides.clear = {true, true, true, true};
   rt.Post(all);
   StepAndWait(&rt, 1);
   s = rt.Latest();
-  EXPECT_FALSE(s->overrides.stiffness_N_per_m);
-  EXPECT_FALSE(s->overrides.hunt_crossley_s_per_m);
-  EXPECT_FALSE(s->overrides.relaxation_time_s);
-  EXPECT_FALSE(s->overrides.friction);
+  EXPECT_FALSE(s->contact_settings.stiffness_N_per_m);
+  EXPECT_FALSE(s->contact_settings.hunt_crossley_s_per_m);
+  EXPECT_FALSE(s->contact_settings.relaxation_time_s);
+  EXPECT_FALSE(s->contact_settings.friction);
 
   // Clear and set in one command: the clear goes first, the value stays.
   command::SetOverrides both;
@@ -255,8 +255,8 @@ TEST(SimRuntime, ClearingAnOverrideRestoresEachPairsSceneValue) {
   both.overrides.friction = 0.3;
   rt.Post(both);
   StepAndWait(&rt, 1);
-  ASSERT_TRUE(rt.Latest()->overrides.friction);
-  EXPECT_EQ(*rt.Latest()->overrides.friction, 0.3);
+  ASSERT_TRUE(rt.Latest()->contact_settings.friction);
+  EXPECT_EQ(*rt.Latest()->contact_settings.friction, 0.3);
   EXPECT_TRUE(rt.TakeErrors().empty());
   rt.Stop();
 }
@@ -373,15 +373,15 @@ TEST(SimRuntime, BadValuesAreRejectedAndTheOldOnesKept) {
   const uint64_t now = rt.Latest()->step_index;
   ASSERT_TRUE(WaitFor([&] { return rt.Latest()->step_index > now + 10; }));
   const std::shared_ptr<const Snapshot> s = rt.Latest();
-  EXPECT_EQ(*s->overrides.stiffness_N_per_m, 1e5);
-  EXPECT_FALSE(s->overrides.friction.has_value());
+  EXPECT_EQ(*s->contact_settings.stiffness_N_per_m, 1e5);
+  EXPECT_FALSE(s->contact_settings.friction.has_value());
   EXPECT_EQ(s->target_realtime_factor, 0.0);
   EXPECT_EQ(rt.plot_body(), 1);
   EXPECT_FALSE(s->paused);
 
   // A bad scene is rejected and the old world kept; a good one replaces it.
   SceneSpec broken = Pile(1);
-  broken.dt_s = 0;
+  broken.contact_settings.dt_s = 0;
   rt.Post(command::LoadScene{broken});
   Settle(&rt, 5);
   ASSERT_EQ(rt.TakeErrors().size(), 1u);

@@ -47,7 +47,7 @@ TEST(SceneLoader, EveryBuiltinSceneLoads) {
 TEST(SceneLoader, ValidSceneParses) {
   const SceneSpec s = ParseScene(std::string("dt: 0.002\n") + kValidBody, "ok.yaml");
   ASSERT_EQ(s.bodies.size(), 2u);
-  EXPECT_DOUBLE_EQ(s.dt_s, 0.002);
+  EXPECT_DOUBLE_EQ(s.contact_settings.dt_s, 0.002);
   EXPECT_DOUBLE_EQ(s.bodies[1].body.inertia.mass_kg, 1.0);
   // Solid sphere inertia 2/5 m r².
   EXPECT_NEAR(s.bodies[1].body.inertia.inertia_about_com_B(0, 0), 0.4 * 0.05 * 0.05, 1e-15);
@@ -55,11 +55,11 @@ TEST(SceneLoader, ValidSceneParses) {
 
 TEST(SceneLoader, RegularizedLaggedIsAModelAndTheOldKeyStillSelectsIt) {
   EXPECT_EQ(
-      ParseScene(std::string("model: regularized_lagged\n") + kValidBody, "m.yaml").approximation,
+      ParseScene(std::string("model: regularized_lagged\n") + kValidBody, "m.yaml").contact_settings.approximation,
       ContactApproximation::kRegularizedLagged);
   EXPECT_EQ(
       ParseScene(std::string("model: lagged\nregularized_lagged: true\n") + kValidBody, "m.yaml")
-          .approximation,
+          .contact_settings.approximation,
       ContactApproximation::kRegularizedLagged);
   const std::string error =
       ErrorOf(std::string("model: sap\nregularized_lagged: true\n") + kValidBody);

@@ -19,10 +19,10 @@ struct ClutterRun {
 
 ClutterRun RunClutter(double stiffness, ContactApproximation model, double duration) {
   SceneSpec scene = testing::LoadBuiltinScene("clutter");
-  scene.approximation = model;
+  scene.contact_settings.approximation = model;
   ContactOverrides o;
   o.stiffness_N_per_m = stiffness;
-  ApplyOverrides(o, &scene);
+  ApplyOverrides(o, &scene.contact_settings);
   World world(scene);
   ClutterRun r;
   r.nonconverged = testing::RunFor(&world, duration, [&](const World& w) {

@@ -22,8 +22,8 @@ struct Gliding {
 
 Gliding Measure(ContactApproximation model) {
   SceneSpec scene = testing::LoadBuiltinScene("conveyor");
-  scene.approximation = model;
-  EXPECT_DOUBLE_EQ(scene.dt_s, 0.01);
+  scene.contact_settings.approximation = model;
+  EXPECT_DOUBLE_EQ(scene.contact_settings.dt_s, 0.01);
   World world(scene);
   const int box = scene.FindBody("box"), belt = scene.FindBody("belt");
   std::vector<double> stick_z, slip_z, slip_speed, slip_displayed;

@@ -35,7 +35,7 @@ class FallingSphere : public ::testing::TestWithParam<ContactApproximation> {};
 
 TEST_P(FallingSphere, FinalRollingSpeedIsFiveSeventhsOfU0) {
   SceneSpec scene = testing::LoadBuiltinScene("falling_sphere");
-  scene.approximation = GetParam();
+  scene.contact_settings.approximation = GetParam();
   const RollResult r = RunSphere(scene, 0.4);
   EXPECT_EQ(r.nonconverged, 0);
   ASSERT_GT(r.rolling, 0) << "never started rolling";
@@ -47,8 +47,8 @@ INSTANTIATE_TEST_SUITE_P(AllModels, FallingSphere, ::testing::ValuesIn(testing::
 
 TEST(FallingSphereLagged, SlideToRollTimeIncludesTheFrictionalImpact) {
   SceneSpec scene = testing::LoadBuiltinScene("falling_sphere");
-  scene.approximation = ContactApproximation::kLagged;
-  scene.dt_s = 5e-4;
+  scene.contact_settings.approximation = ContactApproximation::kLagged;
+  scene.contact_settings.dt_s = 5e-4;
   const RollResult r = RunSphere(scene, 0.3);
   // Rigid reference: v_n = sqrt(2 g h), the impact removes (7/2) μ v_n of slip.
   const double vn = std::sqrt(2 * kG * 0.05);
@@ -61,8 +61,8 @@ TEST(FallingSphereLagged, SlideToRollTimeIncludesTheFrictionalImpact) {
 
 TEST(FallingSphereLagged, SetDownWithoutNormalSpeedRollsAfterTwoU0Over7MuG) {
   SceneSpec scene = testing::LoadBuiltinScene("falling_sphere");
-  scene.approximation = ContactApproximation::kLagged;
-  scene.dt_s = 5e-4;
+  scene.contact_settings.approximation = ContactApproximation::kLagged;
+  scene.contact_settings.dt_s = 5e-4;
   const int sphere = scene.FindBody("sphere");
   // Resting on the ground at its static penetration mg/k (no normal impact).
   scene.bodies[sphere].initial_pose.translation().z() = kRadius - 0.5 * kG / 1e7;

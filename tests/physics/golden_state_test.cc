@@ -58,14 +58,14 @@ uint64_t RunCase(const GoldenCase& c) {
   SceneSpec scene = testing::LoadBuiltinScene(c.scene);
   ContactOverrides o;
   o.approximation = c.approximation;
-  ApplyOverrides(o, &scene);
+  ApplyOverrides(o, &scene.contact_settings);
   World world(scene);
   ConvexSolverParameters solver = world.solver().parameters();
   solver.linear_solver = LinearSolverType::kBlockSparse;
   world.solver().set_parameters(solver);
 
   HeadlessOptions options;
-  options.duration_s = c.steps * scene.dt_s;
+  options.duration_s = c.steps * scene.contact_settings.dt_s;
   std::unique_ptr<TeleopController> teleop;
   InputDevices devices;
   if (const auto config = FindTeleopConfig(world.scene())) {

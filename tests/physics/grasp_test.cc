@@ -28,7 +28,7 @@ struct GraspRig {
     ContactOverrides o;
     o.approximation = model;
     o.dt_s = dt;
-    ApplyOverrides(o, &s);
+    ApplyOverrides(o, &s.contact_settings);
     return s;
   }
   double FingerPosition(int finger) const {

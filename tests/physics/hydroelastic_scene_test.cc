@@ -123,8 +123,8 @@ TEST(HydroelasticScene, CodeBuiltHydroBoxIsTheYamlScene) {
   const SceneSpec yaml = testing::LoadBuiltinScene("hydro_box");
   const SceneSpec code = testing::HydroBoxScene();
   EXPECT_EQ(code.name, yaml.name);
-  EXPECT_EQ(code.dt_s, yaml.dt_s);
-  EXPECT_EQ(code.approximation, yaml.approximation);
+  EXPECT_EQ(code.contact_settings.dt_s, yaml.contact_settings.dt_s);
+  EXPECT_EQ(code.contact_settings.approximation, yaml.contact_settings.approximation);
   ASSERT_EQ(code.bodies.size(), yaml.bodies.size());
   for (size_t b = 0; b < yaml.bodies.size(); ++b) {
     const SceneBody &y = yaml.bodies[b], &c = code.bodies[b];

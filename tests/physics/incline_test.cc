@@ -13,7 +13,7 @@ class Incline : public ::testing::TestWithParam<ContactApproximation> {};
 
 TEST_P(Incline, CreepIsBelowTheStictionBound) {
   SceneSpec scene = testing::LoadBuiltinScene("incline");
-  scene.approximation = GetParam();
+  scene.contact_settings.approximation = GetParam();
   World world(scene);
   const int box = scene.FindBody("box");
   const Eigen::Vector3d start = world.BodyPose(box).translation();
@@ -30,13 +30,13 @@ TEST_P(Incline, CreepIsBelowTheStictionBound) {
   if (GetParam() == ContactApproximation::kSap) {
     // SAP's regularized stiction slips at v_t = R_t γ_t ≈ σ w_t m g sin θ δt ≤ σ μ g δt per
     // unit of the Delassus estimate; allow the factor of the rotational terms in w_t.
-    EXPECT_LT(creep, 4 * scene.sap_sigma * mu * g * scene.dt_s) << "creep " << creep;
+    EXPECT_LT(creep, 4 * scene.contact_settings.sap_sigma * mu * g * scene.contact_settings.dt_s) << "creep " << creep;
   } else {
     // The soft norm (§2.3) balances the tangential load when μ γ_n v/sqrt(v² + v_s²) equals
     // m g sin θ δt, i.e. at v = v_s·r/sqrt(1 − r²) with r = tan θ / μ: the model's exact
     // creep speed, which is below v_s for r < 1/√2 and above it beyond.
     const double r = std::tan(theta) / mu;
-    const double expected = scene.stiction_tolerance_m_per_s * r / std::sqrt(1 - r * r);
+    const double expected = scene.contact_settings.stiction_tolerance_m_per_s * r / std::sqrt(1 - r * r);
     EXPECT_NEAR(creep, expected, 0.03 * expected);
   }
   // And the box really is held: it moved less than a millimetre in 2 s.
@@ -57,10 +57,10 @@ TEST(InclineRegularizedLagged, CreepLiesBetweenTheCornersWidths) {
   // Σ μ γ_n0,i v/√(v² + ε_i²) = m g sin θ δt, so v lies between ε_min and ε_max times
   // r/√(1 − r²), r = tan θ / μ — about 30× the plain Lagged creep at this v_s.
   SceneSpec scene = testing::LoadBuiltinScene("incline");
-  scene.approximation = ContactApproximation::kRegularizedLagged;
+  scene.contact_settings.approximation = ContactApproximation::kRegularizedLagged;
   ContactOverrides o;
   o.stiction_tolerance_m_per_s = 1e-7;
-  ApplyOverrides(o, &scene);
+  ApplyOverrides(o, &scene.contact_settings);
   World world(scene);
   const int box = scene.FindBody("box");
   double speed_sum = 0;
@@ -73,7 +73,7 @@ TEST(InclineRegularizedLagged, CreepLiesBetweenTheCornersWidths) {
   EXPECT_EQ(nonconverged, 0);
   const double creep = speed_sum / samples;
   const double m = 1, mu = 0.5, g = 9.81, theta = 20 * M_PI / 180, w_t = 4;
-  const double sigma = scene.sap_sigma, dt = scene.dt_s;
+  const double sigma = scene.contact_settings.sap_sigma, dt = scene.contact_settings.dt_s;
   const double r = std::tan(theta) / mu, shape = r / std::sqrt(1 - r * r);
   const double eps_uphill = sigma * w_t * mu * dt * m * g * (std::cos(theta) - std::sin(theta)) / 4;
   const double eps_downhill =
@@ -89,7 +89,7 @@ TEST(InclineSteep, BoxSlidesWhenTanThetaExceedsMu) {
   SceneSpec scene = testing::LoadBuiltinScene("incline");
   ContactOverrides o;
   o.friction = 0.2;
-  ApplyOverrides(o, &scene);
+  ApplyOverrides(o, &scene.contact_settings);
   World world(scene);
   const int box = scene.FindBody("box");
   testing::RunFor(&world, 0.5);

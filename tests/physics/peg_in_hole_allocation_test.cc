@@ -18,7 +18,7 @@ TEST(PegInHoleAllocation, WarmGraspStepsDoNotAllocate) {
     SceneSpec scene = testing::LoadBuiltinScene("peg_in_hole");
     ContactOverrides overrides;
     overrides.approximation = approximation;
-    ApplyOverrides(overrides, &scene);
+    ApplyOverrides(overrides, &scene.contact_settings);
     World world(scene);
     const std::optional<TeleopConfig> config = FindTeleopConfig(scene);
     ASSERT_TRUE(config);

@@ -80,7 +80,7 @@ TEST_P(PegInHoleTest, ScriptedInsertionSucceeds) {
   ContactOverrides o;
   o.approximation = GetParam().model;
   o.dt_s = GetParam().dt;
-  ApplyOverrides(o, &scene);
+  ApplyOverrides(o, &scene.contact_settings);
   World world(scene);
   const std::optional<TeleopConfig> config = FindTeleopConfig(scene);
   ASSERT_TRUE(config);

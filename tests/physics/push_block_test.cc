@@ -59,7 +59,7 @@ TEST_P(PushBlockTest, ScriptedPushMovesTheBlockAlongTheTable) {
   SceneSpec scene = testing::LoadBuiltinScene("push_block");
   ContactOverrides o;
   o.approximation = GetParam();
-  ApplyOverrides(o, &scene);
+  ApplyOverrides(o, &scene.contact_settings);
   World world(scene);
   const std::optional<TeleopConfig> config = FindTeleopConfig(scene);
   ASSERT_TRUE(config.has_value()) << "push_block must be a teleop scene";

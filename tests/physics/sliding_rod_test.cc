@@ -44,7 +44,7 @@ class SlidingRod : public ::testing::TestWithParam<ContactApproximation> {};
 
 TEST_P(SlidingRod, SlidesUnderCoulombFrictionThenJumps) {
   SceneSpec scene = testing::LoadBuiltinScene("sliding_rod");
-  scene.approximation = GetParam();
+  scene.contact_settings.approximation = GetParam();
   World world(scene);
   const int rod = scene.FindBody("rod");
   ASSERT_DOUBLE_EQ(scene.bodies[rod].initial_velocity[3], kU0);

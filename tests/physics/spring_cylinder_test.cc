@@ -41,7 +41,7 @@ constexpr double kSpring = 100.0, kCylinderMass = 1.0, kCarriageMass = 0.02, kRa
 
 TEST(SpringCylinder, RollsAtTheFrequencyOfTheEffectiveMass) {
   SceneSpec scene = testing::LoadBuiltinScene("spring_cylinder");
-  scene.dt_s = 0.005;
+  scene.contact_settings.dt_s = 0.005;
   const Oscillation o = RunCylinder(scene, 8.0);
   EXPECT_EQ(o.nonconverged, 0);
   // Rolling without slip: m_eff = m + I/r² = 1.5 m (solid cylinder) plus the carriages.
@@ -55,10 +55,10 @@ TEST(SpringCylinder, RollsAtTheFrequencyOfTheEffectiveMass) {
 
 TEST(SpringCylinder, FrictionlessSlidesAtTheSpringMassFrequency) {
   SceneSpec scene = testing::LoadBuiltinScene("spring_cylinder");
-  scene.dt_s = 0.005;
+  scene.contact_settings.dt_s = 0.005;
   ContactOverrides no_friction;
   no_friction.friction = 0.0;
-  ApplyOverrides(no_friction, &scene);
+  ApplyOverrides(no_friction, &scene.contact_settings);
   const Oscillation o = RunCylinder(scene, 8.0);
   const double expected = 2 * M_PI * std::sqrt((kCylinderMass + kCarriageMass) / kSpring);
   EXPECT_NEAR(o.period, expected, 0.02 * expected);

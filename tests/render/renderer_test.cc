@@ -109,7 +109,7 @@ class RendererTest : public ::testing::Test {
 std::shared_ptr<SceneSpec> RestingScene(bool more_shapes) {
   auto s = std::make_shared<SceneSpec>();
   s->name = "render_test";
-  s->dt_s = 2e-3;
+  s->contact_settings.dt_s = 2e-3;
   SceneBody ground;
   ground.kind = SceneBody::Kind::kStatic;
   ground.body.name = "ground";

@@ -35,8 +35,8 @@ struct HydroBoxOptions {
 inline SceneSpec HydroBoxScene(const HydroBoxOptions& options = {}) {
   SceneSpec s;
   s.name = "hydro_box";
-  s.dt_s = 1e-3;
-  s.approximation = options.approximation;
+  s.contact_settings.dt_s = 1e-3;
+  s.contact_settings.approximation = options.approximation;
   ContactProperties contact;  // the YAML's default_contact
   contact.stiffness_N_per_m = 1e6;
   contact.hunt_crossley_s_per_m = 50;

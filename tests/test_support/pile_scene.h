@@ -13,8 +13,8 @@ inline SceneSpec PileScene(int n, double dt_s,
                            ContactApproximation model = ContactApproximation::kLagged) {
   SceneSpec s;
   s.name = "pile";
-  s.dt_s = dt_s;
-  s.approximation = model;
+  s.contact_settings.dt_s = dt_s;
+  s.contact_settings.approximation = model;
   SceneBody ground;
   ground.kind = SceneBody::Kind::kStatic;
   ground.body.name = "ground";

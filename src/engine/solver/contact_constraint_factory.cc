@@ -4,8 +4,7 @@
 
 namespace contactlab {
 
-void ContactConstraintFactory::Reset(const ContactApproximationSettings& settings,
-                                     int num_contacts) {
+void ContactConstraintFactory::Reset(const ContactSettings& settings, int num_contacts) {
   settings_ = settings;
   contacts_.resize(num_contacts);  // keeps the capacity: no allocation once warm
 }

@@ -9,17 +9,10 @@
 #include <vector>
 
 #include "engine/solver/contact_constraints.h"
-#include "engine/solver/contact_parameters.h"
+#include "engine/solver/contact_settings.h"
 #include "engine/solver/delassus_estimate.h"
 
 namespace contactlab {
-
-// Scene-wide settings of the contact constraints.
-struct ContactApproximationSettings {
-  ContactApproximation approximation = ContactApproximation::kLagged;
-  double stiction_tolerance_m_per_s = 1e-4;  // v_s > 0 (Lagged, Similar)
-  double sap_sigma = 1e-3;                   // σ ∈ (0, 1] (SAP; regularized Lagged)
-};
 
 // One contact of a step, in its contact frame (z along the normal, separating for v_n > 0).
 struct ContactConfiguration {
@@ -74,7 +67,7 @@ class ContactConstraintFactory {
  public:
   // Makes room for the contacts of one step; the constraints of the previous step are dropped.
   // Addresses returned by Make stay valid until the next Reset.
-  void Reset(const ContactApproximationSettings& settings, int num_contacts);
+  void Reset(const ContactSettings& settings, int num_contacts);
   // Whether Make needs the contact's Delassus diagonal (SAP and regularized Lagged scale with
   // it); otherwise the caller may skip its estimate and pass {}.
   bool needs_delassus_diagonal() const;
@@ -88,7 +81,7 @@ class ContactConstraintFactory {
                                    double normal_impulse, double slip_speed) const;
 
  private:
-  ContactApproximationSettings settings_;
+  ContactSettings settings_;
   std::vector<std::variant<std::monostate, SapContact, LaggedContact, SimilarContact>> contacts_;
 };
 

@@ -25,17 +25,11 @@ double CombineFriction(double mu_a, double mu_b) {
   return 2 * mu_a * mu_b / (mu_a + mu_b);
 }
 
-void ApplyDissipationAndFrictionOverrides(const ContactOverrides& o, ContactProperties* c) {
-  if (o.hunt_crossley_s_per_m) c->hunt_crossley_s_per_m = *o.hunt_crossley_s_per_m;
-  if (o.relaxation_time_s) c->relaxation_time_s = *o.relaxation_time_s;
-  if (o.friction) c->friction = *o.friction;
-}
-
 }  // namespace
 
 ContactProperties CombinePointContactProperties(const ContactProperties& a,
                                                 const ContactProperties& b,
-                                                const ContactOverrides& overrides) {
+                                                const ContactSettings& settings) {
   ContactProperties c;
   c.stiffness_N_per_m = CombineStiffness(a.stiffness_N_per_m, b.stiffness_N_per_m);
   c.hunt_crossley_s_per_m = CombineDissipation(a.stiffness_N_per_m, a.hunt_crossley_s_per_m,
@@ -43,8 +37,8 @@ ContactProperties CombinePointContactProperties(const ContactProperties& a,
   c.relaxation_time_s = CombineDissipation(a.stiffness_N_per_m, a.relaxation_time_s,
                                            b.stiffness_N_per_m, b.relaxation_time_s);
   c.friction = CombineFriction(a.friction, b.friction);
-  if (overrides.stiffness_N_per_m) c.stiffness_N_per_m = *overrides.stiffness_N_per_m;
-  ApplyDissipationAndFrictionOverrides(overrides, &c);
+  if (settings.stiffness_N_per_m) c.stiffness_N_per_m = *settings.stiffness_N_per_m;
+  ApplyPairDissipationAndFriction(settings, &c);
   if (std::isinf(c.stiffness_N_per_m)) c.stiffness_N_per_m = 1e12;  // two rigid geometries
   return c;
 }
@@ -53,7 +47,7 @@ ContactProperties CombineHydroelasticContactProperties(const ContactProperties& 
                                                        double modulus_a_Pa,
                                                        const ContactProperties& b,
                                                        double modulus_b_Pa,
-                                                       const ContactOverrides& overrides) {
+                                                       const ContactSettings& settings) {
   const double ea = modulus_a_Pa, eb = modulus_b_Pa;
   ContactProperties c;
   c.stiffness_N_per_m = 0;
@@ -61,7 +55,7 @@ ContactProperties CombineHydroelasticContactProperties(const ContactProperties& 
       CombineDissipation(ea, a.hunt_crossley_s_per_m, eb, b.hunt_crossley_s_per_m);
   c.relaxation_time_s = CombineDissipation(ea, a.relaxation_time_s, eb, b.relaxation_time_s);
   c.friction = CombineFriction(a.friction, b.friction);
-  ApplyDissipationAndFrictionOverrides(overrides, &c);
+  ApplyPairDissipationAndFriction(settings, &c);
   return c;
 }
 

@@ -1,6 +1,6 @@
 // Stage "contact properties" of a step: the physical properties of a contact pair, combined
-// from the two geometries' own (docs/contact-model.md §6) and then replaced by the live
-// overrides.
+// from the two geometries' own (docs/contact-model.md §6) and then replaced by the pair
+// overrides of the live settings.
 #pragma once
 
 #include "engine/solver/contact_parameters.h"
@@ -13,7 +13,7 @@ namespace contactlab {
 // (μ_a + μ_b); then the overrides. Two rigid sides get k = 1e12 N/m.
 ContactProperties CombinePointContactProperties(const ContactProperties& a,
                                                 const ContactProperties& b,
-                                                const ContactOverrides& overrides);
+                                                const ContactSettings& settings);
 
 // Hydroelastic pair (§5, §6): d and τ_d weighted by the hydroelastic moduli E_h (∞ for a rigid
 // side) instead of the point stiffnesses, μ as for points, then the overrides. The stiffness
@@ -22,6 +22,6 @@ ContactProperties CombineHydroelasticContactProperties(const ContactProperties& 
                                                        double modulus_a_Pa,
                                                        const ContactProperties& b,
                                                        double modulus_b_Pa,
-                                                       const ContactOverrides& overrides);
+                                                       const ContactSettings& settings);
 
 }  // namespace contactlab

@@ -44,7 +44,7 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
     result->geometry_poses[g] = model.BodyPose(geometry.scene_body, data, t) * geometry.spec->X_BG;
     aabbs_[g] = ComputeAabb(geometry.spec->shape, result->geometry_poses[g], margin);
   }
-  if (rule) UpdateSpeedBounds(model, data, t, inputs.dt_s);
+  if (rule) UpdateSpeedBounds(model, data, t, inputs.contact_settings.dt_s);
   broad_phase_.FindPairs(
       aabbs_, [&model](int i, int j) { return model.CanCollide(i, j); }, &candidate_pairs_);
   result->candidates.clear();
@@ -73,8 +73,9 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
       continue;
     }
     const ContactProperties pair = CombinePointContactProperties(
-        model.geometry(i).spec->contact, model.geometry(j).spec->contact, inputs.overrides);
-    const double horizon = ContactHorizon(inputs.approximation, pair, inputs.dt_s);
+        model.geometry(i).spec->contact, model.geometry(j).spec->contact, inputs.contact_settings);
+    const double horizon =
+        ContactHorizon(inputs.contact_settings.approximation, pair, inputs.contact_settings.dt_s);
     const double reach =
         rule->ReachDistance(horizon, pair.friction, speed_bound_[i] + speed_bound_[j]);
     for (const ContactPoint& p : pair_points_) {

@@ -21,15 +21,6 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& n) {
   return R;
 }
 
-ContactApproximationSettings ApproximationSettings(const WorldModel& model,
-                                                   const WorldInputs& inputs) {
-  ContactApproximationSettings s;
-  s.approximation = inputs.approximation;
-  s.stiction_tolerance_m_per_s = inputs.stiction_tolerance_m_per_s;
-  s.sap_sigma = model.scene().sap_sigma;
-  return s;
-}
-
 }  // namespace
 
 ProblemBuilder::ProblemBuilder(const WorldModel& model) : holonomic_(model) {
@@ -62,19 +53,19 @@ void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
   AddFreeMotion(model, inputs, start);
   const int nc = static_cast<int>(candidates.size());
   // The factory's constraints must not move once the problem points at them: sized first.
-  contact_factory_.Reset(ApproximationSettings(model, inputs), nc);
+  contact_factory_.Reset(inputs.contact_settings, nc);
   contact_constraint_index_.resize(nc);
   contact_frames_.resize(nc);
   contact_pairs_.resize(nc);
   for (int c = 0; c < nc; ++c) AddContact(model, inputs, start, candidates[c], c);
   AddJointConstraints(model, inputs, start);
-  holonomic_.Add(model, inputs.dt_s, start.data, start.t, &problem_);
+  holonomic_.Add(model, inputs.contact_settings.dt_s, start.data, start.t, &problem_);
 }
 
 void ProblemBuilder::AddFreeMotion(const WorldModel& model, const WorldInputs& inputs,
                                    const StepStart& start) {
   const Multibody& mb = model.multibody();
-  const double dt = inputs.dt_s;
+  const double dt = inputs.contact_settings.dt_s;
   mb.CalcBiasForces(start.data, model.scene().gravity_W, &bias_forces_);
   mb.CalcJointSpringForces(start.q, &generalized_forces_);
   generalized_forces_ -= bias_forces_;
@@ -120,14 +111,14 @@ ContactProperties ProblemBuilder::PairProperties(const WorldModel& model, const 
                                                  const ContactCandidate& candidate) const {
   const ContactProperties& a = model.geometry(candidate.geometry_a).spec->contact;
   const ContactProperties& b = model.geometry(candidate.geometry_b).spec->contact;
-  if (candidate.patch < 0) return CombinePointContactProperties(a, b, inputs.overrides);
+  if (candidate.patch < 0) return CombinePointContactProperties(a, b, inputs.contact_settings);
   // A face set (§5): its own stiffness k_f = Σ A_f g_f; dissipation weighted by E_h.
   auto modulus = [&inputs](int g) {
     const HydroelasticRepresentation& r = inputs.hydroelastic[g];
     return r.compliant ? r.modulus_Pa : std::numeric_limits<double>::infinity();
   };
   ContactProperties pair = CombineHydroelasticContactProperties(
-      a, modulus(candidate.geometry_a), b, modulus(candidate.geometry_b), inputs.overrides);
+      a, modulus(candidate.geometry_a), b, modulus(candidate.geometry_b), inputs.contact_settings);
   pair.stiffness_N_per_m = candidate.face_stiffness_N_per_m;
   return pair;
 }
@@ -153,7 +144,7 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
     AddPointJacobian(model, start.data, body_b, p_W, R_WC, +1.0, k);
     AddPointJacobian(model, start.data, body_a, p_W, R_WC, -1.0, k);
   }
-  const double dt = inputs.dt_s;
+  const double dt = inputs.contact_settings.dt_s;
   const Eigen::Vector3d kinematic_velocity = model.KinematicStepVelocity(body_b, start.t, dt) -
                                              model.KinematicStepVelocity(body_a, start.t, dt);
   problem_.mutable_bias(k) = R_WC.transpose() * kinematic_velocity;
@@ -249,7 +240,7 @@ void ProblemBuilder::AddJointConstraints(const WorldModel& model, const WorldInp
                                          const StepStart& start) {
   const Multibody& mb = model.multibody();
   const std::vector<SceneBody>& bodies = model.scene().bodies;
-  const double dt = inputs.dt_s;
+  const double dt = inputs.contact_settings.dt_s;
   int num_pd = 0, num_limits = 0;
   for (size_t i = 0; i < bodies.size(); ++i) {
     if (inputs.pd[i]) ++num_pd;

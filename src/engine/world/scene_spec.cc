@@ -168,43 +168,11 @@ const PolyhedronMassProperties& MeshMassProperties(const Shape& s) {
 
 }  // namespace
 
-void ApplyOverrides(const ContactOverrides& o, OverridableSettings settings) {
-  if (o.stiffness_N_per_m) CheckPositive(*o.stiffness_N_per_m, "--stiffness");
-  if (o.hunt_crossley_s_per_m) CheckNonNegative(*o.hunt_crossley_s_per_m, "--hunt-crossley");
-  if (o.relaxation_time_s) CheckNonNegative(*o.relaxation_time_s, "--relaxation-time");
-  if (o.friction) CheckNonNegative(*o.friction, "--friction");
-  if (o.stiction_tolerance_m_per_s) {
-    CheckPositive(*o.stiction_tolerance_m_per_s, "--stiction-tolerance");
-  }
-  if (o.dt_s) CheckPositive(*o.dt_s, "--dt");
-  ContactOverrides& mine = *settings.overrides;
-  if (o.clear.stiffness) mine.stiffness_N_per_m.reset();
-  if (o.clear.hunt_crossley) mine.hunt_crossley_s_per_m.reset();
-  if (o.clear.relaxation_time) mine.relaxation_time_s.reset();
-  if (o.clear.friction) mine.friction.reset();
-  if (o.stiffness_N_per_m) mine.stiffness_N_per_m = o.stiffness_N_per_m;
-  if (o.hunt_crossley_s_per_m) mine.hunt_crossley_s_per_m = o.hunt_crossley_s_per_m;
-  if (o.relaxation_time_s) mine.relaxation_time_s = o.relaxation_time_s;
-  if (o.friction) mine.friction = o.friction;
-  if (o.stiction_tolerance_m_per_s) {
-    *settings.stiction_tolerance_m_per_s = *o.stiction_tolerance_m_per_s;
-  }
-  if (o.dt_s) *settings.dt_s = *o.dt_s;
-  if (o.approximation) *settings.approximation = *o.approximation;
-}
-
-void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene) {
-  ApplyOverrides(o, {&scene->overrides, &scene->dt_s, &scene->approximation,
-                     &scene->stiction_tolerance_m_per_s});
-}
-
 void ValidateScene(const SceneSpec& scene) {
   const std::string& src = scene.source.empty() ? scene.name : scene.source;
-  CheckPositive(scene.dt_s, src + ": dt");
+  ValidateContactSettings(scene.contact_settings, src + ": ", ContactSettingNames::kSceneKeys);
   CheckPositive(scene.duration_s, src + ": duration");
   CheckNonNegative(scene.contact_margin_m, src + ": contact_margin");
-  CheckPositive(scene.stiction_tolerance_m_per_s, src + ": stiction_tolerance");
-  CheckPositive(scene.sap_sigma, src + ": sigma");
   Require(scene.gravity_W.allFinite(), src + ": gravity must be finite");
   for (size_t i = 0; i < scene.bodies.size(); ++i) {
     const SceneBody& b = scene.bodies[i];

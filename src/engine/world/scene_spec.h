@@ -13,7 +13,7 @@
 #include "engine/geometry/shape.h"
 #include "engine/hydroelastic/hydroelastic_properties.h"
 #include "engine/multibody/multibody.h"
-#include "engine/solver/contact_parameters.h"
+#include "engine/solver/contact_settings.h"
 #include "engine/solver/coupler_constraint.h"
 #include "engine/solver/distance_constraint.h"
 #include "engine/solver/weld_constraint.h"
@@ -85,21 +85,6 @@ struct SceneBody {
   std::optional<Eigen::Vector3d> color;
 };
 
-// Overrides from the command line or the UI. Contact values replace the pair's combined value
-// (docs/contact-model.md §6), so `--stiffness 1e7` means every contact pair has k = 1e7 N/m.
-struct ContactOverrides {
-  std::optional<double> stiffness_N_per_m, hunt_crossley_s_per_m, relaxation_time_s, friction,
-      stiction_tolerance_m_per_s, dt_s;
-  std::optional<ContactApproximation> approximation;
-  // Per-pair overrides to drop (ApplyOverrides, before it applies the values above), so that
-  // every pair has its scene value again (the UI's exact "reset to scene value"). δt, v_s and
-  // the approximation are one value per scene, which a plain override restores exactly.
-  struct Clear {
-    bool stiffness = false, hunt_crossley = false, relaxation_time = false, friction = false;
-    bool operator==(const Clear&) const = default;
-  } clear;
-  bool operator==(const ContactOverrides&) const = default;
-};
 // A named camera of the scene (YAML `cameras:`, assets/scenes/README.md). The engine ignores
 // cameras; the GUI views through them. Camera frame C as in Drake's sensors (and OpenCV): the
 // camera looks along +z_C, +x_C points right in the image and +y_C down.
@@ -136,14 +121,12 @@ struct WeldSpec {
 struct SceneSpec {
   std::string name = "unnamed";
   std::string source;  // file it came from (for messages)
-  double dt_s = 1e-3;
   double duration_s = 1.0;
-  ContactApproximation approximation = ContactApproximation::kLagged;
+  // The contact settings the scene starts with (its keys dt, model, stiction_tolerance, sigma;
+  // the command line's overrides applied by the caller).
+  ContactSettings contact_settings;
   Eigen::Vector3d gravity_W{0, 0, -9.81};
   double contact_margin_m = 0.01;
-  double stiction_tolerance_m_per_s = 1e-4;  // v_s
-  double sap_sigma = 1e-3;                   // σ
-  ContactOverrides overrides;
   std::vector<SceneBody> bodies;
   std::vector<CameraSpec> cameras;  // drawn from by the GUI only
   std::vector<CouplerSpec> couplers;
@@ -152,20 +135,6 @@ struct SceneSpec {
   int FindBody(const std::string& name) const;
   int FindCamera(const std::string& name) const;  // −1: none of that name
 };
-
-// The settings an override changes: a scene's own, or a running World's (WorldInputs).
-struct OverridableSettings {
-  ContactOverrides* overrides;
-  double* dt_s;
-  ContactApproximation* approximation;
-  double* stiction_tolerance_m_per_s;
-};
-// Validates `o` and stores it in the settings (δt, v_s and the approximation replace theirs):
-// first the fields `o.clear` names are dropped, then the values `o` holds are set. Throws
-// std::invalid_argument naming the option on a bad value (and then changes nothing).
-void ApplyOverrides(const ContactOverrides& o, OverridableSettings settings);
-// The same on a scene description, before a World is built from it.
-void ApplyOverrides(const ContactOverrides& o, SceneSpec* scene);
 
 // Throws std::invalid_argument with a message naming the body/field for an invalid scene
 // (non-positive dt, negative stiffness, NaN, unknown parent...).

@@ -49,18 +49,20 @@ bool World::Step() {
                                    ? "a constraint gave a NaN or inf cost or impulse"
                                    : "the solver returned a non-finite velocity",
                                q_, v_);
-  } else if (!IntegratePositions(model_.multibody(), q_, v_next_, inputs_.dt_s, &q_next_)) {
+  } else if (!IntegratePositions(model_.multibody(), q_, v_next_, inputs_.contact_settings.dt_s,
+                                 &q_next_)) {
     failure_ = DescribeFailure("non-finite positions after the step", q_, v_next_);
   }
   if (!failure_.empty()) {
     stats_.total_ms = MillisecondsSince(t_start);
     return false;
   }
-  CollectStepResults(model_, query_.candidates, problem_builder_, solver_, inputs_.dt_s,
-                     inputs_.stiction_tolerance_m_per_s, &query_.patches, &results_);
+  CollectStepResults(
+      model_, query_.candidates, problem_builder_, solver_, inputs_.contact_settings.dt_s,
+      inputs_.contact_settings.stiction_tolerance_m_per_s, &query_.patches, &results_);
   q_.swap(q_next_);
   v_.swap(v_next_);
-  time_ += inputs_.dt_s;
+  time_ += inputs_.contact_settings.dt_s;
   model_.multibody().UpdateKinematics(q_, v_, data_.get());
   stats_.total_ms = MillisecondsSince(t_start);
   return true;
@@ -77,8 +79,8 @@ bool World::BuildAndSolve() {
       SolveVelocities(&solver_, problem_builder_.problem(), v_, time_, &v_next_, &solver_stats_);
   int iterations = solver_stats_.iterations;
   stats_.num_solves = 1;
-  while (solved && reach_check_.Restore(model_, *data_, time_, inputs_.dt_s, v_next_,
-                                        &query_.unreachable, &query_.candidates) > 0) {
+  while (solved && reach_check_.Restore(model_, *data_, time_, inputs_.contact_settings.dt_s,
+                                        v_next_, &query_.unreachable, &query_.candidates) > 0) {
     problem_builder_.Build(model_, inputs_, start, query_.candidates);
     solved = SolveVelocities(&solver_, problem_builder_.problem(), v_next_, time_, &v_next_,
                              &solver_stats_);
@@ -154,7 +156,9 @@ void World::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double 
   time_ = time_s;
 }
 
-void World::SetOverrides(const ContactOverrides& o) { ApplyOverrides(o, &inputs_); }
+void World::SetOverrides(const ContactOverrides& o) {
+  ApplyOverrides(o, &inputs_.contact_settings);
+}
 
 JointPdSpec& World::MutablePd(int scene_body, const char* caller) {
   if (scene_body < 0 || scene_body >= model_.num_bodies() || !inputs_.pd[scene_body]) {
@@ -180,21 +184,9 @@ void World::SetPdEffortLimit(int scene_body, double effort_limit) {
   pd.effort_limit = effort_limit;
 }
 
-ContactSettings World::contact_settings() const {
-  return {inputs_.overrides, inputs_.dt_s, inputs_.approximation,
-          inputs_.stiction_tolerance_m_per_s};
-}
-
 void World::SetContactSettings(const ContactSettings& settings) {
-  if (!(settings.dt_s > 0) || !std::isfinite(settings.dt_s) ||
-      !(settings.stiction_tolerance_m_per_s > 0) ||
-      !std::isfinite(settings.stiction_tolerance_m_per_s)) {
-    throw std::invalid_argument("SetContactSettings: δt and v_s must be positive and finite");
-  }
-  inputs_.overrides = settings.overrides;
-  inputs_.dt_s = settings.dt_s;
-  inputs_.approximation = settings.approximation;
-  inputs_.stiction_tolerance_m_per_s = settings.stiction_tolerance_m_per_s;
+  ValidateContactSettings(settings, "SetContactSettings: ", ContactSettingNames::kOptions);
+  inputs_.contact_settings = settings;
 }
 
 void World::SetActuation(const std::vector<std::optional<JointPdSpec>>& pd) {

@@ -60,11 +60,11 @@ class World {
   // settings (overrides, hydroelastic representations) are kept.
   void Reset();
 
-  // Live settings, between steps (the UI or command line). Validated by ApplyOverrides.
+  // Live settings, between steps (the UI or command line): a change (validated by
+  // ApplyOverrides), or a whole value (e.g. the one a timeline recorded with a step). Both throw
+  // std::invalid_argument on a value out of range (ValidateContactSettings), changing nothing.
   void SetOverrides(const ContactOverrides& o);
-  // The live settings as one value, and back (e.g. those a timeline recorded with a step).
-  // Throws std::invalid_argument for a non-positive δt or v_s, changing nothing.
-  ContactSettings contact_settings() const;
+  const ContactSettings& contact_settings() const { return inputs_.contact_settings; }
   void SetContactSettings(const ContactSettings& settings);
   // Teleoperation and scripted motion: new targets (and effort limit, e.g. the grip force) of
   // a PD-controlled 1-dof joint, used from the next step on. Throws std::invalid_argument for a
@@ -92,8 +92,8 @@ class World {
   const Multibody& multibody() const { return model_.multibody(); }
   const MultibodyData& data() const { return *data_; }  // kinematics at the current state
   double time() const { return time_; }
-  double dt() const { return inputs_.dt_s; }
-  ContactApproximation approximation() const { return inputs_.approximation; }
+  double dt() const { return inputs_.contact_settings.dt_s; }
+  ContactApproximation approximation() const { return inputs_.contact_settings.approximation; }
   const Eigen::VectorXd& q() const { return q_; }
   const Eigen::VectorXd& v() const { return v_; }
   void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);

@@ -7,10 +7,7 @@ namespace contactlab {
 WorldInputs MakeInitialInputs(const WorldModel& model) {
   const SceneSpec& scene = model.scene();
   WorldInputs inputs;
-  inputs.overrides = scene.overrides;
-  inputs.dt_s = scene.dt_s;
-  inputs.approximation = scene.approximation;
-  inputs.stiction_tolerance_m_per_s = scene.stiction_tolerance_m_per_s;
+  inputs.contact_settings = scene.contact_settings;
   inputs.hydroelastic.resize(model.num_geometries());
   for (int g = 0; g < model.num_geometries(); ++g) {
     const GeometrySpec& spec = *model.geometry(g).spec;
@@ -24,11 +21,6 @@ WorldInputs MakeInitialInputs(const WorldModel& model) {
   }
   ResetActuation(model, &inputs);
   return inputs;
-}
-
-void ApplyOverrides(const ContactOverrides& o, WorldInputs* inputs) {
-  ApplyOverrides(o, {&inputs->overrides, &inputs->dt_s, &inputs->approximation,
-                     &inputs->stiction_tolerance_m_per_s});
 }
 
 void ResetActuation(const WorldModel& model, WorldInputs* inputs) {

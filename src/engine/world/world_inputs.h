@@ -22,13 +22,9 @@ struct ExternalForce {
 };
 
 struct WorldInputs {
-  // Settings a user changes live (sliders, the command line); World::Reset keeps them, as
-  // MuJoCo's simulate keeps its option changes over a reset.
-  // Per-pair contact overrides that replace the combined value of every pair (§6).
-  ContactOverrides overrides;
-  double dt_s = 1e-3;
-  ContactApproximation approximation = ContactApproximation::kLagged;
-  double stiction_tolerance_m_per_s = 1e-4;  // v_s
+  // The contact settings in force, which a user changes live (sliders, the command line);
+  // World::Reset keeps them, as MuJoCo's simulate keeps its option changes over a reset.
+  ContactSettings contact_settings;
   // Per geometry (WorldModel order): its hydroelastic representation, replaceable between
   // steps (World::SetHydroelasticGeometry); model kPoint and no meshes for point contact.
   std::vector<HydroelasticRepresentation> hydroelastic;
@@ -40,22 +36,9 @@ struct WorldInputs {
   ExternalForce external_force;
 };
 
-// The live contact settings of WorldInputs as one value (what a timeline records per step).
-struct ContactSettings {
-  ContactOverrides overrides;
-  double dt_s = 1e-3;
-  ContactApproximation approximation = ContactApproximation::kLagged;
-  double stiction_tolerance_m_per_s = 1e-4;
-  bool operator==(const ContactSettings&) const = default;
-};
-
 // The inputs a model starts with: the scene's own settings and PD targets, and the
 // hydroelastic representations built from its geometry specs (meshing: off the step).
 WorldInputs MakeInitialInputs(const WorldModel& model);
-
-// Validates `o` and applies it (ApplyOverrides of scene_spec.h, to the live settings): throws
-// std::invalid_argument naming the option on a bad value, and then changes nothing.
-void ApplyOverrides(const ContactOverrides& o, WorldInputs* inputs);
 
 // The actuation of the model's initial state, without an external force.
 void ResetActuation(const WorldModel& model, WorldInputs* inputs);

@@ -26,7 +26,7 @@ ContactConfiguration Penetrating() {
 
 TEST(ContactConstraintFactory, SapTakesItsRegularizationFromTheDelassusEstimate) {
   ContactConstraintFactory factory;
-  ContactApproximationSettings s;
+  ContactSettings s;
   s.approximation = ContactApproximation::kSap;
   s.sap_sigma = 1e-3;
   factory.Reset(s, 1);
@@ -43,7 +43,7 @@ TEST(ContactConstraintFactory, SapTakesItsRegularizationFromTheDelassusEstimate)
 
 TEST(ContactConstraintFactory, LaggedLagsTheNormalImpulse) {
   ContactConstraintFactory factory;
-  ContactApproximationSettings s;
+  ContactSettings s;
   s.approximation = ContactApproximation::kLagged;
   s.stiction_tolerance_m_per_s = 1e-4;
   factory.Reset(s, 2);
@@ -67,7 +67,7 @@ TEST(ContactConstraintFactory, LaggedLagsTheNormalImpulse) {
 
 TEST(ContactConstraintFactory, SimilarAndHydroelasticElasticForce) {
   ContactConstraintFactory factory;
-  ContactApproximationSettings s;
+  ContactSettings s;
   s.approximation = ContactApproximation::kSimilar;
   s.stiction_tolerance_m_per_s = 2e-4;
   factory.Reset(s, 1);
@@ -85,7 +85,7 @@ TEST(ContactConstraintFactory, DiagnosesGlidingStiffnessAndStictionPerApproximat
   // docs/contact-model.md §2.5, Table I, worked by hand for μ = 0.5, k = 1e5 N/m, d = 20 s/m,
   // τ_d = 0.1 s, δt = 1 ms, γ_n = 2e-3 N·s, ‖v_t‖ = 0.3 m/s.
   ContactConstraintFactory factory;
-  ContactApproximationSettings s;
+  ContactSettings s;
   s.stiction_tolerance_m_per_s = 1e-4;
   const double gamma_n = 2e-3, slip = 0.3;
   // SAP: gliding μ(δt + τ_d)‖v_t‖; stiction σ w_t μ γ_n; stiffness k_R = 1/(δt(δt + τ)R_n) = k
@@ -134,8 +134,8 @@ namespace {
 // Whether a constraint made with `pair` and `settings` differs anywhere from one made with
 // `changed_pair` and `changed_settings`, over constraint velocities from separating to pressing
 // and sliding.
-bool ConstraintsDiffer(ContactApproximationSettings settings, const ContactProperties& pair,
-                       ContactApproximationSettings changed_settings,
+bool ConstraintsDiffer(ContactSettings settings, const ContactProperties& pair,
+                       ContactSettings changed_settings,
                        const ContactProperties& changed_pair) {
   ContactConstraintFactory a, b;
   a.Reset(settings, 1);
@@ -157,9 +157,9 @@ bool ConstraintsDiffer(ContactApproximationSettings settings, const ContactPrope
 TEST(ContactConstraintFactory, UsesParameterIsWhatTheConstraintsRead) {
   for (const ContactApproximation a : {ContactApproximation::kSap, ContactApproximation::kLagged,
                                        ContactApproximation::kSimilar}) {
-    ContactApproximationSettings s;
+    ContactSettings s;
     s.approximation = a;
-    const auto differs = [&](ContactProperties pair, ContactApproximationSettings changed) {
+    const auto differs = [&](ContactProperties pair, ContactSettings changed) {
       return ConstraintsDiffer(s, kPair, changed, pair);
     };
     ContactProperties p = kPair;
@@ -174,7 +174,7 @@ TEST(ContactConstraintFactory, UsesParameterIsWhatTheConstraintsRead) {
     p = kPair;
     p.friction *= 2;
     EXPECT_EQ(differs(p, s), UsesParameter(a, ContactParameter::kFriction));
-    ContactApproximationSettings changed = s;
+    ContactSettings changed = s;
     changed.stiction_tolerance_m_per_s *= 10;
     EXPECT_EQ(differs(kPair, changed), UsesParameter(a, ContactParameter::kStictionTolerance));
     EXPECT_EQ(UsesParameter(a, ContactParameter::kHuntCrossley),
@@ -198,7 +198,7 @@ TEST_P(ContactActivation, MayActIsFalseOnlyWhereTheConstraintHasNoImpulse) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const double dt = 2e-3;
   ContactConstraintFactory factory;
-  ContactApproximationSettings settings;
+  ContactSettings settings;
   settings.approximation = GetParam();
   int acting = 0, idle = 0;
   for (int sample = 0; sample < 20000; ++sample) {

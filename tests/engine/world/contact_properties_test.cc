@@ -41,7 +41,7 @@ TEST(ContactProperties, RigidSideLeavesTheOther) {
 }
 
 TEST(ContactProperties, OverridesReplaceTheCombinedValues) {
-  ContactOverrides o;
+  ContactSettings o;
   o.stiffness_N_per_m = 5e5;
   o.friction = 0.1;
   const ContactProperties c =

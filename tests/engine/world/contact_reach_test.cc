@@ -90,7 +90,7 @@ TEST_P(ContactReachModels, AContactLeftOutThatActsIsPutBackAndTheStepSolvedAgain
   // Without the floor the box would move 35 mm; the floor stops it within the gap and its
   // compliance (350 N on 4 × 1e6 N/m, or SAP's near-rigid 4 × 4π²/(w δt²): < 1 mm).
   const double v_z = reached.BodyVelocity(push.scene_body)[5];
-  EXPECT_GT(v_z * scene.dt_s, -0.02 - 1e-3);
+  EXPECT_GT(v_z * scene.contact_settings.dt_s, -0.02 - 1e-3);
   EXPECT_LT((reached.v() - whole.v()).norm(), 1e-5 * (1 + whole.v().norm()));
 }
 
@@ -113,7 +113,7 @@ TEST_P(ContactReachModels, AContactLeftOutThatCannotCloseItsGapStaysOut) {
   EXPECT_EQ(reached.last_stats().num_out_of_reach, 4);
   EXPECT_EQ(reached.last_stats().num_contacts, 0);
   EXPECT_EQ(whole.last_stats().num_contacts, 4);
-  const double v_z = -150.0 * scene.dt_s / 1.0;
+  const double v_z = -150.0 * scene.contact_settings.dt_s / 1.0;
   EXPECT_NEAR(reached.BodyVelocity(push.scene_body)[5], v_z, 1e-9);
   EXPECT_NEAR(whole.BodyVelocity(push.scene_body)[5], v_z, 1e-5);
   // Symplectic Euler: 15 mm down, 5 mm still between the box and the floor.

@@ -73,7 +73,7 @@ SceneBody Slider(const std::string& name, double mass, const Vector3d& axis, int
 TEST(HolonomicConstraintsWorld, DistancePendulumSwingsWithThePointMassPeriod) {
   const double L = 0.5, theta0 = 0.1;
   SceneSpec s;
-  s.dt_s = 1e-3;
+  s.contact_settings.dt_s = 1e-3;
   const Vector3d pivot(0, 0, 1);
   s.bodies.push_back(
       FreeBody("bob", 1.0, pivot + L * Vector3d(std::sin(theta0), 0, -std::cos(theta0))));
@@ -87,7 +87,7 @@ TEST(HolonomicConstraintsWorld, DistancePendulumSwingsWithThePointMassPeriod) {
     const Vector3d p = world.BodyPose(0).translation();
     max_length_error = std::max(max_length_error, std::abs((p - pivot).norm() - L));
     if (x_prev > 0 && p.x() <= 0)
-      crossings.push_back(world.time() - s.dt_s * p.x() / (p.x() - x_prev));
+      crossings.push_back(world.time() - s.contact_settings.dt_s * p.x() / (p.x() - x_prev));
     x_prev = p.x();
   }
   ASSERT_GE(crossings.size(), 2u);
@@ -102,7 +102,7 @@ TEST(HolonomicConstraintsWorld, DistancePendulumSwingsWithThePointMassPeriod) {
 void ExpectCoupledSlidersAccelerateAsOneBody(bool same_tree) {
   const double m_a = 2.0, m_b = 0.5, rho = -1.5, force = 3.0, duration = 0.5;
   SceneSpec s;
-  s.dt_s = 1e-3;
+  s.contact_settings.dt_s = 1e-3;
   s.gravity_W.setZero();
   int parent = -1;
   if (same_tree) {
@@ -116,7 +116,7 @@ void ExpectCoupledSlidersAccelerateAsOneBody(bool same_tree) {
   World world(s);
   world.SetExternalForce({.scene_body = a, .f_Q_W = Vector3d(force, 0, 0)});
   double max_violation = 0;
-  const int steps = static_cast<int>(std::lround(duration / s.dt_s));
+  const int steps = static_cast<int>(std::lround(duration / s.contact_settings.dt_s));
   for (int i = 0; i < steps; ++i) {
     ASSERT_TRUE(world.Step()) << world.failure();
     const double q_a = world.BodyPose(a).translation().x(),
@@ -125,7 +125,7 @@ void ExpectCoupledSlidersAccelerateAsOneBody(bool same_tree) {
   }
   const double acceleration = rho * force / (m_b + rho * rho * m_a);
   // Symplectic Euler from rest: q_N = a δt² N(N + 1)/2.
-  const double expected_q_b = acceleration * s.dt_s * s.dt_s * steps * (steps + 1) / 2;
+  const double expected_q_b = acceleration * s.contact_settings.dt_s * s.contact_settings.dt_s * steps * (steps + 1) / 2;
   EXPECT_NEAR(world.BodyPose(b).translation().y(), expected_q_b, 1e-3 * std::abs(expected_q_b));
   EXPECT_LT(max_violation, 1e-6 * std::abs(expected_q_b));
   if (same_tree) {
@@ -148,7 +148,7 @@ TEST(HolonomicConstraintsWorld, CoupledSlidersInOneTreeAccelerateAsOneBody) {
 void ExpectWeldChainSagsAsPredicted(const HolonomicCompliance& translation) {
   const double m_a = 2.0, m_b = 0.7, dt = 1e-3;
   SceneSpec s;
-  s.dt_s = dt;
+  s.contact_settings.dt_s = dt;
   s.bodies.push_back(FreeBody("a", m_a, Vector3d(0, 0, 1.0)));
   s.bodies.push_back(FreeBody("b", m_b, Vector3d(0, 0, 0.8)));
   WeldConstraint::Parameters p;

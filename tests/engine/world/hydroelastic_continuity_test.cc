@@ -49,7 +49,7 @@ constexpr double kDepth = 1e-3;                  // δ: the box centre's depth i
 SceneSpec BoxOnMeshTable() {
   SceneSpec s;
   s.name = "continuity";
-  s.dt_s = 1e-3;
+  s.contact_settings.dt_s = 1e-3;
   SceneBody table;
   table.kind = SceneBody::Kind::kStatic;
   table.body.name = "table";

@@ -41,7 +41,7 @@ SceneBody Ground() {
 SceneSpec BoxScene(const Eigen::Vector3d& half, double modulus_Pa, double resolution_m) {
   SceneSpec s;
   s.name = "live";
-  s.dt_s = 1e-3;
+  s.contact_settings.dt_s = 1e-3;
   s.bodies.push_back(Ground());
   auto add = [&](const std::string& name, const GeometrySpec& g, const Eigen::Vector3d& p) {
     SceneBody b;

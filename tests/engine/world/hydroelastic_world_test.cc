@@ -27,8 +27,8 @@ constexpr double kG = 9.81;
 SceneSpec BaseScene(ContactApproximation model, double dt = 1e-3) {
   SceneSpec s;
   s.name = "hydro";
-  s.dt_s = dt;
-  s.approximation = model;
+  s.contact_settings.dt_s = dt;
+  s.contact_settings.approximation = model;
   return s;
 }
 

@@ -24,7 +24,7 @@ constexpr double kInitialSpeed = 0.1;        // [m/s]
 // A 1 kg cube of side 0.1 m resting on the rigid floor (μ = 0.5 combined), sliding along x.
 SceneSpec SlidingBox(ContactApproximation model) {
   SceneSpec s = testing::PileScene(1, 1e-3, model);  // the rigid floor and one body
-  s.stiction_tolerance_m_per_s = kStictionTolerance;
+  s.contact_settings.stiction_tolerance_m_per_s = kStictionTolerance;
   SceneBody& box = s.bodies[1];
   GeometrySpec& g = box.geometries[0];
   g.shape = Shape::Box(Eigen::Vector3d(0.05, 0.05, 0.05));
@@ -42,7 +42,7 @@ class StepResultsModels : public ::testing::TestWithParam<ContactApproximation> 
 
 TEST_P(StepResultsModels, PressedContactsStickWithinTwiceTheStictionToleranceAndSlipAbove) {
   World world(SlidingBox(GetParam()));
-  ASSERT_EQ(world.inputs().stiction_tolerance_m_per_s, kStictionTolerance);
+  ASSERT_EQ(world.inputs().contact_settings.stiction_tolerance_m_per_s, kStictionTolerance);
   int slipping = 0, sticking_within_2vs = 0, sticking_within_vs = 0;
   for (int step = 0; step < 100; ++step) {
     ASSERT_TRUE(world.Step()) << world.failure();

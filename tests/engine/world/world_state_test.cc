@@ -32,7 +32,7 @@ TEST(WorldExternalForce, AtTheBodyOriginAcceleratesAsForceOverMass) {
   world.SetExternalForce({0, Eigen::Vector3d::Zero(), f_W});
   const int steps = 100;
   for (int i = 0; i < steps; ++i) ASSERT_TRUE(world.Step());
-  const Eigen::Vector3d expected = steps * s.dt_s * (f_W / m + s.gravity_W);
+  const Eigen::Vector3d expected = steps * s.contact_settings.dt_s * (f_W / m + s.gravity_W);
   EXPECT_LT((world.BodyVelocity(0).tail<3>() - expected).norm(), 1e-12);
   EXPECT_LT(world.BodyVelocity(0).head<3>().norm(), 1e-12);  // no torque about the CoM
 }
@@ -48,10 +48,10 @@ TEST(WorldExternalForce, OffCentreItAlsoSpinsTheBodyByTheMomentArm) {
   world.SetExternalForce({0, r_B, f_W});
   ASSERT_TRUE(world.Step());
   const Eigen::Vector3d w_expected =
-      s.dt_s * inertia.inertia_about_com_B.inverse() * r_B.cross(f_W);
+      s.contact_settings.dt_s * inertia.inertia_about_com_B.inverse() * r_B.cross(f_W);
   EXPECT_LT((world.BodyVelocity(0).head<3>() - w_expected).norm(),
             1e-12 * w_expected.norm() + 1e-15);
-  EXPECT_LT((world.BodyVelocity(0).tail<3>() - s.dt_s * f_W / inertia.mass_kg).norm(), 1e-14);
+  EXPECT_LT((world.BodyVelocity(0).tail<3>() - s.contact_settings.dt_s * f_W / inertia.mass_kg).norm(), 1e-14);
   // Removed: the body keeps its velocity (no force, no gravity).
   world.SetExternalForce({});
   const Eigen::Matrix<double, 6, 1> V = world.BodyVelocity(0);

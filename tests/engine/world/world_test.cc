@@ -123,7 +123,7 @@ TEST_P(WorldModels, ContactStatesWithinTheMargin) {
     EXPECT_NEAR(c.signed_distance_m, 0.005, 1e-12);
     EXPECT_EQ(c.normal_force_W.norm(), 0.0);
     EXPECT_EQ(c.state, vz > 0 ? ContactResult::State::kSeparating : ContactResult::State::kMargin);
-    EXPECT_NEAR(c.signed_distance_end_m, c.signed_distance_m + s.dt_s * c.normal_velocity, 1e-15);
+    EXPECT_NEAR(c.signed_distance_end_m, c.signed_distance_m + s.contact_settings.dt_s * c.normal_velocity, 1e-15);
     EXPECT_EQ(c.gliding_offset_m, 0.0);  // no slip
   }
 }
@@ -137,7 +137,7 @@ TEST(World, FreeFlightIsExactUnderGravity) {
   const int steps = 500;
   for (int i = 0; i < steps; ++i) ASSERT_TRUE(world.Step());
   // Symplectic Euler: v_n = v0 + n g δt, p_n = p0 + δt Σ v_k (k = 1..n).
-  const double dt = s.dt_s, g = -9.81;
+  const double dt = s.contact_settings.dt_s, g = -9.81;
   const double vz = 2.0 + steps * g * dt;
   const double pz = p0.z() + dt * (2.0 * steps + g * dt * steps * (steps + 1) / 2.0);
   EXPECT_NEAR(world.BodyVelocity(0)[5], vz, 1e-12);
@@ -224,7 +224,7 @@ namespace {
 SceneSpec Pendulum(double mass, double length) {
   SceneSpec s;
   s.name = "pendulum";
-  s.dt_s = 1e-3;
+  s.contact_settings.dt_s = 1e-3;
   SceneBody link;
   link.body.name = "link";
   link.body.joint = JointType::kRevolute;
@@ -263,10 +263,10 @@ TEST(WorldJointConstraints, EffortLimitSaturatesAtThePhysicalTorque) {
   World w(s);
   ASSERT_TRUE(w.Step());
   EXPECT_TRUE(w.last_stats().converged);
-  EXPECT_NEAR(w.solver().impulses()[0], -e_max * s.dt_s, 1e-12);  // saturated: γ = −δt e_max
+  EXPECT_NEAR(w.solver().impulses()[0], -e_max * s.contact_settings.dt_s, 1e-12);  // saturated: γ = −δt e_max
   const double I = m * l * l + 1e-6;
   const double expected_accel = (m * g * l - e_max) / I;  // q = 0: full gravity torque
-  EXPECT_NEAR(w.v()[0] / s.dt_s, expected_accel, 1e-3 * expected_accel);
+  EXPECT_NEAR(w.v()[0] / s.contact_settings.dt_s, expected_accel, 1e-3 * expected_accel);
 }
 
 TEST(WorldJointConstraints, JointLimitStopsTheFallingLink) {
