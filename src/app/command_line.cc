@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <regex>
+#include <stdexcept>
 
 namespace contactlab {
 
@@ -81,12 +82,17 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_flag("-v,--verbose", out->verbose, "debug logging");
 }
 
-// A number option into *target if given: false if it is not finite, negative, or zero when
-// zero is not allowed.
-bool TakeNumber(const CLI::App& app, double value, const char* name, std::optional<double>* target,
-                bool allow_zero) {
+// A contact setting given on the command line (validated with the others by ApplyOverrides).
+void TakeOption(const CLI::App& app, double value, const char* name,
+                std::optional<double>* target) {
+  if (app.count(name) > 0) *target = value;
+}
+
+// A number option into *target if given: false if it is not a positive finite number.
+bool TakePositive(const CLI::App& app, double value, const char* name,
+                  std::optional<double>* target) {
   if (std::isnan(value) && app.count(name) == 0) return true;
-  if (!std::isfinite(value) || value < 0 || (!allow_zero && value == 0)) return false;
+  if (!std::isfinite(value) || value <= 0) return false;
   *target = value;
   return true;
 }
@@ -137,27 +143,23 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
       return "--ghost draws a ghost in the GUI; it can't be combined with --headless";
   }
   ContactOverrides& o = out->overrides;
-  if (!TakeNumber(app, raw.dt, "--dt", &o.dt_s, false)) return "--dt must be a positive number";
-  if (!TakeNumber(app, raw.stiffness, "--stiffness", &o.stiffness_N_per_m, false)) {
-    return "--stiffness must be a positive number";
+  TakeOption(app, raw.dt, "--dt", &o.dt_s);
+  TakeOption(app, raw.stiffness, "--stiffness", &o.stiffness_N_per_m);
+  TakeOption(app, raw.hunt_crossley, "--hunt-crossley", &o.hunt_crossley_s_per_m);
+  TakeOption(app, raw.relaxation, "--relaxation-time", &o.relaxation_time_s);
+  TakeOption(app, raw.stiction, "--stiction-tolerance", &o.stiction_tolerance_m_per_s);
+  TakeOption(app, raw.friction, "--friction", &o.friction);
+  // The settings' own check (the scene loader's and the live setter's), on any settings.
+  try {
+    ContactSettings any;
+    ApplyOverrides(o, &any);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
   }
-  if (!TakeNumber(app, raw.hunt_crossley, "--hunt-crossley", &o.hunt_crossley_s_per_m, true)) {
-    return "--hunt-crossley must be a non-negative number";
-  }
-  if (!TakeNumber(app, raw.relaxation, "--relaxation-time", &o.relaxation_time_s, true)) {
-    return "--relaxation-time must be a non-negative number";
-  }
-  if (!TakeNumber(app, raw.stiction, "--stiction-tolerance", &o.stiction_tolerance_m_per_s,
-                  false)) {
-    return "--stiction-tolerance must be a positive number";
-  }
-  if (!TakeNumber(app, raw.friction, "--friction", &o.friction, true)) {
-    return "--friction must be a non-negative number";
-  }
-  if (!TakeNumber(app, raw.duration, "--duration", &out->duration_s, false)) {
+  if (!TakePositive(app, raw.duration, "--duration", &out->duration_s)) {
     return "--duration must be a positive number";
   }
-  if (!TakeNumber(app, raw.rtf, "--realtime-factor", &out->realtime_factor, false)) {
+  if (!TakePositive(app, raw.rtf, "--realtime-factor", &out->realtime_factor)) {
     return "--realtime-factor must be a positive number";
   }
   if (app.count("--threads")) {
