@@ -117,7 +117,6 @@ class TeleopController {
 
   const TeleopState& state() const { return state_; }
   const TeleopConfig& config() const { return config_; }
-  const Eigen::VectorXd& arm_targets() const { return q_target_; }  // rad (n)
 
  private:
   TeleopConfig config_;

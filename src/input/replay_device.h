@@ -32,7 +32,6 @@ class ReplayDevice : public InputDevice {
   // Stateless sample at time t (Poll records progress for Status; this does not).
   TeleopCommand Sample(double t) const;
   bool Finished(double t) const { return t > rows_.back().t; }
-  double start_time() const { return rows_.front().t; }
   double end_time() const { return rows_.back().t; }
 
  private:

@@ -50,7 +50,6 @@ class BoxQpSolver {
   void Resize(int n);
   int size() const { return n_; }
   const BoxQpOptions& options() const { return options_; }
-  void set_options(const BoxQpOptions& options) { options_ = options; }
 
   // Solves the QP (H is read in full and assumed symmetric). Bounds may be ±infinity;
   // l_i = u_i fixes x_i.

@@ -97,7 +97,6 @@ class DifferentialIk {
 
   // Runtime tuning (teleop sliders); sizes must stay n.
   void set_posture(const Eigen::VectorXd& posture);
-  void set_posture_weight(double w) { config_.posture_weight = w; }
   void set_task_weights(double rotation_weight, double translation_weight);
 
   // q̇ (n, rad/s) for the desired twist V (rotation rad/s first, translation m/s) in `frame`.
@@ -111,7 +110,6 @@ class DifferentialIk {
   // Forgets the previous command (the acceleration limits and the QP warm start use it), e.g.
   // when teleoperation is re-engaged; the arm is then assumed at rest.
   void Reset() { warm_start_.setZero(); }
-  const Eigen::VectorXd& last_command() const { return warm_start_; }
 
   // q_target += dt q̇, clamped to the position limits (guards against the last ulp of rounding).
   void IntegrateTargets(const Eigen::VectorXd& qdot, double dt, Eigen::VectorXd* q_target) const;

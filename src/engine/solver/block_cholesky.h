@@ -39,9 +39,8 @@ class BlockCholesky {
   int num_analyses() const { return num_analyses_; }
   // Entries of L's blocks (diagonal blocks counted whole) after the last analysis.
   int64_t factor_nonzeros() const { return static_cast<int64_t>(values_.size()); }
-  // Multiply–adds of one numeric factorization after the last analysis, and per entry of L:
-  // how dense the fronts are (a chain of bodies ≈ 5, a random graph of 160 bodies ≈ 60).
-  double factor_flops() const { return flops_; }
+  // Multiply–adds of one numeric factorization (after the last analysis) per entry of L: how
+  // dense the fronts are (a chain of bodies ≈ 5, a random graph of 160 bodies ≈ 60).
   double flops_per_factor_nonzero() const {
     return values_.empty() ? 0.0 : flops_ / static_cast<double>(values_.size());
   }

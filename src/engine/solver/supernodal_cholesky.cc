@@ -204,7 +204,6 @@ bool SupernodalCholesky::Analyze(const BlockSparseHessian& H) {
 
 SupernodalCholesky::Status SupernodalCholesky::Factorize(const BlockSparseHessian& H) {
   factored_ = false;
-  failed_column_ = -1;
   if (analyzed_serial_ != H.pattern_serial() && !Analyze(H)) {
     spdlog::error("SupernodalCholesky: symbolic analysis failed (CHOLMOD status {})",
                   c_->common.status);
@@ -218,10 +217,7 @@ SupernodalCholesky::Status SupernodalCholesky::Factorize(const BlockSparseHessia
 
   RunOpenMpRegionsSerially();
   const int ok = cholmod_factorize(c_->A, c_->L, &c_->common);
-  if (c_->common.status == CHOLMOD_NOT_POSDEF) {
-    failed_column_ = static_cast<int>(c_->L->minor);
-    return Status::kNotPositiveDefinite;
-  }
+  if (c_->common.status == CHOLMOD_NOT_POSDEF) return Status::kNotPositiveDefinite;
   if (!ok || c_->common.status < CHOLMOD_OK) return Status::kFailure;
   factored_ = true;
   return Status::kSuccess;

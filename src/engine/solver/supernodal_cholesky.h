@@ -52,8 +52,6 @@ class SupernodalCholesky {
   // matrix, stored as the lower triangle for a supernodal factor and as the upper one for a
   // simplicial factor: no transposed or permuted copy per factorization).
   bool factorizes_in_place() const;
-  // Column of the failed pivot after kNotPositiveDefinite.
-  int failed_column() const { return failed_column_; }
 
  private:
   bool Analyze(const BlockSparseHessian& H);
@@ -64,7 +62,6 @@ class SupernodalCholesky {
   uint64_t analyzed_serial_ = 0;
   bool factored_ = false;
   int num_analyses_ = 0;
-  int failed_column_ = -1;
   double flops_per_nonzero_ = 0;
   std::vector<int> value_source_;          // A->x[p] = H.values()[value_source_[p]]
   std::vector<int> permuted_start_;        // per tree: its first row in the permuted matrix
