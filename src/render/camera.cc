@@ -1,9 +1,9 @@
-// Camera (declared in renderer.h): an orbit camera about `target`, z up.
+#include "render/camera.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
-#include "render/renderer.h"
 #include "render/transforms.h"
 
 namespace contactlab {

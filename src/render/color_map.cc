@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "render/body_colors.h"
-
 namespace contactlab {
 namespace {
 

@@ -8,7 +8,7 @@
 #include <array>
 #include <cstdint>
 
-#include "render/renderer.h"
+#include "render/rgb8.h"
 
 namespace contactlab {
 

@@ -5,6 +5,7 @@
 
 #include "app/command_line.h"
 #include "render/color_map.h"
+#include "render/palette.h"
 
 namespace contactlab {
 namespace {

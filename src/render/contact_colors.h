@@ -8,9 +8,14 @@
 #include <vector>
 
 #include "engine/world/step_results.h"
-#include "render/renderer.h"
+#include "render/rgb8.h"
 
 namespace contactlab {
+
+// What colours the contact point markers: their state (kStickColor, kSlipColor, kMarginColor of
+// render/palette.h), or on the pressure colour map their gliding offset
+// (ContactResult::gliding_offset_m) or slip speed.
+enum class ContactColorMode { kState, kGliding, kSlip };
 
 // "state" | "gliding" | "slip" (the --contact-colors values).
 const char* ContactColorModeName(ContactColorMode mode);

@@ -1,8 +1,7 @@
-// LoadGl (renderer.h): glad's loader for the GL 3.3 core profile.
+#include "render/gl_loader.h"
+
 #include <glad/gl.h>
 #include <spdlog/spdlog.h>
-
-#include "render/renderer.h"
 
 namespace contactlab {
 

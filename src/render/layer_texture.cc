@@ -1,6 +1,6 @@
 #include "render/layer_texture.h"
 
-#include "render/renderer.h"
+#include "render/render_error.h"
 
 namespace contactlab {
 

@@ -5,6 +5,7 @@
 
 #include "render/color_map.h"
 #include "render/gpu_mesh.h"
+#include "render/palette.h"
 
 namespace contactlab {
 namespace {

@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "app/snapshot.h"
-#include "render/renderer.h"
+#include "render/render_layers.h"
+#include "render/rgb8.h"
 #include "render/shader_program.h"
 
 namespace contactlab {

@@ -1,8 +1,10 @@
-// WritePng (renderer.h) through stb_image_write; the single stb implementation lives here.
+// WritePng through stb_image_write; the single stb implementation lives here.
+#include "render/png_writer.h"
+
 #include <string>
 #include <vector>
 
-#include "render/renderer.h"
+#include "render/render_error.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"

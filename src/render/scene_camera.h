@@ -6,7 +6,7 @@
 
 #include "app/snapshot.h"
 #include "engine/world/scene_spec.h"
-#include "render/renderer.h"
+#include "render/camera.h"
 
 namespace contactlab {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "render/renderer.h"
+#include "render/render_error.h"
 
 namespace contactlab {
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "render/renderer.h"
+#include "render/render_error.h"
 
 namespace contactlab {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "render/renderer.h"
+#include "render/render_error.h"
 #include "render/transforms.h"
 
 namespace contactlab {

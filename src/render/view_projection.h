@@ -6,7 +6,7 @@
 #include <Eigen/Dense>
 
 #include "app/snapshot.h"
-#include "render/renderer.h"
+#include "render/camera.h"
 
 namespace contactlab {
 

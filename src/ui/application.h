@@ -14,7 +14,7 @@
 
 #include "app/snapshot.h"
 #include "engine/world/scene_spec.h"
-#include "render/renderer.h"
+#include "render/contact_colors.h"
 
 namespace contactlab {
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "render/render_quality.h"
+
 namespace contactlab {
 
 std::string QualityLabel(const RenderQuality& q) {

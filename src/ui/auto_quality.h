@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "render/renderer.h"
+#include "render/render_quality.h"
 
 namespace contactlab {
 

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "engine/geometry/shape.h"
+#include "render/camera.h"
 
 namespace contactlab {
 

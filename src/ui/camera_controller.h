@@ -4,7 +4,7 @@
 #pragma once
 
 #include "app/snapshot.h"
-#include "render/renderer.h"
+#include "render/camera.h"
 
 namespace contactlab {
 

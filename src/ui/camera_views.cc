@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "render/camera.h"
+#include "render/render_layers.h"
 #include "render/scene_camera.h"
 
 namespace contactlab {

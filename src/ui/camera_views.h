@@ -8,6 +8,8 @@
 
 #include "app/snapshot.h"
 #include "engine/world/scene_spec.h"
+#include "render/camera.h"
+#include "render/render_layers.h"
 #include "render/renderer.h"
 
 namespace contactlab {

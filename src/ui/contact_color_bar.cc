@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "render/contact_colors.h"
+#include "render/render_layers.h"
 
 namespace contactlab {
 namespace {

@@ -6,7 +6,8 @@
 #include <string>
 
 #include "app/snapshot.h"
-#include "render/renderer.h"
+#include "render/contact_colors.h"
+#include "render/render_layers.h"
 #include "ui/pressure_color_bar.h"
 
 namespace contactlab {

@@ -5,7 +5,10 @@
 #include <cmath>
 
 #include "app/contact_log.h"
+#include "render/camera.h"
 #include "render/contact_colors.h"
+#include "render/render_layers.h"
+#include "render/rgb8.h"
 #include "render/view_projection.h"
 #include "ui/contact_picking.h"
 #include "ui/exports.h"

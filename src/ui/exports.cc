@@ -9,7 +9,7 @@
 #include <exception>
 
 #include "app/contact_log.h"
-#include "render/renderer.h"
+#include "render/png_writer.h"
 
 namespace contactlab {
 namespace {

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "engine/solver/contact_parameters.h"
+#include "render/contact_colors.h"
 #include "ui/contact_color_bar.h"
 #include "ui/contact_picking.h"
 #include "ui/gliding_line.h"

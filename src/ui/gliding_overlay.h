@@ -9,7 +9,7 @@
 #include <Eigen/Dense>
 
 #include "app/snapshot.h"
-#include "render/renderer.h"
+#include "render/rgb8.h"
 
 namespace contactlab {
 

@@ -9,6 +9,9 @@
 #include <map>
 #include <sstream>
 
+#include "render/camera.h"
+#include "render/render_layers.h"
+
 namespace contactlab {
 
 namespace {

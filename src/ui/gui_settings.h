@@ -8,7 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "render/renderer.h"
+#include "render/camera.h"
+#include "render/render_layers.h"
 
 namespace contactlab {
 

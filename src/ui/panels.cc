@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/solver/contact_constraint_factory.h"
+#include "render/render_layers.h"
 #include "ui/camera_views.h"
 #include "ui/contact_color_bar.h"
 #include "ui/contact_panel.h"

@@ -8,6 +8,8 @@
 
 #include "render/color_map.h"
 #include "render/patch_layer.h"
+#include "render/render_layers.h"
+#include "render/rgb8.h"
 
 namespace contactlab {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "app/snapshot.h"
-#include "render/renderer.h"
+#include "render/render_layers.h"
 
 namespace contactlab {
 

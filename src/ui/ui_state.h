@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "engine/world/scene_spec.h"
-#include "render/renderer.h"
+#include "render/camera.h"
+#include "render/render_layers.h"
 #include "ui/auto_quality.h"
 #include "ui/camera_views.h"
 #include "ui/contact_inspector_state.h"

@@ -1,9 +1,9 @@
 // Camera math: eye placement, view/projection conventions, orbit/pan/zoom.
+#include "render/camera.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "render/renderer.h"
 
 namespace contactlab {
 namespace {

@@ -7,7 +7,10 @@
 #include <cmath>
 #include <limits>
 
+#include "render/palette.h"
 #include "render/patch_layer.h"
+#include "render/render_layers.h"
+#include "render/rgb8.h"
 
 namespace contactlab {
 namespace {

@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "render/color_map.h"
+#include "render/palette.h"
+#include "render/rgb8.h"
 
 namespace contactlab {
 namespace {

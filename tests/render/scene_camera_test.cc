@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "render/camera.h"
 #include "render/view_projection.h"
 
 namespace contactlab {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "render/camera.h"
+
 namespace contactlab {
 namespace {
 

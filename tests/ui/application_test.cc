@@ -14,6 +14,7 @@
 
 #include "app/perturbation.h"
 #include "io/scene_loader.h"
+#include "render/camera.h"
 #include "test_support/display.h"
 #include "ui/auto_quality.h"
 #include "ui/gui_settings.h"

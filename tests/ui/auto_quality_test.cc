@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "render/render_quality.h"
+
 namespace contactlab {
 namespace {
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "render/camera.h"
 #include "render/view_projection.h"
 #include "test_support/pile_scene.h"
 #include "ui/contact_picking.h"

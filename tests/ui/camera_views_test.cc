@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "render/camera.h"
 #include "render/scene_camera.h"
 
 namespace contactlab {

@@ -8,6 +8,8 @@
 
 #include <cmath>
 
+#include "render/camera.h"
+
 namespace contactlab {
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "render/renderer.h"
+#include "render/camera.h"
 
 namespace contactlab {
 namespace {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "app/contact_log.h"
+#include "render/contact_colors.h"
 #include "ui/contact_color_bar.h"
 
 namespace contactlab {

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "render/render_layers.h"
+
 namespace contactlab {
 namespace {
 

@@ -19,7 +19,8 @@
 
 #include "io/scene_loader.h"
 #include "render/body_colors.h"
-#include "render/renderer.h"
+#include "render/palette.h"
+#include "render/rgb8.h"
 #include "test_support/build_paths.h"
 #include "test_support/color_map_pixels.h"
 #include "test_support/display.h"

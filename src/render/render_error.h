@@ -1,0 +1,15 @@
+// The one exception type of the renderer's GL and file work.
+#pragma once
+
+#include <stdexcept>
+
+namespace contactlab {
+
+// A shader that does not compile or link (the message names the file and carries the compiler
+// log), a PNG that cannot be written, an incomplete shadow-map framebuffer.
+class RenderError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace contactlab
