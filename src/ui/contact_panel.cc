@@ -13,11 +13,11 @@
 #include "ui/contact_picking.h"
 #include "ui/exports.h"
 #include "ui/gliding_overlay.h"
+#include "ui/widgets.h"
 
 namespace contactlab {
 namespace {
 
-const ImVec4 kDim(0.65f, 0.65f, 0.7f, 1.0f);
 constexpr ImU32 kHoverRing = IM_COL32(255, 255, 255, 230);
 constexpr ImU32 kPinRing = IM_COL32(0, 230, 255, 255);
 
@@ -49,7 +49,8 @@ void ColorModeCombo(RenderLayers* layers) {
 
 void PinnedReadout(const Snapshot& snapshot, PinnedContact* pinned) {
   if (!pinned->active) {
-    ImGui::TextColored(kDim, "hover a contact point for its diagnostics;\nclick it to pin it here");
+    ImGui::TextColored(kDimColor,
+                       "hover a contact point for its diagnostics;\nclick it to pin it here");
     return;
   }
   if (pinned->present) {
@@ -139,7 +140,7 @@ void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui) 
   DrawRing(vp, viewport, c.position_W, kHoverRing);
   ImGui::BeginTooltip();
   ContactDiagnosticsTable(snapshot, c);
-  ImGui::TextColored(kDim, "click: pin in the Contacts panel");
+  ImGui::TextColored(kDimColor, "click: pin in the Contacts panel");
   ImGui::EndTooltip();
   // Ctrl+click belongs to the mouse spring (Ctrl+drag pulls a body).
   if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 9.0f &&

@@ -10,12 +10,10 @@
 
 #include "app/contact_log.h"
 #include "render/png_writer.h"
+#include "ui/widgets.h"
 
 namespace contactlab {
 namespace {
-
-const ImVec4 kErrorColor(1.0f, 0.45f, 0.4f, 1.0f);
-const ImVec4 kDimColor(0.65f, 0.65f, 0.7f, 1.0f);
 
 std::string Report(const std::string& error, const std::string& path,
                    ContactInspectorState* state) {

@@ -10,13 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "ui/panels.h"
+#include "ui/widgets.h"
 
 namespace contactlab {
 
 namespace {
-
-const ImVec4 kDimColor(0.65f, 0.65f, 0.7f, 1.0f);
 
 // E_h range of the slider [Pa]: from gel-like to stiffer than steel's Young's modulus.
 constexpr double kMinModulus_Pa = 1e4, kMaxModulus_Pa = 1e12;

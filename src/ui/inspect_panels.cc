@@ -7,7 +7,7 @@
 #include <iterator>
 #include <string>
 
-#include "ui/panels.h"
+#include "ui/widgets.h"
 
 namespace contactlab {
 

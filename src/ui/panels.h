@@ -20,19 +20,6 @@ struct PanelLayout {
 };
 PanelLayout ComputePanelLayout(float display_w, float display_h, bool show_panels);
 
-// The approximations in the order of every combo that offers them, with their labels.
-inline constexpr const char* kApproximationLabels[] = {"SAP", "Lagged", "Similar",
-                                                       "Regularized Lagged"};
-inline constexpr ContactApproximation kApproximationChoices[] = {
-    ContactApproximation::kSap, ContactApproximation::kLagged, ContactApproximation::kSimilar,
-    ContactApproximation::kRegularizedLagged};
-static_assert(std::size(kApproximationLabels) == std::size(kApproximationChoices));
-
-// A slider over log10 of a positive value spanning decades (values ≤ 0 show at the left end);
-// right-click or double-click types a value (into *edit_buffer while the editor is open).
-// Returns true when the value changed.
-bool LogSlider(const char* id, double* value, double min, double max, double* edit_buffer);
-
 // Lays out and draws every window for a display of the given size (pixels).
 void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, float display_h,
             UiState* ui, UiActions* actions);

@@ -7,15 +7,11 @@
 #include <cstring>
 
 #include "app/sim_runtime.h"
-#include "ui/panels.h"
+#include "ui/widgets.h"
 
 namespace contactlab {
 
 namespace {
-const ImVec4 kWarn(1.0f, 0.75f, 0.3f, 1.0f);
-const ImVec4 kDim(0.65f, 0.65f, 0.7f, 1.0f);
-const ImVec4 kGood(0.45f, 0.85f, 0.45f, 1.0f);
-
 constexpr const char* kFrames[] = {"device's own", "world", "tool"};
 
 // The live devices the panel switches between (command::SelectInput), in combo order.
@@ -48,15 +44,15 @@ void InputDeviceCombo(const TeleopView& t, UiActions* actions) {
 void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   const TeleopView& t = snapshot.teleop;
   if (!t.active) {
-    ImGui::TextColored(kDim, "no robot arm in this scene");
+    ImGui::TextColored(kDimColor, "no robot arm in this scene");
     return;
   }
   // Device.
   InputDeviceCombo(t, actions);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(t.device_connected ? kDim : kWarn, "%s", t.device_status.c_str());
+  ImGui::TextColored(t.device_connected ? kDimColor : kWarnColor, "%s", t.device_status.c_str());
   if (t.device_name.rfind("gamepad", 0) == 0) {  // the pad has no labels of its own
-    ImGui::TextColored(kDim,
+    ImGui::TextColored(kDimColor,
                        "pad: left stick x/y, LB/RB z, right stick yaw/pitch, triggers roll, "
                        "A gripper, hold B fine");
   }
@@ -86,7 +82,7 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ImGui::Checkbox("show target pose", &ui->layers.teleop_target);
   if (ImGui::Button("Reset task")) actions->commands.push_back(command::Reset{});
   ImGui::SameLine();
-  ImGui::TextColored(kDim, "(R)");
+  ImGui::TextColored(kDimColor, "(R)");
 
   // State.
   ImGui::Text("grip %s%s", t.grip > 0.5 ? "closed" : "open", t.grip_latched ? " (scene's)" : "");
@@ -97,21 +93,21 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   const Eigen::Vector3d p = t.tcp_W.translation();
   ImGui::Text("TCP  %.3f %.3f %.3f m", p.x(), p.y(), p.z());
   const bool lagging = t.position_error_m > 0.005;
-  ImGui::TextColored(lagging ? kWarn : kDim, "target error %.1f mm, %.1f deg",
+  ImGui::TextColored(lagging ? kWarnColor : kDimColor, "target error %.1f mm, %.1f deg",
                      1e3 * t.position_error_m, t.orientation_error_rad * 180.0 / M_PI);
   ImGui::Text("command v %.3f m/s  w %.2f rad/s", t.linear_m_per_s.norm(),
               t.angular_rad_per_s.norm());
   if (!t.ik_ok || t.ik_num_limited > 0) {
-    ImGui::TextColored(kWarn, "IK: %d joint(s) at a limit, sigma_min %.3f%s", t.ik_num_limited,
+    ImGui::TextColored(kWarnColor, "IK: %d joint(s) at a limit, sigma_min %.3f%s", t.ik_num_limited,
                        t.ik_min_singular_value, t.ik_ok ? "" : ", QP not converged");
   } else {
-    ImGui::TextColored(kGood, "IK ok, sigma_min %.3f", t.ik_min_singular_value);
+    ImGui::TextColored(kGoodColor, "IK ok, sigma_min %.3f", t.ik_min_singular_value);
   }
   if (ImGui::TreeNode("keys")) {
     for (const KeyBinding& b : DefaultKeyMap()) {
       ImGui::Text("%-6s %s", b.key, b.description);
     }
-    ImGui::TextColored(kDim, "Enter: pause / resume   .: one step");
+    ImGui::TextColored(kDimColor, "Enter: pause / resume   .: one step");
     ImGui::TreePop();
   }
 }
