@@ -135,45 +135,36 @@ TEST_F(ReplayTest, RecorderReportsAnUnwritablePath) {
 }
 
 TEST_F(ReplayTest, MalformedFilesNameFileAndLine) {
+  struct Malformed {
+    const char* text;
+    const char* error;  // how the one line starts after "FILE:"
+  };
+  const Malformed cases[] = {
+      {"t,vx,vy,vz,wx,wy,wz\n1,0,0,0,0,0,0\n", "1: expected header"},
+      {"t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,0\n0.1,0,abc,0,0,0,0,0\n",
+       "3: column 'vy' is not a number: \"abc\""},
+      {"t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,0\n0.1,0.5x,0,0,0,0,0,0\n",
+       "3: column 'vx' is not a number"},
+      {"t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,0\n1,0,0,0,0,0,0,0\n1,0,0,0,0,0,0,0\n",
+       "4: t must increase strictly"},
+      // The blank line is counted.
+      {"t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,0\n\n-1,0,0,0,0,0,0,0\n",
+       "4: t must increase strictly"},
+      {"t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,nan,0,0,0\n", "2: column 'wx' is not finite"},
+      {"t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,inf,0\n", "2: column 'wz' is not finite"},
+      {"t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0\n", "2: expected 8 fields"},
+      {"t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,0,0\n", "2: expected 8 fields"},
+      {"t,vx,vy,vz,wx,wy,wz,grip\n0,0,,0,0,0,0,0\n", "2: column 'vy' is not a number"},
+      {"t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,1.5\n", "2: grip must be in [0, 1]"},
+      {"t,vx,vy,vz,wx,wy,wz,grip\n", "1: no data rows"},
+      {"", "1: empty file"},
+  };
   const std::string bad = dir_ + "/bad.csv";
-  std::string e = ErrorFor("t,vx,vy,vz,wx,wy,wz\n1,0,0,0,0,0,0\n");
-  EXPECT_EQ(e.rfind(bad + ":1: expected header", 0), 0u) << e;
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,0\n0.1,0,abc,0,0,0,0,0\n");
-  EXPECT_EQ(e.rfind(bad + ":3: column 'vy' is not a number: \"abc\"", 0), 0u) << e;
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,0\n0.1,0.5x,0,0,0,0,0,0\n");
-  EXPECT_EQ(e.rfind(bad + ":3: column 'vx' is not a number", 0), 0u) << e;
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,0\n1,0,0,0,0,0,0,0\n1,0,0,0,0,0,0,0\n");
-  EXPECT_EQ(e.rfind(bad + ":4: t must increase strictly", 0), 0u) << e;
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,0\n\n-1,0,0,0,0,0,0,0\n");
-  EXPECT_EQ(e.rfind(bad + ":4: t must increase strictly", 0), 0u) << e;  // blank line counted
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,nan,0,0,0\n");
-  EXPECT_EQ(e.rfind(bad + ":2: column 'wx' is not finite", 0), 0u) << e;
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,inf,0\n");
-  EXPECT_EQ(e.rfind(bad + ":2: column 'wz' is not finite", 0), 0u) << e;
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0\n");
-  EXPECT_EQ(e.rfind(bad + ":2: expected 8 fields", 0), 0u) << e;
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,0,0\n");
-  EXPECT_EQ(e.rfind(bad + ":2: expected 8 fields", 0), 0u) << e;
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n0,0,,0,0,0,0,0\n");
-  EXPECT_EQ(e.rfind(bad + ":2: column 'vy' is not a number", 0), 0u) << e;
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n0,0,0,0,0,0,0,1.5\n");
-  EXPECT_EQ(e.rfind(bad + ":2: grip must be in [0, 1]", 0), 0u) << e;
-
-  e = ErrorFor("t,vx,vy,vz,wx,wy,wz,grip\n");
-  EXPECT_EQ(e.rfind(bad + ":1: no data rows", 0), 0u) << e;
-
-  e = ErrorFor("");
-  EXPECT_EQ(e.rfind(bad + ":1: empty file", 0), 0u) << e;
+  for (const Malformed& c : cases) {
+    SCOPED_TRACE(c.text);
+    const std::string e = ErrorFor(c.text);
+    EXPECT_EQ(e.rfind(bad + ":" + c.error, 0), 0u) << e;
+  }
 
   std::string error;
   EXPECT_EQ(ReplayDevice::Load(dir_ + "/missing.csv", &error), nullptr);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "geometry_test_utils.h"
+#include "test_support/poses.h"
 
 namespace contactlab {
 namespace {

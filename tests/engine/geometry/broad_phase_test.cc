@@ -7,6 +7,7 @@
 #include <set>
 
 #include "geometry_test_utils.h"
+#include "test_support/poses.h"
 
 namespace contactlab {
 namespace {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "geometry_test_utils.h"
+#include "test_support/poses.h"
 
 namespace contactlab {
 namespace {

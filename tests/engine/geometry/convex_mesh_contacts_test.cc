@@ -6,6 +6,7 @@
 #include <random>
 
 #include "geometry_test_utils.h"
+#include "test_support/poses.h"
 
 namespace contactlab {
 namespace {

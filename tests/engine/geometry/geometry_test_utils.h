@@ -1,5 +1,5 @@
-// Helpers for the geometry tests: poses, consistency checks and an independent brute-force
-// distance (surface sampling of one shape + exact point distance to the other + local
+// Helpers for the geometry tests: random rotations, consistency checks and an independent
+// brute-force distance (surface sampling of one shape + exact point distance to the other + local
 // refinement) to compare the narrow phase against.
 #pragma once
 
@@ -17,18 +17,6 @@
 #include "engine/geometry/shape.h"
 
 namespace contactlab::testing {
-
-inline Eigen::Isometry3d Pose(const Eigen::Vector3d& p,
-                              const Eigen::Matrix3d& R = Eigen::Matrix3d::Identity()) {
-  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-  X.linear() = R;
-  X.translation() = p;
-  return X;
-}
-
-inline Eigen::Matrix3d Rot(double angle, const Eigen::Vector3d& axis) {
-  return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
-}
 
 inline Eigen::Matrix3d RandomRotation(std::mt19937& rng) {
   std::normal_distribution<double> g;

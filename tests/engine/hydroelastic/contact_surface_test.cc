@@ -10,13 +10,14 @@
 #include <numbers>
 
 #include "hydroelastic_test_utils.h"
+#include "test_support/poses.h"
 
 namespace contactlab::hydroelastic {
 namespace {
 
+using contactlab::testing::Pose;
+using contactlab::testing::Rot;
 using testing::BoxOnPlaneForce;
-using testing::Pose;
-using testing::Rot;
 using V = Eigen::Vector3d;
 
 constexpr double kE = 1e6;  // hydroelastic modulus [Pa]

@@ -2,21 +2,8 @@
 #pragma once
 
 #include <Eigen/Dense>
-#include <Eigen/Geometry>
 
 namespace contactlab::hydroelastic::testing {
-
-inline Eigen::Isometry3d Pose(const Eigen::Vector3d& p,
-                              const Eigen::Matrix3d& R = Eigen::Matrix3d::Identity()) {
-  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-  X.linear() = R;
-  X.translation() = p;
-  return X;
-}
-
-inline Eigen::Matrix3d Rot(double angle, const Eigen::Vector3d& axis) {
-  return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
-}
 
 // Exact force of a compliant box (half extents h, medial-axis field, E_h) pressed flat by δ
 // into a plane with its face normal to z (δ ≤ inradius r = h_z): the bottom cross-section at

@@ -4,14 +4,14 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/hydroelastic/contact_surface.h"
-#include "hydroelastic_test_utils.h"
 #include "test_support/allocation_counter.h"
+#include "test_support/poses.h"
 
 namespace contactlab::hydroelastic {
 namespace {
 
-using testing::Pose;
-using testing::Rot;
+using contactlab::testing::Pose;
+using contactlab::testing::Rot;
 using V = Eigen::Vector3d;
 
 // Timings live in bench/hydroelastic_bench.cc; here only the absence of allocation.
