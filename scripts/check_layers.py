@@ -72,7 +72,8 @@ def rows(table: dict) -> dict:
 
 
 def unit(root: pathlib.Path, path: pathlib.Path):
-    """(layer or tree, part) of a project file; part None outside src/ or when unlisted."""
+    """(layer or tree, part) of a project file: ("engine", "world"), ("tests", "."); the part is
+    None for a file of src/ that the tables do not place."""
     parts = path.relative_to(root).parts
     if parts[0] != "src":
         return parts[0], "."
@@ -128,56 +129,59 @@ def gui_chain(root: pathlib.Path, path: pathlib.Path, seen: set):
 
 
 def unlisted(root: pathlib.Path):
+    """A folder or file of src/ that the tables do not place."""
     src = root / "src"
     for path in sorted(src.iterdir()):
         name = path.name if path.is_dir() else path.stem
-        if path.suffix in SOURCES + ("",) and name not in LAYERS:
+        if (path.is_dir() or path.suffix in SOURCES) and name not in LAYERS:
             yield f"src/{path.name}: not a layer of check_layers.py's LAYERS"
     for layer in LAYERS:
-        folder = src / layer
-        if not folder.is_dir():
-            continue
         table = PARTS.get(layer, {".": ""})
-        for path in sorted(folder.iterdir()):
+        for path in sorted((src / layer).iterdir()) if (src / layer).is_dir() else []:
+            where = f"src/{layer}/{path.name}"
             if path.is_dir() and path.name not in table:
-                yield f"src/{layer}/{path.name}: a subfolder not in check_layers.py's PARTS[{layer!r}]"
-            if path.is_file() and path.suffix in SOURCES and path.stem not in table and "." not in table:
-                yield f"src/{layer}/{path.name}: a file at the top of {layer}, which PARTS lists by subfolder"
+                yield f"{where}: a subfolder not in check_layers.py's PARTS[{layer!r}]"
+            elif path.suffix in SOURCES and path.stem not in table and "." not in table:
+                yield f"{where}: a file at the top of {layer}, which PARTS lists by subfolder"
+
+
+def problem(root: pathlib.Path, path: pathlib.Path, target: str, resolved: pathlib.Path):
+    """What is wrong with the file `path` including `target` (the file `resolved`), or None."""
+    top, part = unit(root, path)
+    target_top, target_part = unit(root, resolved)
+    if in_src(root, path):
+        if part is None:
+            return None  # reported by unlisted()
+        if not in_src(root, resolved):
+            return f"{top} includes {target}, which is outside src/"
+        if target_top != top:
+            allowed = rows(LAYERS)[top]
+            return None if target_top in allowed else \
+                f"{top} includes {target} (it may include {names(allowed)})"
+        allowed = rows(PARTS.get(top, {".": ""}))[part]
+        return None if target_part in (part, None) or target_part in allowed else \
+            f"{label(top, part)} includes {target} (it may include {names(allowed)} of {top})"
+    allowed = rows(TREES)[top]
+    if target_top != top and (not in_src(root, resolved) or target_top not in allowed):
+        return f"{top} includes {target} (it may include {names(allowed)})"
+    if path.relative_to(root).as_posix().startswith(GUI_FREE_TESTS):
+        chain = gui_chain(root, resolved, {path})
+        if chain is not None:
+            return f"an engine test reaches the GUI: {' -> '.join([target] + chain)}"
+    return None
 
 
 def violations(root: pathlib.Path):
     root = root.resolve()
-    layers, trees = rows(LAYERS), rows(TREES)
-    parts = {layer: rows(PARTS.get(layer, {".": ""})) for layer in LAYERS}
-    for tree in ["src"] + list(TREES):
+    for tree in ["src", *TREES]:
         for path in sorted((root / tree).rglob("*")):
             if path.suffix not in SOURCES or not path.is_file():
                 continue
-            relative = path.relative_to(root).as_posix()
-            top, part = unit(root, path)
-            if part is None:
-                continue  # reported by unlisted()
             for number, target in includes(path):
                 resolved = resolve(root, path, target)
-                if resolved is None:
-                    continue
-                target_top, target_part = unit(root, resolved)
-                where = f"{relative}:{number}:"
-                if tree == "src":
-                    if not in_src(root, resolved):
-                        yield f"{where} {top} includes {target}, which is outside src/"
-                    elif target_top != top and target_top not in layers[top]:
-                        yield f"{where} {top} includes {target} (it may include {names(layers[top])})"
-                    elif target_top == top and target_part not in (part, None) \
-                            and target_part not in parts[top][part]:
-                        allowed = names(parts[top][part])
-                        yield f"{where} {label(top, part)} includes {target} (it may include {allowed} of {top})"
-                elif target_top != tree and (not in_src(root, resolved) or target_top not in trees[tree]):
-                    yield f"{where} {tree} includes {target} (it may include {names(trees[tree])})"
-                elif relative.startswith(GUI_FREE_TESTS):
-                    chain = gui_chain(root, resolved, {path})
-                    if chain is not None:
-                        yield f"{where} an engine test reaches the GUI: {' -> '.join([target] + chain)}"
+                found = resolved and problem(root, path, target, resolved)
+                if found:
+                    yield f"{path.relative_to(root).as_posix()}:{number}: {found}"
     yield from unlisted(root)
 
 
@@ -192,8 +196,8 @@ def names(allowed: set) -> str:
 def main() -> int:
     root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).parents[1]
     found = list(violations(root))
-    for v in found:
-        print(v)
+    for line in found:
+        print(line)
     print(f"layers: {len(found)} violation(s) in {root}")
     return 1 if found else 0
 

@@ -2,7 +2,8 @@
 """scripts/check_layers.py fails on a planted include that breaks the layers and passes a clean
 tree: a small synthetic project in a temporary folder, checked by running the script (exit code
 and the line printed) and, for the tables of parts, by calling it with a patched table.
-Run by ctest as Layers.CheckFailsOnPlantedIncludes; by hand: python3 tests/scripts/check_layers_test.py
+Run by ctest as Layers.CheckFailsOnPlantedIncludes; by hand:
+    python3 tests/scripts/check_layers_test.py
 """
 import pathlib
 import subprocess
@@ -52,7 +53,8 @@ class CheckLayers(unittest.TestCase):
         """Exit code and output lines of the script on CLEAN with `planted` added."""
         with tempfile.TemporaryDirectory() as folder:
             write(pathlib.Path(folder), {**CLEAN, **planted})
-            run = subprocess.run([sys.executable, str(SCRIPT), folder], capture_output=True, text=True)
+            run = subprocess.run([sys.executable, str(SCRIPT), folder],
+                                 capture_output=True, text=True)
             return run.returncode, run.stdout.splitlines()
 
     def test_a_clean_tree_passes(self):
@@ -74,14 +76,17 @@ class CheckLayers(unittest.TestCase):
             ("src/io/test_hook.cc", '#include "test_support/scenes.h"\n',
              "src/io/test_hook.cc:1: io includes test_support/scenes.h, which is outside src/"),
             ("tests/engine/world/draw_test.cc", '#include "render/renderer.h"\n',
-             "tests/engine/world/draw_test.cc:1: an engine test reaches the GUI: render/renderer.h"),
+             "tests/engine/world/draw_test.cc:1: an engine test reaches the GUI: "
+             "render/renderer.h"),
             ("tests/physics/pixels_test.cc", '#include "test_support/pixels.h"\n',
              "tests/physics/pixels_test.cc:1: an engine test reaches the GUI: "
              "test_support/pixels.h -> render/renderer.h"),
             ("bench/gui_bench.cc", '#include "ui/panels.h"\n',
-             "bench/gui_bench.cc:1: bench includes ui/panels.h (it may include app, engine, input, io)"),
+             "bench/gui_bench.cc:1: bench includes ui/panels.h "
+             "(it may include app, engine, input, io)"),
             ("fuzz/fuzz_runtime.cc", '#include "app/runtime.h"\n',
-             "fuzz/fuzz_runtime.cc:1: fuzz includes app/runtime.h (it may include engine, input, io)"),
+             "fuzz/fuzz_runtime.cc:1: fuzz includes app/runtime.h "
+             "(it may include engine, input, io)"),
             ("src/app/runtime/sim.h", "",
              "src/app/runtime: a subfolder not in check_layers.py's PARTS['app']"),
             ("src/engine/helpers.h", "",
