@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks that the docs and the code still name each other (docs/architecture.md §1).
 
-Docs drift silently when code is renamed or moved. This checks, in docs/*.md and every
-README.md:
+Docs drift silently when code is renamed or moved. This checks, in every .md file (docs/*.md,
+the README.md files, bench/RESULTS.md):
 - qualified names `Foo::Bar` (also `Foo::Bar::Baz`): Foo is a class, struct, enum or
   namespace declared in the code, and Bar is declared directly in its body (members of nested
   blocks and function bodies do not count);
@@ -11,8 +11,9 @@ README.md:
 - single code identifiers in backticks that look like C++ names (`ConvexSolver`,
   `kFanPolygonSize`, `AddUrdfRobot(…)`): they occur in the code;
 - paths (`src/…`, `engine/world/world.h`, `tests/…`, `io/bounded_child`) and file names
-  (`world.h`, `mutate.py`): they exist (a path without extension may name a file pair or a
-  folder; globs and {a,b} alternatives are expanded), and so do the targets of links;
+  (`world.h`, `mutate.py`; not a library's `<spnav.h>`): they exist (a path without extension
+  may name a file pair or a folder; globs, {a,b} alternatives and placeholders such as NAME are
+  expanded), and so do the targets of links;
 and, in the comments of src/, tests/, bench/, soak/, fuzz/ and scripts/ and in the docs
 themselves, that every `docs/X.md §N` (or `X.md §N.M`) names a numbered heading of that doc.
 "The code" is src/, tests/, bench/, soak/ and fuzz/, without comments and string literals (and
@@ -37,15 +38,21 @@ EXTERNAL = {"std", "Eigen", "spdlog", "ImGui", "CLI", "YAML", "Assimp", "urdf", 
 EXAMPLE_STEMS = {"foo", "bar"}
 PLACEHOLDER = re.compile(r"\b(?:NAME|FILE|TARGET|DIR|PATH)\b")
 # Extensions of the file names checked when a name stands alone (`world.h`), not `out.png`.
-SOURCE_NAMES = re.compile(r"(?<![\w/.*}<-])(?<!\]\()([A-Za-z_][\w-]*\.(?:h|cc|py|sh|md|cmake))(?![\w/])")
+SOURCE_NAMES = re.compile(r"(?<![\w/.*}<-])(?<!\]\()([A-Za-z_][\w-]*\.(?:h|cc|py|sh|md|cmake))"
+                          r"(?![\w/])")
 
 QUALIFIED = re.compile(r"(?<![\w:])([A-Za-z_]\w*(?:::\s*[A-Za-z_~]\w*)+)")
 SPAN = re.compile(r"`([^`\n]+(?:\n[^`\n]+)?)`")  # an inline code span, at most over one line break
-IDENTIFIER = re.compile(r"^(k[A-Z]\w*|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]\w*(?=\())(?:\(.*\))?$")
+# A constant, a CamelCase name of two words or more, or a call (`joint_damping()`).
+IDENTIFIER = re.compile(r"^(k[A-Z]\w*|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z]\w*(?=\())"
+                        r"(?:\(.*\))?$")
 PATH = re.compile(r"(?<![\w/.$~-])(?<!\]\()([\w.-]+(?:/[\w.*{},…-]*)+)")
 FIELD_LIST = re.compile(r"`((?:\w+::)*[A-Z]\w*)`(?::| \()")  # `SapContact::Data`: `R_t`, `R_n` …
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
-ANCHOR = re.compile(r"(?:docs/)?([\w-]+\.md),? (§ ?\d+(?:\.\d+)*(?:\s*(?:,|–|-|and|or)\s*§ ?\d+(?:\.\d+)*)*)")
+SECTION = r"§ ?\d+(?:\.\d+)*"
+GAP = r"(?:\s|//|#)"  # also a line break in a comment: "docs/contact-model.md\n// §3.2"
+ANCHOR = re.compile(rf"(?:docs/)?([\w-]+\.md),?{GAP}+"
+                    rf"({SECTION}(?:{GAP}*(?:,|–|-|and|or){GAP}*{SECTION})*)")
 HEADING = re.compile(r"^#+\s+(\d+(?:\.\d+)*)\.?\s", re.M)
 SCOPE = re.compile(r"\b(?:class|struct|union|enum(?:\s+class|\s+struct)?|namespace)\s+"
                    r"(?:\[\[[^\]]*\]\]\s*)?(\w+(?:::\w+)*)[^;{()]*\{")
@@ -64,7 +71,11 @@ def files(root: pathlib.Path, trees, suffixes):
 def strip_code(text: str) -> str:
     """The code without comments and string or character literals (same length of lines)."""
     pattern = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
-    return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)) if m.group(0)[0] == "/" else '""', text)
+    return pattern.sub(lambda m: blank(m) if m.group(0)[0] == "/" else '""', text)
+
+
+def blank(match: re.Match) -> str:
+    return re.sub(r"[^\n]", " ", match.group(0))
 
 
 def shallow(body: str) -> str:
@@ -96,10 +107,11 @@ class Code:
                 outer, names = around[-1][1] if around else (), tuple(match.group(1).split("::"))
                 for i, name in enumerate(names):  # namespace a::b declares b in a
                     self.scopes.setdefault(outer + names[:i], set()).add(name)
-                self.scopes.setdefault(outer + names, set()).update(re.findall(r"~?\w+", shallow(body)))
+                declared = re.findall(r"~?\w+", shallow(body))
+                self.scopes.setdefault(outer + names, set()).update(declared)
                 around.append((start + len(body) + 1, outer + names))
-        for path in files(root, CODE_TREES, (".txt", ".cmake")):
-            self.identifiers.update(re.findall(r"\w+", path.read_text(errors="replace")))  # functions
+        for path in files(root, CODE_TREES, (".txt", ".cmake")):  # the CMake functions
+            self.identifiers.update(re.findall(r"\w+", path.read_text(errors="replace")))
 
     def members(self, qualified: str) -> set:
         """What the scopes named `qualified` (or ending so: Data, SapContact::Data) declare."""
@@ -151,7 +163,8 @@ def exists(root: pathlib.Path, folder: pathlib.Path, reference: str) -> bool:
     reference = PLACEHOLDER.sub("*", reference.split("…")[0].rstrip("/")) or "."
     match = re.search(r"\{([^{}]*)\}", reference)
     if match:  # engine/solver/{coupler,distance}_constraint.h: each alternative must exist
-        return all(exists(root, folder, reference[:match.start()] + alternative + reference[match.end():])
+        head, tail = reference[:match.start()], reference[match.end():]
+        return all(exists(root, folder, head + alternative + tail)
                    for alternative in match.group(1).split(","))
     for base in (root, root / "src", root / "tests", folder):
         for candidate in (reference, reference + ".h", reference + ".cc"):
@@ -167,7 +180,7 @@ def line_of(text: str, offset: int) -> int:
 def check_doc(root: pathlib.Path, doc: pathlib.Path, code: Code, names: set, folders: set):
     text, where = doc.read_text(), doc.relative_to(root).as_posix()
     # Inline code and plain text both cite names; fenced blocks hold equations and commands.
-    prose = re.sub(r"^```.*?^```", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S | re.M)
+    prose = re.sub(r"^```.*?^```", blank, text, flags=re.S | re.M)
     for match in QUALIFIED.finditer(prose):
         name = re.sub(r"::\s+", "::", match.group(1))
         if not code.has(name):
@@ -176,24 +189,27 @@ def check_doc(root: pathlib.Path, doc: pathlib.Path, code: Code, names: set, fol
         members = code.members(match.group(1))
         for name, offset in field_list(prose[match.end():]) if members else []:
             if name not in members:
-                yield f"{where}:{line_of(text, match.end() + offset)}: {match.group(1)} has no member {name}"
+                line = line_of(text, match.end() + offset)
+                yield f"{where}:{line}: {match.group(1)} has no member {name}"
     for match in SPAN.finditer(prose):
         span = match.group(1).strip()
         ident = IDENTIFIER.match(span)
         if ident and "::" not in span and ident.group(1) not in code.identifiers:
-            yield f"{where}:{line_of(text, match.start())}: {ident.group(1)} does not occur in the code"
+            line = line_of(text, match.start())
+            yield f"{where}:{line}: {ident.group(1)} does not occur in the code"
     for match in PATH.finditer(prose):
         reference = match.group(1).rstrip(".,;:")  # the sentence's, not the path's
         if reference.split("/")[0] in folders and not exists(root, doc.parent, reference):
             yield f"{where}:{line_of(text, match.start())}: {reference} does not exist"
     for match in SOURCE_NAMES.finditer(prose):
         stem = match.group(1).split(".")[0]
-        if match.group(1) not in names and stem not in EXAMPLE_STEMS and not PLACEHOLDER.fullmatch(stem):
+        example = stem in EXAMPLE_STEMS or PLACEHOLDER.fullmatch(stem)
+        if match.group(1) not in names and not example:
             yield f"{where}:{line_of(text, match.start())}: no file is named {match.group(1)}"
     for match in LINK.finditer(text):
-        target = match.group(1)
-        if "://" not in target and not target.startswith("mailto:") and not (doc.parent / target).exists():
-            yield f"{where}:{line_of(text, match.start())}: the link's target {target} does not exist"
+        target, line = match.group(1), line_of(text, match.start())
+        if ":" not in target and not (doc.parent / target).exists():  # not https: or mailto:
+            yield f"{where}:{line}: the link's target {target} does not exist"
 
 
 def check_anchors(root: pathlib.Path, path: pathlib.Path):
@@ -214,11 +230,12 @@ def check_anchors(root: pathlib.Path, path: pathlib.Path):
 def broken_references(root: pathlib.Path):
     root = root.resolve()
     code = Code(root)
-    everything = [p for p in root.rglob("*") if not SKIPPED.match(p.relative_to(root).parts[0])]
+    everything = [path for top in root.iterdir() if not SKIPPED.match(top.name)
+                  for path in [top, *top.rglob("*")]]
     names = {p.name for p in everything if p.is_file()}
     folders = {p.name for base in (root, root / "src", root / "tests") if base.is_dir()
                for p in base.iterdir() if p.is_dir() and not SKIPPED.match(p.name)}
-    docs = sorted(set((root / "docs").glob("*.md")) | {p for p in everything if p.name == "README.md"})
+    docs = sorted(p for p in everything if p.suffix == ".md" and p.is_file())
     for doc in docs:
         yield from check_doc(root, doc, code, names, folders)
         yield from check_anchors(root, doc)

@@ -3,7 +3,8 @@
 synthetic project in a temporary folder, checked by running the script (exit code and the
 line printed). (The section sign is written as an escape here, so that the real tree's check
 does not read this file's planted anchors as its own.)
-Run by ctest as Docs.CheckFailsOnPlantedReferences; by hand: python3 tests/scripts/check_docs_test.py
+Run by ctest as Docs.CheckFailsOnPlantedReferences; by hand:
+    python3 tests/scripts/check_docs_test.py
 """
 import pathlib
 import subprocess
@@ -35,7 +36,8 @@ constexpr double kTinySize = 1e-6;
 const char* Name() {{ return "class Quoted {{ int in_a_string; }}"; }}
 }}  // namespace contactlab
 """,
-    "src/engine/world/world.h": "namespace contactlab {\nclass World {\n public:\n  void Step();\n};\n}\n",
+    "src/engine/world/world.h":
+        "namespace contactlab {\nclass World {\n public:\n  void Step();\n};\n}\n",
     "src/engine/world/world.cc": '#include "engine/world/world.h"\n',
     "docs/model.md": f"""# Model
 
@@ -73,7 +75,8 @@ class CheckDocs(unittest.TestCase):
                 path.parent.mkdir(parents=True, exist_ok=True)
                 with path.open("a") as f:
                     f.write(planted[1] + "\n")
-            run = subprocess.run([sys.executable, str(SCRIPT), folder], capture_output=True, text=True)
+            run = subprocess.run([sys.executable, str(SCRIPT), folder],
+                                 capture_output=True, text=True)
             return run.returncode, run.stdout.splitlines()
 
     def test_a_clean_tree_passes(self):
@@ -96,20 +99,26 @@ class CheckDocs(unittest.TestCase):
              f"docs/model.md:{doc_line}: SapContact::Parameters has no member R_t"),
             ("docs/model.md", "`CombinedProperties` combines them.",
              f"docs/model.md:{doc_line}: CombinedProperties does not occur in the code"),
-            ("docs/model.md", "(`kHugeSize`)", f"docs/model.md:{doc_line}: kHugeSize does not occur in the code"),
+            ("docs/model.md", "(`kHugeSize`)",
+             f"docs/model.md:{doc_line}: kHugeSize does not occur in the code"),
             ("docs/model.md", "In engine/world/world_model.h.",
              f"docs/model.md:{doc_line}: engine/world/world_model.h does not exist"),
             ("docs/model.md", "`engine/solver/{contact,friction}.h`",
              f"docs/model.md:{doc_line}: engine/solver/{{contact,friction}}.h does not exist"),
-            ("docs/model.md", "The `geometry.cc` file.", f"docs/model.md:{doc_line}: no file is named geometry.cc"),
+            ("docs/model.md", "The `geometry.cc` file.",
+             f"docs/model.md:{doc_line}: no file is named geometry.cc"),
             ("docs/model.md", "[the solver](solver.md)",
              f"docs/model.md:{doc_line}: the link's target solver.md does not exist"),
-            ("docs/model.md", f"As in {S}1 and model.md {S}2.2.", f"docs/model.md:{doc_line}: model.md has no section {S}2.2"),
+            ("docs/model.md", f"As in {S}1 and model.md {S}2.2.",
+             f"docs/model.md:{doc_line}: model.md has no section {S}2.2"),
             ("src/engine/solver/contact.cc", f"// docs/model.md {S}3: the solver",
              f"src/engine/solver/contact.cc:1: model.md has no section {S}3"),
             ("tests/engine/world_test.cc", f"// docs/model.md {S}1, {S}2.4",
              f"tests/engine/world_test.cc:2: model.md has no section {S}2.4"),
-            ("scripts/tool.py", f"# docs/solver.md {S}1", "scripts/tool.py:2: docs/solver.md does not exist"),
+            ("src/engine/world/world.cc", f"// The step (docs/model.md\n// {S}2.1, {S}2.3).",
+             f"src/engine/world/world.cc:2: model.md has no section {S}2.3"),
+            ("scripts/tool.py", f"# docs/solver.md {S}1",
+             "scripts/tool.py:2: docs/solver.md does not exist"),
         ]
         for name, text, expected in cases:
             with self.subTest(text):
