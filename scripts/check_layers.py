@@ -195,6 +195,8 @@ def names(allowed: set) -> str:
 
 def main() -> int:
     root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).parents[1]
+    if root.name == "src" and not (root / "src").is_dir():
+        root = root.parent  # the former usage, check_layers.py SRC_DIR
     found = list(violations(root))
     for line in found:
         print(line)
