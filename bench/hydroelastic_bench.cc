@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/teleop_controller.h"
+#include "app/teleop/teleop_controller.h"
 #include "engine/hydroelastic/contact_surface.h"
 #include "engine/hydroelastic/hydroelastic_geometry.h"
 #include "engine/world/world.h"

@@ -43,8 +43,19 @@ PARTS = {
         "control": "multibody",
         "world": "multibody geometry solver hydroelastic",
     },
-    "app": {".": ""},
-    "ui": {".": ""},
+    "app": {
+        "teleop": "",  # a person's commands to robot targets and forces
+        "runtime": "teleop",  # the sim thread, its snapshots, timeline, ghost and recording
+        "headless": "teleop",  # runs without a window: logs, summaries, task checks
+        ".": ABOVE,  # the command line, which serves both
+    },
+    "ui": {
+        "widgets": "",  # ImGui pieces: sliders, plots, colour bars, the palette
+        "view": "widgets",  # the 3D view: camera, picking, overlays
+        "state": "view widgets",  # what the window keeps between frames, and its actions
+        "panels": ABOVE,
+        ".": ABOVE,  # the application, which composes them
+    },
 }
 # The other trees: what each may include besides itself, for its purpose.
 TREES = {

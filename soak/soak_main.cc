@@ -25,7 +25,7 @@
 #include <string>
 #include <thread>
 
-#include "app/sim_runtime.h"
+#include "app/runtime/sim_runtime.h"
 #include "io/scene_loader.h"
 #include "soak/soak_figures.h"
 #include "ui/application.h"

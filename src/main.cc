@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "app/command_line.h"
-#include "app/headless_runner.h"
-#include "app/teleop_controller.h"
+#include "app/headless/headless_runner.h"
+#include "app/teleop/teleop_controller.h"
 #include "engine/world/world.h"
 #include "input/input_spec.h"
 #include "io/printable_text.h"
@@ -20,8 +20,8 @@
 #if CONTACTLAB_HAS_GUI
 #include "render/contact_colors.h"
 #include "ui/application.h"
-#include "ui/camera_views.h"
-#include "ui/gui_settings.h"
+#include "ui/view/camera_views.h"
+#include "ui/state/gui_settings.h"
 #include "ui/gui_stats.h"
 #endif
 

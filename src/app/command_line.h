@@ -31,7 +31,7 @@ struct CommandLine {
   std::optional<double> max_fps;
   int msaa_samples = -1;  // --msaa N: multisample anti-aliasing samples (-1: the default, 4)
   // --fixed-quality: the GUI keeps --msaa and its shadow map's size however slow the frames
-  // (else the render quality drops below 30 fps: ui/auto_quality.h).
+  // (else the render quality drops below 30 fps: ui/state/auto_quality.h).
   bool fixed_quality = false;
   // --gui-stats FILE: run the GUI for --duration seconds of wall time, write frame and sim
   // timing statistics as JSON, exit.

@@ -1,4 +1,4 @@
-// The renderer's quality settings (ui/auto_quality.h steps them down when frames are slow).
+// The renderer's quality settings (ui/state/auto_quality.h steps them down when frames are slow).
 #pragma once
 
 namespace contactlab {

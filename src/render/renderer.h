@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/snapshot.h"
+#include "app/runtime/snapshot.h"
 #include "render/camera.h"
 #include "render/render_layers.h"
 #include "render/render_quality.h"

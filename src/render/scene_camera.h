@@ -4,7 +4,7 @@
 
 #include <Eigen/Geometry>
 
-#include "app/snapshot.h"
+#include "app/runtime/snapshot.h"
 #include "engine/world/scene_spec.h"
 #include "render/camera.h"
 

@@ -5,7 +5,7 @@
 
 #include <Eigen/Dense>
 
-#include "app/snapshot.h"
+#include "app/runtime/snapshot.h"
 #include "render/camera.h"
 
 namespace contactlab {

@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "app/sim_runtime.h"
-#include "app/thread_priority.h"
+#include "app/runtime/sim_runtime.h"
+#include "app/runtime/thread_priority.h"
 #include "io/asset_directory.h"
 #include "io/dropped_file.h"
 #include "io/scene_loader.h"
@@ -33,25 +33,25 @@
 #include "render/renderer.h"
 #include "render/shader_directory.h"
 #include "render/view_projection.h"
-#include "ui/actions.h"
-#include "ui/alignment_hud.h"
-#include "ui/body_picker.h"
-#include "ui/camera_controller.h"
-#include "ui/camera_views.h"
-#include "ui/contact_panel.h"
-#include "ui/contact_picking.h"
-#include "ui/exports.h"
-#include "ui/frame_timer.h"
+#include "ui/state/actions.h"
+#include "ui/view/alignment_hud.h"
+#include "ui/view/body_picker.h"
+#include "ui/view/camera_controller.h"
+#include "ui/view/camera_views.h"
+#include "ui/panels/contact_panel.h"
+#include "ui/view/contact_picking.h"
+#include "ui/panels/exports.h"
+#include "ui/state/frame_timer.h"
 #include "ui/gamepad_feed.h"
-#include "ui/gui_settings.h"
-#include "ui/inspect_panels.h"
-#include "ui/key_events.h"
+#include "ui/state/gui_settings.h"
+#include "ui/panels/inspect_panels.h"
+#include "ui/state/key_events.h"
 #include "ui/panel_refresh.h"
-#include "ui/panels.h"
-#include "ui/plot_data.h"
-#include "ui/shortcuts.h"
-#include "ui/teleop_panel.h"
-#include "ui/ui_state.h"
+#include "ui/panels/panels.h"
+#include "ui/widgets/plot_data.h"
+#include "ui/panels/shortcuts.h"
+#include "ui/panels/teleop_panel.h"
+#include "ui/state/ui_state.h"
 
 namespace contactlab {
 
@@ -825,7 +825,7 @@ void Application::Impl::SaveScreenshot(int fb_w, int fb_h) {
   }
 }
 
-// The frame period drives the automatic quality (ui/auto_quality.h); the renderer draws with
+// The frame period drives the automatic quality (ui/state/auto_quality.h); the renderer draws with
 // the quality chosen, automatic or the Solver panel's.
 void Application::Impl::AdaptRenderQuality(Clock::time_point frame_start) {
   AutoQuality& q = ui.render_quality;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "app/snapshot.h"
+#include "app/runtime/snapshot.h"
 #include "engine/world/scene_spec.h"
 #include "render/contact_colors.h"
 
@@ -46,10 +46,10 @@ struct ApplicationOptions {
   double max_fps = 60.0;
   int msaa_samples = 4;  // the scene's samples per pixel at the best render quality
   // Lower the render quality (samples, then shadow resolution) while the frame rate is below
-  // 30 fps, raise it again when frames are fast (ui/auto_quality.h); false: keep the best.
+  // 30 fps, raise it again when frames are fast (ui/state/auto_quality.h); false: keep the best.
   bool auto_quality = true;
   // ≥ 0: the render quality fixed at this level of the ladder from the start (0 the best; the
-  // last slows the panels; ui/auto_quality.h), whatever auto_quality says.
+  // last slows the panels; ui/state/auto_quality.h), whatever auto_quality says.
   int quality_level = -1;
   std::string shader_dir;              // empty: ShaderDirectory()
   double artificial_step_delay_s = 0;  // testing: the solver made slow
@@ -62,7 +62,7 @@ struct ApplicationOptions {
   int render_thread_nice = 10;
   // What colours the contact points at start (--contact-colors; the Contacts panel changes it).
   ContactColorMode contact_colors = ContactColorMode::kState;
-  // The directory of the GUI's settings (ui/gui_settings.h), read at start and written when the
+  // The directory of the GUI's settings (ui/state/gui_settings.h), read at start and written when the
   // Application ends; empty: none (tests, screenshots, --no-settings). With
   // window_size_from_settings the saved window size replaces width × height.
   std::string settings_dir;
@@ -93,7 +93,7 @@ struct FrameStats {
   double sim_time_s = 0;    // simulated time at the end
   size_t errors = 0;        // messages in the error banner at the end
   double ghost_lag_s = -1;  // how far a ghost run was behind at the end (−1: no ghost)
-  int quality_level = 0;    // the render quality's level at the end (ui/auto_quality.h)
+  int quality_level = 0;    // the render quality's level at the end (ui/state/auto_quality.h)
 };
 
 // Per frame of a run (RunFor with a trace), for --gui-stats.
@@ -104,7 +104,7 @@ struct FrameTrace {
   // The newest snapshot at each frame: when the sim thread published it (seconds since the run
   // began) and its simulated time. Samples of the sim thread's progress, exact to the step.
   std::vector<double> published_s, sim_time_s;
-  std::vector<int> quality_level;  // the render quality's level (ui/auto_quality.h), 0 the best
+  std::vector<int> quality_level;  // the render quality's level (ui/state/auto_quality.h), 0 the best
   std::string final_quality;       // QualityLabel of the last frame's quality
 };
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "app/json_writer.h"
+#include "app/headless/json_writer.h"
 #include "engine/world/scene_spec.h"
 
 namespace contactlab {

@@ -1,5 +1,5 @@
 // When the panels (Dear ImGui's windows) are built and drawn. At the render quality's last level
-// (ui/auto_quality.h) not every frame: panel_refresh_hz times a second, and at once on input,
+// (ui/state/auto_quality.h) not every frame: panel_refresh_hz times a second, and at once on input,
 // the layer they were drawn into blended over the frames in between (render/layer_texture.h).
 // Under llvmpipe the panels are half the render thread's frame for the clutter at 1440 × 900
 // (0.6 ms building, 0.7 ms drawing), for numbers and plots no one reads at 20 frames a second;

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "app/headless_runner.h"
-#include "app/teleop_controller.h"
+#include "app/headless/headless_runner.h"
+#include "app/teleop/teleop_controller.h"
 #include "input/input_spec.h"
 #include "physics_test_util.h"
 

@@ -11,7 +11,7 @@
 #include <functional>
 #include <string>
 
-#include "app/teleop_controller.h"
+#include "app/teleop/teleop_controller.h"
 #include "physics_test_util.h"
 
 namespace contactlab {

@@ -10,8 +10,8 @@
 #include <regex>
 #include <string>
 
-#include "app/task_monitor.h"
-#include "app/teleop_controller.h"
+#include "app/headless/task_monitor.h"
+#include "app/teleop/teleop_controller.h"
 #include "input/replay_device.h"
 #include "physics_test_util.h"
 

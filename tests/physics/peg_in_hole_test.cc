@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "app/headless_runner.h"
-#include "app/teleop_controller.h"
+#include "app/headless/headless_runner.h"
+#include "app/teleop/teleop_controller.h"
 #include "input/input_device.h"
 #include "physics_test_util.h"
 

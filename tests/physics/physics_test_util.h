@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "app/teleop_controller.h"
+#include "app/teleop/teleop_controller.h"
 #include "engine/world/world.h"
 #include "io/scene_loader.h"
 #include "test_support/approximations.h"  // prints a ContactApproximation by its name

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "app/teleop_controller.h"
+#include "app/teleop/teleop_controller.h"
 #include "input/replay_device.h"
 #include "physics_test_util.h"
 

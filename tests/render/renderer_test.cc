@@ -17,7 +17,7 @@
 #include <fstream>
 #include <set>
 
-#include "app/snapshot.h"
+#include "app/runtime/snapshot.h"
 #include "engine/world/world.h"
 #include "render/camera.h"
 #include "render/color_map.h"

@@ -9,7 +9,7 @@
 #include <functional>
 #include <thread>
 
-#include "app/sim_runtime.h"
+#include "app/runtime/sim_runtime.h"
 
 namespace contactlab::testing {
 

@@ -12,12 +12,12 @@
 #include <fstream>
 #include <vector>
 
-#include "app/perturbation.h"
+#include "app/teleop/perturbation.h"
 #include "io/scene_loader.h"
 #include "render/camera.h"
 #include "test_support/display.h"
-#include "ui/auto_quality.h"
-#include "ui/gui_settings.h"
+#include "ui/state/auto_quality.h"
+#include "ui/state/gui_settings.h"
 
 namespace contactlab {
 namespace {
@@ -294,7 +294,7 @@ TEST(ApplicationScreenshotKey, SlowedPanelsShowAndAnswerTheKeyAtOnce) {
 namespace contactlab {
 namespace {
 
-// The automatic render quality in frames of a known period (ui/auto_quality.h): at 10 frames a
+// The automatic render quality in frames of a known period (ui/state/auto_quality.h): at 10 frames a
 // second (below kLowFps) it steps down one level per second of frames, so 100 frames reach the
 // last level (panels at 5 Hz) whatever this machine's real frame rate; a fixed level stays.
 TEST(ApplicationQuality, SlowFramesLowerTheRenderQualityAndAFixedLevelKeepsIt) {

@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "app/sim_runtime.h"
-#include "ui/panels.h"
-#include "ui/ui_state.h"
+#include "app/runtime/sim_runtime.h"
+#include "ui/panels/panels.h"
+#include "ui/state/ui_state.h"
 
 namespace contactlab {
 namespace {

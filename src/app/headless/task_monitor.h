@@ -1,0 +1,25 @@
+// Scene-specific outcomes for the summary's "task" object (docs/architecture.md): each built-in
+// scene that has a known answer measures it here while the run goes on.
+#pragma once
+
+#include <memory>
+
+#include "app/headless/json_writer.h"
+#include "engine/world/world.h"
+
+namespace contactlab {
+
+class TaskMonitor {
+ public:
+  virtual ~TaskMonitor() = default;
+  // Called after every step.
+  virtual void Observe(const World& world) = 0;
+  // Writes the fields of the "task" object.
+  virtual void Report(JsonWriter* json) const = 0;
+};
+
+// The monitor for a scene, chosen by scene name; a generic one (max penetration, final
+// kinetic energy) for scenes without a specific outcome.
+std::unique_ptr<TaskMonitor> MakeTaskMonitor(const World& world);
+
+}  // namespace contactlab

@@ -1,0 +1,95 @@
+// A ghost: a second world stepped in lock-step with the main run on its own thread
+// (docs/architecture.md, Ghost). Started from the main run's state with other contact settings
+// (another approximation, other parameters), it takes exactly the main run's step inputs
+// (actuation from teleoperation or scripts, the user's pushes; kinematic bodies follow the same
+// clock), one main step at a time, and publishes its own snapshots, drawn as a translucent ghost.
+// The main run never waits for it: inputs go through a preallocated queue; a ghost that cannot
+// keep up lags behind and says by how much, and one a whole queue behind is stopped.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/runtime/snapshot_publisher.h"
+#include "app/runtime/spsc_ring.h"
+#include "app/runtime/step_inputs.h"
+
+namespace contactlab {
+
+// Where a ghost starts: a copy of the main run at a step boundary, with its own settings.
+struct GhostStart {
+  std::shared_ptr<const SceneSpec> scene;
+  uint64_t scene_generation = 0;
+  std::vector<HydroelasticRepresentation> hydroelastic;  // the main run's, in force
+  ContactSettings settings;  // the main run's with the ghost's overrides applied
+  Eigen::VectorXd q, v;
+  double time_s = 0;
+  StepInputs inputs;        // in force at the start
+  uint64_t step_index = 0;  // the main run's
+  std::string label;        // what differs, for the UI ("SAP", "μ = 0.3", ...)
+};
+
+// One ghost step, for the difference plots (matched to the main run's by step index).
+struct GhostSample {
+  uint64_t step_index = 0;  // the main run's index of the same step
+  double time_s = 0;
+  std::array<double, 3> body_position_W{};  // of the main run's plot body
+  double normal_force_N = 0, slip_speed_m_per_s = 0;
+};
+
+class GhostRuntime {
+ public:
+  // Starts the ghost's thread, which builds its world (hydroelastic meshes included: this can
+  // take a while, off the main run's thread). Room for `queue_steps` steps of lag.
+  GhostRuntime(GhostStart start, int queue_steps);
+  ~GhostRuntime();  // stops and joins: waits for at most the step or build under way
+  GhostRuntime(const GhostRuntime&) = delete;
+  GhostRuntime& operator=(const GhostRuntime&) = delete;
+
+  // The main run's thread, right before its step: queues that step's inputs and its plot
+  // body. Never blocks; false when the queue is full (the caller stops the ghost).
+  bool Push(const StepInputs& inputs, int plot_body);
+  void RequestStop();  // any thread; does not wait
+
+  // Any thread.
+  std::shared_ptr<const Snapshot> Latest() const { return publisher_.Latest(); }
+  void DrainSamples(std::vector<GhostSample>* out) { samples_.Drain(out); }
+  bool ready() const { return ready_.load(std::memory_order_acquire); }  // world built
+  bool finished() const { return finished_.load(std::memory_order_acquire); }
+  uint64_t steps_queued() const { return pushed_.load(std::memory_order_relaxed); }
+  uint64_t steps_taken() const { return taken_.load(std::memory_order_relaxed); }
+  std::string error() const;  // why it stopped by itself ("" if it did not)
+  const std::string& label() const { return label_; }
+  double dt() const { return dt_s_; }
+
+ private:
+  struct Slot {
+    StepInputs inputs;
+    int plot_body = -1;
+  };
+  void Run(GhostStart start);
+  void StepOnce(World* world, const Slot& slot, uint64_t step_index);
+  void Fail(std::string message);
+
+  const std::string label_;
+  const double dt_s_;
+  const uint64_t scene_generation_;
+  std::vector<Slot> slots_;  // the queue: written at pushed_, read at taken_
+  std::atomic<uint64_t> pushed_{0}, taken_{0};
+  std::atomic<uint64_t> wake_{0};  // bumped (and notified) on every push and on a stop
+  std::atomic<bool> stop_{false}, ready_{false}, finished_{false};
+  SnapshotPublisher publisher_{"ghost"};
+  OverwritingSpscRing<GhostSample> samples_;
+  mutable std::mutex error_mu_;
+  std::string error_;
+  std::thread thread_;  // last: started once everything above exists
+};
+
+}  // namespace contactlab

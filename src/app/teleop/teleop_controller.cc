@@ -1,0 +1,282 @@
+#include "app/teleop/teleop_controller.h"
+
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
+
+#include "engine/control/panda_arm.h"
+#include "io/asset_directory.h"
+#include "io/scene_loader.h"
+
+namespace contactlab {
+
+namespace {
+
+// Rotation vector of R (axis · angle, |angle| ≤ π).
+Eigen::Vector3d RotationVector(const Eigen::Matrix3d& R) {
+  const Eigen::AngleAxisd aa(R);
+  return aa.angle() * aa.axis();
+}
+
+// Clamps the norm of v to at most `max`.
+Eigen::Vector3d ClampNorm(const Eigen::Vector3d& v, double max) {
+  const double n = v.norm();
+  return n > max ? Eigen::Vector3d(v * (max / n)) : v;
+}
+
+// The coupler that makes `follower` follow `leader` (docs/contact-model.md §3.2), or null.
+const CouplerSpec* FindCoupler(const SceneSpec& scene, int follower, int leader) {
+  for (const CouplerSpec& c : scene.couplers) {
+    if (c.body_a == follower && c.body_b == leader) return &c;
+  }
+  return nullptr;
+}
+
+void CheckPdJoint(const World& world, int scene_body, const char* what) {
+  const SceneSpec& scene = world.scene();
+  if (scene_body < 0 || scene_body >= static_cast<int>(scene.bodies.size())) {
+    throw std::invalid_argument(
+        fmt::format("teleop: {} body index {} is out of range", what, scene_body));
+  }
+  const SceneBody& sb = scene.bodies[scene_body];
+  const int b = world.multibody_index(scene_body);
+  if (b < 0 || world.multibody().joint_num_velocities(b) != 1 || !sb.pd) {
+    throw std::invalid_argument(fmt::format(
+        "teleop: {} body '{}' is not a 1-dof joint with a PD controller", what, sb.body.name));
+  }
+}
+
+}  // namespace
+
+std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene, const std::string& prefix) {
+  TeleopConfig c;
+  for (int i = 1; i <= PandaArm::kNumJoints; ++i) {
+    const int b = scene.FindBody(fmt::format("{}panda_link{}", prefix, i));
+    if (b < 0 || !scene.bodies[b].pd) return std::nullopt;
+    c.arm_bodies.push_back(b);
+  }
+  c.hand_body = scene.FindBody(prefix + "panda_hand");
+  if (c.hand_body < 0) return std::nullopt;
+  // The left finger is driven; the right one mimics it (a coupler, assets/robots/panda.urdf).
+  const int left = scene.FindBody(prefix + "panda_leftfinger");
+  const int right = scene.FindBody(prefix + "panda_rightfinger");
+  if (left < 0 || !scene.bodies[left].pd || !FindCoupler(scene, right, left)) return std::nullopt;
+  c.finger_bodies = {left, right};
+  // Finger joints at 0.0584 m along the hand z; pad centres 0.0255 m further.
+  c.X_HandTcp.translation() = Eigen::Vector3d(0, 0, 0.0584 + 0.0255);
+  c.finger_open_m = 0.04;
+  c.finger_closed_m = 0.0;
+  if (scene.bodies[left].initial_position < 0.5 * c.finger_open_m) c.initial_grip = 1.0;
+  c.velocity_limits = PandaArm::VelocityLimits();
+  c.acceleration_limits = PandaArm::AccelerationLimits();
+  return c;
+}
+
+std::string DefaultTeleopScript(const SceneSpec& scene) {
+  const std::filesystem::path teleop = std::filesystem::path(AssetDirectory()) / "teleop";
+  if (scene.name.rfind("peg_in_hole", 0) == 0) return (teleop / "insert_peg.csv").string();
+  if (scene.name == "push_block") return (teleop / "push_block.csv").string();
+  return "";
+}
+
+TeleopController::TeleopController(const World& world, TeleopConfig config)
+    : config_(std::move(config)) {
+  const SceneSpec& scene = world.scene();
+  const Multibody& model = world.multibody();
+  const int n = static_cast<int>(config_.arm_bodies.size());
+  if (n == 0) throw std::invalid_argument("teleop: no arm joints");
+  for (int b : config_.arm_bodies) CheckPdJoint(world, b, "arm joint");
+  // The leader's drive carries every finger's squeeze: with the followers coupled by ratios
+  // ρ_i, virtual work gives a drive force (1 + Σ|ρ_i|) × the squeeze of each.
+  if (!config_.finger_bodies.empty()) {
+    const int leader = config_.finger_bodies.front();
+    CheckPdJoint(world, leader, "finger");
+    drive_per_grip_force_ = 1;
+    for (size_t i = 1; i < config_.finger_bodies.size(); ++i) {
+      const CouplerSpec* coupler = FindCoupler(scene, config_.finger_bodies[i], leader);
+      if (!coupler) {
+        throw std::invalid_argument(
+            "teleop: every finger after the first must be coupled to it (URDF <mimic>)");
+      }
+      drive_per_grip_force_ += std::abs(coupler->parameters.gear_ratio);
+    }
+  }
+  if (config_.hand_body < 0 || config_.hand_body >= static_cast<int>(scene.bodies.size()) ||
+      world.multibody_index(config_.hand_body) < 0) {
+    throw std::invalid_argument("teleop: the hand must be a body of the robot's multibody");
+  }
+  if (!(config_.grip_force_N > 0) || !(config_.max_grip_force_N >= config_.grip_force_N)) {
+    throw std::invalid_argument("teleop: need 0 < grip_force_N <= max_grip_force_N");
+  }
+  grip_force_.store(config_.grip_force_N);
+  grip_latched_ = config_.initial_grip.has_value();
+  ShowInitialGrip();
+
+  DifferentialIkConfig ik;
+  ik.end_effector_body = world.multibody_index(config_.hand_body);
+  ik.X_BT = config_.X_HandTcp;
+  ik.position_lower.resize(n);
+  ik.position_upper.resize(n);
+  q_target_.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const int scene_body = config_.arm_bodies[i];
+    const SceneBody& sb = scene.bodies[scene_body];
+    const int b = world.multibody_index(scene_body);
+    ik.velocity_indices.push_back(model.velocity_start(b));
+    arm_position_indices_.push_back(model.position_start(b));
+    ik.position_lower[i] = sb.limits ? sb.limits->first : -std::numeric_limits<double>::infinity();
+    ik.position_upper[i] = sb.limits ? sb.limits->second : std::numeric_limits<double>::infinity();
+    q_target_[i] = world.inputs().pd[scene_body]->q_desired;
+  }
+  ik.velocity_limits = config_.velocity_limits;
+  ik.acceleration_limits = config_.acceleration_limits;
+  ik.posture = config_.posture.size() == n ? config_.posture : q_target_;
+  ik_ = std::make_unique<DifferentialIk>(model, std::move(ik));  // validates the rest
+  target_data_ = std::make_unique<MultibodyData>(model);
+  v_zero_ = Eigen::VectorXd::Zero(model.num_velocities());
+  qdot_ = Eigen::VectorXd::Zero(n);
+
+  q_full_ = world.q();
+  for (int i = 0; i < n; ++i) q_full_[arm_position_indices_[i]] = q_target_[i];
+  model.UpdateKinematics(q_full_, v_zero_, target_data_.get());
+  target_tcp_W_ = ik_->CalcToolPose(*target_data_);
+  state_.target_tcp_W = target_tcp_W_;
+  state_.tcp_W = ik_->CalcToolPose(world.data());
+  state_.grip_force_N = grip_force();
+}
+
+TeleopController::~TeleopController() = default;
+
+void TeleopController::Reset(const World& world) {
+  const int n = static_cast<int>(q_target_.size());
+  for (int i = 0; i < n; ++i) q_target_[i] = world.q()[arm_position_indices_[i]];
+  ik_->Reset();
+  qdot_.setZero();
+  q_full_ = world.q();
+  world.multibody().UpdateKinematics(q_full_, v_zero_, target_data_.get());
+  target_tcp_W_ = ik_->CalcToolPose(*target_data_);
+  applied_grip_force_ = applied_finger_target_ = -1;
+  grip_latched_ = config_.initial_grip.has_value();
+  latched_device_grip_ = -1;
+  ShowInitialGrip();
+  state_.ik_failures = 0;
+  state_.target_tcp_W = target_tcp_W_;
+}
+
+void TeleopController::SetGripForce(double newtons) {
+  if (!std::isfinite(newtons)) return;
+  grip_force_.store(std::clamp(newtons, 1e-3, config_.max_grip_force_N), std::memory_order_relaxed);
+}
+
+TeleopCommand TeleopController::InWorldAxes(const TeleopCommand& command) const {
+  TeleopCommand c = command;
+  if (c.frame == CommandFrame::kTool) {
+    c.linear_m_per_s = target_tcp_W_.linear() * command.linear_m_per_s;
+    c.angular_rad_per_s = target_tcp_W_.linear() * command.angular_rad_per_s;
+  }
+  c.frame = CommandFrame::kWorld;
+  return c;
+}
+
+// Before the first step the state already shows the grip in force (a scene's latch: closed).
+void TeleopController::ShowInitialGrip() {
+  state_.grip_latched = grip_latched_;
+  state_.command.grip = grip_latched_ ? std::clamp(*config_.initial_grip, 0.0, 1.0) : 0.0;
+}
+
+void TeleopController::Update(const TeleopCommand& command, World* world) {
+  const double dt = world->dt();
+  const int n = static_cast<int>(q_target_.size());
+
+  // The command in world axes, clamped.
+  TeleopCommand c = command;
+  c.grip = std::isfinite(c.grip) ? std::clamp(c.grip, 0.0, 1.0) : 0.0;
+  if (grip_latched_) {
+    if (latched_device_grip_ < 0) latched_device_grip_ = c.grip;
+    if (c.grip != latched_device_grip_) {
+      grip_latched_ = false;
+    } else {
+      c.grip = std::clamp(*config_.initial_grip, 0.0, 1.0);
+    }
+  }
+  if (!c.linear_m_per_s.allFinite()) c.linear_m_per_s.setZero();
+  if (!c.angular_rad_per_s.allFinite()) c.angular_rad_per_s.setZero();
+  c.linear_m_per_s = ClampNorm(c.linear_m_per_s, config_.max_linear_speed_m_per_s);
+  c.angular_rad_per_s = ClampNorm(c.angular_rad_per_s, config_.max_angular_speed_rad_per_s);
+  Eigen::Vector3d w = c.angular_rad_per_s, v = c.linear_m_per_s;
+  if (c.frame == CommandFrame::kTool) {
+    w = target_tcp_W_.linear() * w;
+    v = target_tcp_W_.linear() * v;
+  }
+
+  // Integrate the target TCP pose.
+  target_tcp_W_.translation() += dt * v;
+  if (w.squaredNorm() > 0) {
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(w.norm() * dt, w.normalized()).toRotationMatrix() *
+                              target_tcp_W_.linear();
+    target_tcp_W_.linear() = Eigen::Quaterniond(R).normalized().toRotationMatrix();
+  }
+
+  // Closed-loop IK on the targets.
+  q_full_ = world->q();
+  for (int i = 0; i < n; ++i) q_full_[arm_position_indices_[i]] = q_target_[i];
+  world->multibody().UpdateKinematics(q_full_, v_zero_, target_data_.get());
+  const Eigen::Isometry3d X_target_fk = ik_->CalcToolPose(*target_data_);
+  const double k = std::min(config_.pose_gain, 0.5 / dt);
+  Eigen::Matrix<double, 6, 1> V;
+  V.head<3>() = w + k * RotationVector(target_tcp_W_.linear() * X_target_fk.linear().transpose());
+  V.tail<3>() = v + k * (target_tcp_W_.translation() - X_target_fk.translation());
+  const DifferentialIkResult ik =
+      ik_->Solve(*target_data_, q_target_, V, TwistFrame::kWorld, dt, &qdot_);
+  if (!ik.ok()) {
+    ++state_.ik_failures;
+    if (state_.ik_failures == 1 || state_.ik_failures % 1000 == 0) {
+      spdlog::warn("teleop: the IK did not converge at t = {:.3f} s ({} steps so far)",
+                   world->time(), state_.ik_failures);
+    }
+  }
+  ik_->IntegrateTargets(qdot_, dt, &q_target_);
+  for (int i = 0; i < n; ++i) world->SetPdTarget(config_.arm_bodies[i], q_target_[i], qdot_[i]);
+
+  // Fingers: the leader's PD drives them all through the couplers, its effort limit the grip
+  // force times drive_per_grip_force_, so each finger squeezes with the grip force.
+  const double finger_target =
+      config_.finger_open_m + c.grip * (config_.finger_closed_m - config_.finger_open_m);
+  const double force = grip_force();
+  if (!config_.finger_bodies.empty()) {
+    const int leader = config_.finger_bodies.front();
+    if (finger_target != applied_finger_target_) world->SetPdTarget(leader, finger_target, 0.0);
+    if (force != applied_grip_force_) {
+      world->SetPdEffortLimit(leader, drive_per_grip_force_ * force);
+    }
+  }
+  applied_finger_target_ = finger_target;
+  applied_grip_force_ = force;
+
+  // State for the GUI.
+  state_.command = c;
+  state_.grip_latched = grip_latched_;
+  state_.target_tcp_W = target_tcp_W_;
+  state_.tcp_W = ik_->CalcToolPose(world->data());
+  state_.position_error_m = (target_tcp_W_.translation() - state_.tcp_W.translation()).norm();
+  state_.orientation_error_rad =
+      RotationVector(target_tcp_W_.linear() * state_.tcp_W.linear().transpose()).norm();
+  state_.grip_force_N = force;
+  state_.finger_target_m = finger_target;
+  double opening = 0;
+  for (int b : config_.finger_bodies) {
+    opening += world->q()[world->multibody().position_start(world->multibody_index(b))];
+  }
+  state_.finger_opening_m =
+      config_.finger_bodies.empty() ? 0 : opening / config_.finger_bodies.size();
+  state_.ik_ok = ik.ok();
+  state_.ik_min_singular_value = ik.min_singular_value;
+  state_.ik_num_limited = ik.num_limited;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,152 @@
+#include "ui/panels/contact_panel.h"
+
+#include <imgui.h>
+
+#include <cmath>
+
+#include "app/headless/contact_log.h"
+#include "render/camera.h"
+#include "render/contact_colors.h"
+#include "render/render_layers.h"
+#include "render/rgb8.h"
+#include "render/view_projection.h"
+#include "ui/view/contact_picking.h"
+#include "ui/panels/exports.h"
+#include "ui/view/gliding_overlay.h"
+#include "ui/widgets/widgets.h"
+
+namespace contactlab {
+namespace {
+
+constexpr ImU32 kHoverRing = IM_COL32(255, 255, 255, 230);
+constexpr ImU32 kPinRing = IM_COL32(0, 230, 255, 255);
+
+const char* Name(const Snapshot& s, int b) {
+  if (!s.scene || b < 0 || b >= static_cast<int>(s.scene->bodies.size())) return "?";
+  return s.scene->bodies[b].body.name.c_str();
+}
+
+void Row(const char* label, double value, const char* unit) {
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(label);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.4g %s", value, unit);
+}
+
+void ColorModeCombo(RenderLayers* layers) {
+  static constexpr const char* kModes[] = {"state", "gliding offset", "slip speed"};
+  int mode = static_cast<int>(layers->contact_colors);
+  ImGui::SetNextItemWidth(140);
+  if (ImGui::Combo("point colours", &mode, kModes, 3)) {
+    layers->contact_colors = static_cast<ContactColorMode>(mode);
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "contact points by state (green stick, orange slip, blue margin), or on\n"
+        "the colour bar by gliding offset or slip speed (0 .. auto top)");
+  }
+}
+
+void PinnedReadout(const Snapshot& snapshot, PinnedContact* pinned) {
+  if (!pinned->active) {
+    ImGui::TextColored(kDimColor,
+                       "hover a contact point for its diagnostics;\nclick it to pin it here");
+    return;
+  }
+  if (pinned->present) {
+    ImGui::Text("pinned: %s / %s, followed", Name(snapshot, pinned->body_a),
+                Name(snapshot, pinned->body_b));
+  } else {
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s / %s not in contact; as at t = %.3f s",
+                       Name(snapshot, pinned->body_a), Name(snapshot, pinned->body_b),
+                       pinned->time_s);
+  }
+  ContactDiagnosticsTable(snapshot, pinned->last);
+  if (ImGui::Button("Unpin")) Unpin(pinned);
+}
+
+void DrawRing(const Eigen::Matrix4f& vp, const Eigen::Vector2f& viewport,
+              const Eigen::Vector3d& p_W, ImU32 color) {
+  const std::optional<Eigen::Vector2f> p = ProjectToScreen(vp, p_W, viewport);
+  if (!p) return;
+  ImGui::GetForegroundDrawList()->AddCircle(ImVec2(p->x(), p->y()), kContactHoverRadiusPx + 3,
+                                            color, 16, 2.0f);
+}
+
+}  // namespace
+
+void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c) {
+  if (!ImGui::BeginTable("diagnostics", 2, ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted("bodies A / B");
+  ImGui::TableNextColumn();
+  ImGui::Text("%s / %s", Name(snapshot, c.body_a), Name(snapshot, c.body_b));
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted("state");
+  ImGui::TableNextColumn();
+  const Rgb8 color = ContactStateColor(c.state);
+  ImGui::TextColored(ImVec4(color.r / 255.f, color.g / 255.f, color.b / 255.f, 1), "%s",
+                     ContactStateName(c.state));
+  Row("slip speed", c.slip_velocity_W.norm(), "m/s");
+  Row("v_n (end)", c.normal_velocity, "m/s");
+  Row("phi start", c.signed_distance_m, "m");
+  Row("phi end", c.signed_distance_end_m, "m");
+  Row("gliding offset", c.gliding_offset_m, "m");
+  Row("eff. stiffness", c.effective_stiffness_N_per_m, "N/m");
+  Row("eff. stiction tol.", c.effective_stiction_tolerance_m_per_s, "m/s");
+  Row("normal force", c.normal_force_W.norm(), "N");
+  Row("friction force", c.friction_force_W.norm(), "N");
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted("position");
+  ImGui::TableNextColumn();
+  ImGui::Text("%.4f %.4f %.4f m", c.position_W.x(), c.position_W.y(), c.position_W.z());
+  ImGui::EndTable();
+}
+
+void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
+  FollowPinned(snapshot.contacts, snapshot.time_s, &ui->contacts.pinned);
+  ColorModeCombo(&ui->layers);
+  ImGui::Checkbox("gliding overlay", &ui->contacts.gliding_overlay);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "a line at the height the approximation holds the plot body above the\n"
+        "surface while sliding (SAP mu(dt+tau_d)|v_t|, Similar mu dt |v_t|,\n"
+        "Lagged 0), at true scale");
+  }
+  PinnedReadout(snapshot, &ui->contacts.pinned);
+  ContactExportControls(snapshot, &ui->contacts, actions);
+}
+
+void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui) {
+  ContactInspectorState& state = ui->contacts;
+  // Again (it finds the same contact) for when the panels are hidden: the ring follows.
+  FollowPinned(snapshot.contacts, snapshot.time_s, &state.pinned);
+  const ImGuiIO& io = ImGui::GetIO();
+  const Eigen::Vector2f viewport(io.DisplaySize.x, io.DisplaySize.y);
+  if (!(viewport.x() > 0 && viewport.y() > 0)) return;
+  const Eigen::Matrix4f vp = ViewProjection(view, snapshot, viewport.x() / viewport.y());
+  if (state.gliding_overlay) GlidingOverlay(snapshot, vp, viewport, ui->plot_body);
+  state.hovered = -1;
+  if (ui->layers.contact_points && !io.WantCaptureMouse && ImGui::IsMousePosValid()) {
+    state.hovered =
+        PickContact(snapshot.contacts, vp, viewport, Eigen::Vector2f(io.MousePos.x, io.MousePos.y),
+                    kContactHoverRadiusPx);
+  }
+  if (state.pinned.active && state.pinned.present) {
+    DrawRing(vp, viewport, state.pinned.last.position_W, kPinRing);
+  }
+  if (state.hovered < 0) return;
+  const ContactResult& c = snapshot.contacts[state.hovered];
+  DrawRing(vp, viewport, c.position_W, kHoverRing);
+  ImGui::BeginTooltip();
+  ContactDiagnosticsTable(snapshot, c);
+  ImGui::TextColored(kDimColor, "click: pin in the Contacts panel");
+  ImGui::EndTooltip();
+  // Ctrl+click belongs to the mouse spring (Ctrl+drag pulls a body).
+  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 9.0f &&
+      !io.KeyCtrl) {
+    Pin(snapshot.contacts, state.hovered, snapshot.time_s, &state.pinned);
+  }
+}
+
+}  // namespace contactlab

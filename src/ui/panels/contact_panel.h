@@ -1,0 +1,30 @@
+// The contact read-out (issue 12, item 1): hover a contact point to see its diagnostics in a
+// tooltip, click it to pin it in the "Contacts" panel, which also picks the contact colour mode,
+// toggles the gliding overlay (item 5) and exports the shown step's contacts (item 6).
+#pragma once
+
+#include "app/runtime/snapshot.h"
+#include "render/camera.h"
+#include "ui/state/actions.h"
+#include "ui/state/ui_state.h"
+
+namespace contactlab {
+
+// How close [pixels] the mouse must be to a contact point's projection to hover it.
+inline constexpr float kContactHoverRadiusPx = 6.0f;
+
+// A table of every diagnostic of `c` (docs/contact-model.md §2.5), bodies by name.
+void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c);
+
+// The panel's content (DrawUi places it in the sidebar); first follows the pinned contact into
+// the snapshot (FollowPinned), so that the read-out and the ring show this step.
+void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
+
+// After the panels, with the camera the scene is drawn with this frame: finds the hovered
+// contact (tooltip, ring) unless the mouse is over
+// a window, pins it on a click (a press and release without a drag, which orbits the camera;
+// without Ctrl, which the mouse spring takes),
+// and draws the gliding overlay. Between ImGui::NewFrame and ImGui::Render.
+void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui);
+
+}  // namespace contactlab

@@ -1,0 +1,30 @@
+// Teleoperation in the GUI (issue 4): the panel (device status, sensitivity, command frame, grip
+// force, reset task, IK state) and the key feed that turns the held keys into the keyboard
+// device's state every frame.
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include "app/runtime/snapshot.h"
+#include "input/keyboard_device.h"
+#include "ui/state/actions.h"
+#include "ui/state/key_events.h"
+#include "ui/state/ui_state.h"
+
+namespace contactlab {
+
+// Content of the "Teleoperation" section (DrawUi shows it for scenes with a robot arm).
+void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
+
+// The GLFW keys that produce a KeyboardDevice key name ("W", "Space", "+", "-", "Shift").
+// Returns the number written to keys (at most 2: e.g. '=' and keypad '+' for "+").
+int GlfwKeysForName(const char* key_name, int keys[2]);
+
+// Every frame: the frame's key events, in order, go to the keyboard device (a press and release
+// within one frame toggles the grip); while Dear ImGui has the keyboard (typing into a field),
+// a modifier other than Shift is held or the scene has no arm, every key is released so none
+// sticks. (GLFW itself releases the held keys when the window loses focus.)
+void FeedTeleopKeys(bool teleop_active, std::span<const KeyEvent> events, KeyboardDevice* keyboard);
+
+}  // namespace contactlab

@@ -1,0 +1,98 @@
+// The only state the immediate-mode panels keep between frames (everything else they show comes
+// from the newest Snapshot and the plot data).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/world/scene_spec.h"
+#include "render/camera.h"
+#include "render/render_layers.h"
+#include "ui/state/auto_quality.h"
+#include "ui/state/frame_timer.h"
+#include "ui/view/camera_views.h"
+#include "ui/view/contact_inspector_state.h"
+#include "ui/widgets/plot_widget.h"
+#include "ui/widgets/pressure_color_bar.h"
+
+namespace contactlab {
+
+// The values a scene file gives (before command-line or UI overrides): what the contact
+// model panel's reset buttons restore. Contact properties are per geometry; the representative
+// value is that of the first dynamic body's first geometry with a finite value.
+struct SceneDefaults {
+  ContactSettings contact_settings;
+  ContactProperties contact;
+};
+SceneDefaults ComputeSceneDefaults(const SceneSpec& scene);
+
+// The plots of the plots panel, over the series of PlotData (application.cc fills one row per
+// PlotSample in this order).
+enum PlotSeries {
+  kSeriesNormalForce,
+  kSeriesFrictionForce,
+  kSeriesSlipSpeed,
+  kSeriesSignedDistance,
+  kSeriesIterations,
+  kSeriesStepMs,
+  kSeriesGripForce,  // teleoperation: |net normal contact force| on the leader finger
+  kNumPlotSeries
+};
+std::vector<std::string> PlotSeriesNames();  // CSV header names: normal_force_N, ...
+inline constexpr int kNumPlots = 4;
+
+// The recording panel's paths (ui/panels/recording_panel.h).
+struct RecordingPanelState {
+  char record_path[512] = "";  // empty: contactlab_teleop_DATE_TIME.csv in the working dir
+  char replay_path[512] = "";
+};
+
+struct UiState {
+  // Simulation panel.
+  float target_realtime_factor = 1.0f;
+  bool as_fast_as_possible = false;
+  std::vector<std::string> builtin_scenes;  // names of assets/scenes/*.yaml
+  std::string current_scene;                // name or path last loaded
+  char scene_path[512] = "";
+
+  // Contact model panel: the settings as the UI last posted them, shown in preference to the
+  // snapshot's lagging ones until a snapshot has them in force.
+  std::optional<ContactSettings> posted_settings;
+  SceneDefaults defaults;
+  double edit_value = 0;  // the typed value of the open slider editor (LogSlider)
+
+  // Solver panel: non-converged steps of the current run (reset or scene load), counted in the
+  // lossless plot sample stream (the render loop may skip snapshots).
+  int nonconverged_seen = 0;
+  double last_nonconverged_time_s = -1;
+  uint64_t convergence_run = 0;  // the run (Snapshot::run) counted
+
+  // Plots.
+  int plot_body = -1;
+  PlotTimeWindow plot_window;
+  PlotViewState plot_views[kNumPlots];
+  char csv_path[512] = "contactlab_plot.csv";
+
+  // Camera and visual layers. auto_frame: the camera eases towards the framing of the moving
+  // bodies every frame (on for a new scene, off once the mouse moves the camera).
+  Camera camera;
+  bool auto_frame = true;
+  CameraViews views;  // main view through `camera` or a scene camera; the inset
+  RenderLayers layers;
+  AutoPressureRange pressure_range;  // sets layers' pressure range while pressure_auto
+  ContactInspectorState contacts;    // contact read-out, gliding overlay, exports
+
+  RecordingPanelState recording;  // teleoperation record / replay paths
+  // Windows and messages.
+  bool show_help = false;
+  bool show_panels = true;
+  std::vector<std::string> errors;  // the red banner, until dismissed
+  std::string status;               // one-line info (e.g. "wrote plot.csv")
+  FrameTimer::Stats frame_stats;
+  // The render quality (the Solver panel's choice: automatic or a fixed level).
+  AutoQuality render_quality{4};
+};
+
+}  // namespace contactlab

@@ -1,0 +1,204 @@
+// TeleopController (issue 4): a commanded TCP twist moves the Panda's hand accordingly in the
+// World (the IK itself is tested in engine_control_test); the grip force is a live effort limit;
+// bad configurations are rejected.
+#include "app/teleop/teleop_controller.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "app/headless/headless_runner.h"
+#include "io/scene_loader.h"
+#include "test_support/build_paths.h"
+
+namespace contactlab {
+namespace {
+
+SceneSpec PegScene() {
+  return LoadSceneFile(contactlab::testing::SourceDirectory() + "/assets/scenes/peg_in_hole.yaml");
+}
+
+Eigen::Vector3d RotationVector(const Eigen::Matrix3d& R) {
+  const Eigen::AngleAxisd aa(R);
+  return aa.angle() * aa.axis();
+}
+
+void RunTeleop(World* world, TeleopController* teleop, const TeleopCommand& command,
+               double duration) {
+  const int steps = static_cast<int>(std::llround(duration / world->dt()));
+  for (int i = 0; i < steps; ++i) {
+    teleop->Update(command, world);
+    ASSERT_TRUE(world->Step());
+  }
+}
+
+TEST(TeleopControllerTest, FindsThePandaInThePegScene) {
+  const SceneSpec scene = PegScene();
+  const std::optional<TeleopConfig> config = FindTeleopConfig(scene);
+  ASSERT_TRUE(config);
+  EXPECT_EQ(config->arm_bodies.size(), 7u);
+  EXPECT_EQ(config->finger_bodies.size(), 2u);
+  EXPECT_EQ(scene.bodies[config->hand_body].body.name, "panda_hand");
+  EXPECT_FALSE(FindTeleopConfig(scene, "other_"));
+  EXPECT_NE(DefaultTeleopScript(scene).find("teleop/insert_peg.csv"), std::string::npos);
+}
+
+TEST(TeleopControllerTest, StartsAtTheSceneTargetsWithTheTcpBetweenThePads) {
+  const SceneSpec scene = PegScene();
+  World world(scene);
+  TeleopController teleop(world, *FindTeleopConfig(scene));
+  // Ready pose: hand at (0.30689, 0, 0.59028), z down; TCP 0.0839 m below.
+  const Eigen::Vector3d p = teleop.state().target_tcp_W.translation();
+  EXPECT_NEAR(p.x(), 0.3068906, 1e-6);
+  EXPECT_NEAR(p.y(), 0.0, 1e-9);
+  EXPECT_NEAR(p.z(), 0.5902821 - 0.0839, 1e-6);
+  EXPECT_NEAR(teleop.state().target_tcp_W.linear()(2, 2), -1.0, 1e-9);
+}
+
+// World-frame twist for 0.5 s: the measured TCP moves by V·0.5 s (translation and rotation)
+// within 3 %, and moves at V over the second half (past the PD's lag).
+TEST(TeleopControllerTest, WorldTwistMovesTheHandAccordingly) {
+  const SceneSpec scene = PegScene();
+  World world(scene);
+  TeleopController teleop(world, *FindTeleopConfig(scene));
+  RunTeleop(&world, &teleop, TeleopCommand{.grip = 1.0}, 0.05);  // settle under gravity
+  const Eigen::Isometry3d X0 = teleop.state().tcp_W;
+  TeleopCommand c;
+  c.linear_m_per_s = Eigen::Vector3d(0.04, -0.03, 0.05);
+  c.angular_rad_per_s = Eigen::Vector3d(0.1, -0.2, 0.4);
+  c.grip = 1.0;
+  RunTeleop(&world, &teleop, c, 0.25);
+  teleop.Update(c, &world);
+  const Eigen::Isometry3d X_mid = teleop.state().tcp_W;
+  ASSERT_TRUE(world.Step());
+  RunTeleop(&world, &teleop, c, 0.249);
+  teleop.Update(c, &world);
+  const Eigen::Isometry3d X_end = teleop.state().tcp_W;
+  ASSERT_TRUE(world.Step());
+  RunTeleop(&world, &teleop, TeleopCommand{.grip = 1.0}, 0.1);  // come to rest
+  teleop.Update(TeleopCommand{.grip = 1.0}, &world);
+  const Eigen::Isometry3d X1 = teleop.state().tcp_W;
+
+  const Eigen::Vector3d expected_p = 0.5 * c.linear_m_per_s;
+  const Eigen::Vector3d expected_r = 0.5 * c.angular_rad_per_s;
+  const Eigen::Vector3d moved = X1.translation() - X0.translation();
+  const Eigen::Vector3d turned = RotationVector(X1.linear() * X0.linear().transpose());
+  EXPECT_LT((moved - expected_p).norm(), 0.03 * expected_p.norm()) << moved.transpose();
+  EXPECT_LT((turned - expected_r).norm(), 0.03 * expected_r.norm()) << turned.transpose();
+  // Velocity over the second half of the motion.
+  const Eigen::Vector3d v = (X_end.translation() - X_mid.translation()) / 0.25;
+  const Eigen::Vector3d w = RotationVector(X_end.linear() * X_mid.linear().transpose()) / 0.25;
+  EXPECT_LT((v - c.linear_m_per_s).norm(), 0.03 * c.linear_m_per_s.norm()) << v.transpose();
+  EXPECT_LT((w - c.angular_rad_per_s).norm(), 0.03 * c.angular_rad_per_s.norm()) << w.transpose();
+  EXPECT_LT(teleop.state().position_error_m, 1e-3);
+  EXPECT_EQ(teleop.state().ik_failures, 0);
+}
+
+// A tool-frame twist: the hand's z points down, so +z in the tool frame moves the hand down.
+TEST(TeleopControllerTest, ToolFrameTwistIsRotatedIntoTheWorld) {
+  const SceneSpec scene = PegScene();
+  World world(scene);
+  TeleopController teleop(world, *FindTeleopConfig(scene));
+  const int hand = scene.FindBody("panda_hand");
+  const Eigen::Vector3d p0 = world.BodyPose(hand).translation();
+  TeleopCommand c;
+  c.linear_m_per_s = Eigen::Vector3d(0, 0, 0.05);
+  c.frame = CommandFrame::kTool;
+  c.grip = 1.0;
+  RunTeleop(&world, &teleop, c, 0.5);
+  RunTeleop(&world, &teleop, TeleopCommand{.grip = 1.0}, 0.1);
+  const Eigen::Vector3d moved = world.BodyPose(hand).translation() - p0;
+  EXPECT_NEAR(moved.z(), -0.025, 0.03 * 0.025);
+  EXPECT_NEAR(moved.head<2>().norm(), 0.0, 5e-4);
+}
+
+// Sum of the normal forces one body's contacts apply to another [N].
+double PairNormalForce(const World& world, int a, int b) {
+  double f = 0;
+  for (const ContactResult& c : world.contacts()) {
+    if ((c.body_a == a && c.body_b == b) || (c.body_a == b && c.body_b == a)) {
+      f += c.normal_force_W.norm();
+    }
+  }
+  return f;
+}
+
+TEST(TeleopControllerTest, GripForceIsALiveEffortLimit) {
+  const SceneSpec scene = PegScene();
+  World world(scene);
+  TeleopController teleop(world, *FindTeleopConfig(scene));
+  const int peg = scene.FindBody("peg");
+  const int left = scene.FindBody("panda_leftfinger"), right = scene.FindBody("panda_rightfinger");
+  RunTeleop(&world, &teleop, TeleopCommand{.grip = 1.0}, 0.1);
+  EXPECT_NEAR(PairNormalForce(world, peg, left), 30.0, 0.6);
+  EXPECT_NEAR(PairNormalForce(world, peg, right), 30.0, 0.6);
+  teleop.SetGripForce(50.0);
+  EXPECT_EQ(teleop.grip_force(), 50.0);
+  RunTeleop(&world, &teleop, TeleopCommand{.grip = 1.0}, 0.1);
+  EXPECT_NEAR(PairNormalForce(world, peg, left), 50.0, 1.0);
+  EXPECT_NEAR(PairNormalForce(world, peg, right), 50.0, 1.0);
+  EXPECT_EQ(teleop.state().grip_force_N, 50.0);
+  teleop.SetGripForce(1e6);  // clamped
+  EXPECT_EQ(teleop.grip_force(), teleop.config().max_grip_force_N);
+  teleop.SetGripForce(std::nan(""));  // ignored
+  EXPECT_EQ(teleop.grip_force(), teleop.config().max_grip_force_N);
+}
+
+// The peg scene starts with the peg in the hand: a device that starts open (the keyboard) does
+// not drop it; its first toggle to closed takes over, the next one opens both fingers.
+TEST(TeleopControllerTest, OpeningTheGripperOpensBothFingers) {
+  SceneSpec scene = PegScene();
+  World world(scene);
+  const TeleopConfig config = *FindTeleopConfig(scene);
+  ASSERT_TRUE(config.initial_grip);
+  EXPECT_EQ(*config.initial_grip, 1.0);
+  TeleopController teleop(world, config);
+  // Before any step the state shows the grip in force: the scene's, closed (the panel's line).
+  EXPECT_TRUE(teleop.state().grip_latched);
+  EXPECT_EQ(teleop.state().command.grip, 1.0);
+  RunTeleop(&world, &teleop, TeleopCommand{.grip = 0.0}, 0.2);
+  EXPECT_EQ(teleop.state().finger_target_m, 0.0);  // latched closed
+  EXPECT_TRUE(teleop.state().grip_latched);
+  EXPECT_EQ(teleop.state().command.grip, 1.0);
+  EXPECT_NEAR(teleop.state().finger_opening_m, 0.008, 2e-4);
+  RunTeleop(&world, &teleop, TeleopCommand{.grip = 1.0}, 0.1);  // the device takes over
+  EXPECT_EQ(teleop.state().finger_target_m, 0.0);
+  EXPECT_FALSE(teleop.state().grip_latched);
+  RunTeleop(&world, &teleop, TeleopCommand{.grip = 0.0}, 1.0);
+  const Multibody& mb = world.multibody();
+  for (const char* name : {"panda_leftfinger", "panda_rightfinger"}) {
+    const int b = world.multibody_index(scene.FindBody(name));
+    EXPECT_NEAR(world.q()[mb.position_start(b)], 0.04, 1e-3) << name;
+  }
+  EXPECT_NEAR(teleop.state().finger_target_m, 0.04, 1e-12);
+}
+
+TEST(TeleopControllerTest, RejectsBadConfigurations) {
+  const SceneSpec scene = PegScene();
+  World world(scene);
+  TeleopConfig config = *FindTeleopConfig(scene);
+  TeleopConfig no_pd = config;
+  no_pd.arm_bodies[0] = scene.FindBody("peg");  // floating, no PD
+  EXPECT_THROW(TeleopController(world, no_pd), std::invalid_argument);
+  TeleopConfig bad_hand = config;
+  bad_hand.hand_body = scene.FindBody("table");  // static
+  EXPECT_THROW(TeleopController(world, bad_hand), std::invalid_argument);
+  TeleopConfig no_arm = config;
+  no_arm.arm_bodies.clear();
+  EXPECT_THROW(TeleopController(world, no_arm), std::invalid_argument);
+}
+
+TEST(TeleopControllerTest, HeadlessNeedsTeleopAndInputTogether) {
+  const SceneSpec scene = PegScene();
+  World world(scene);
+  TeleopController teleop(world, *FindTeleopConfig(scene));
+  HeadlessOptions options;
+  options.duration_s = 0.01;
+  options.teleop = &teleop;
+  EXPECT_THROW(RunHeadless(&world, options), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace contactlab

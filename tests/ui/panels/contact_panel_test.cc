@@ -1,0 +1,110 @@
+// The contact read-out through Dear ImGui, headless (a context without a window or renderer):
+// the mouse over a contact's projection hovers it, a click pins it, a drag (the camera's orbit)
+// does not; the gliding overlay draws only when on and the plot body has a pressed contact.
+#include "ui/panels/contact_panel.h"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cmath>
+
+#include "render/camera.h"
+
+namespace contactlab {
+namespace {
+
+class ContactPanelTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(800, 600);
+    io.DeltaTime = 1.0f / 60.0f;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // builds the font atlas NewFrame needs
+    // Looking at the origin from (0, −2, 0): the origin projects to the centre (400, 300).
+    camera_.target = Eigen::Vector3f::Zero();
+    camera_.distance_m = 2.0f;
+    camera_.yaw_rad = static_cast<float>(-M_PI / 2);
+    camera_.pitch_rad = 0.0f;
+    snapshot_.contacts = {Contact(0.0), Contact(0.2)};
+    ui_.plot_body = 1;
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  static ContactResult Contact(double x_m) {
+    ContactResult c;
+    c.body_a = 0;
+    c.body_b = 1;
+    c.position_W = Eigen::Vector3d(x_m, 0, 0);
+    c.normal_W = Eigen::Vector3d::UnitZ();
+    c.state = ContactResult::State::kSlip;
+    c.slip_velocity_W = Eigen::Vector3d(0.1, 0, 0);
+    c.gliding_offset_m = 3e-4;
+    return c;
+  }
+
+  // One frame with the mouse at (x, y), the left button down or not; returns the number of
+  // vertices the background draw list (the gliding overlay) got.
+  int Frame(float x, float y, bool down) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(x, y);
+    io.MouseDown[0] = down;
+    ImGui::NewFrame();
+    InspectContacts(snapshot_, camera_, &ui_);
+    const int vertices = ImGui::GetBackgroundDrawList()->VtxBuffer.Size;
+    ImGui::Render();
+    return vertices;
+  }
+
+  Camera camera_;
+  Snapshot snapshot_;
+  UiState ui_;
+};
+
+TEST_F(ContactPanelTest, HoverPicksTheContactUnderTheMouse) {
+  Frame(402, 301, false);
+  EXPECT_EQ(ui_.contacts.hovered, 0);
+  // 0.2 m to the right at 2 m: 0.2·600/(4·tan 0.4) = 70.96 px.
+  Frame(471, 300, false);
+  EXPECT_EQ(ui_.contacts.hovered, 1);
+  Frame(430, 300, false);
+  EXPECT_EQ(ui_.contacts.hovered, -1);
+  EXPECT_FALSE(ui_.contacts.pinned.active);
+}
+
+TEST_F(ContactPanelTest, AClickPinsADragOrACtrlClickDoesNot) {
+  Frame(471, 300, false);
+  Frame(471, 300, true);   // press
+  Frame(430, 300, true);   // drag (orbit) ...
+  Frame(471, 300, false);  // ... and release over the contact: not a click
+  EXPECT_FALSE(ui_.contacts.pinned.active);
+  ImGui::GetIO().KeyCtrl = true;  // the mouse spring's gesture
+  Frame(471, 300, true);
+  Frame(471, 300, false);
+  EXPECT_FALSE(ui_.contacts.pinned.active);
+  ImGui::GetIO().KeyCtrl = false;
+  Frame(471, 300, true);
+  Frame(471, 300, false);
+  ASSERT_TRUE(ui_.contacts.pinned.active);
+  EXPECT_DOUBLE_EQ(ui_.contacts.pinned.last.position_W.x(), 0.2);
+  // The pin follows the pair into the next step (moved 5 mm), the mouse elsewhere.
+  snapshot_.contacts = {Contact(0.205)};
+  Frame(10, 10, false);
+  EXPECT_TRUE(ui_.contacts.pinned.present);
+  EXPECT_DOUBLE_EQ(ui_.contacts.pinned.last.position_W.x(), 0.205);
+}
+
+TEST_F(ContactPanelTest, GlidingOverlayOnlyWhenOnAndForThePlotBody) {
+  EXPECT_GT(Frame(10, 10, false), 0);
+  ui_.contacts.gliding_overlay = false;
+  EXPECT_EQ(Frame(10, 10, false), 0);
+  ui_.contacts.gliding_overlay = true;
+  ui_.plot_body = 5;  // no contact of its own
+  EXPECT_EQ(Frame(10, 10, false), 0);
+}
+
+}  // namespace
+}  // namespace contactlab
