@@ -82,6 +82,20 @@ struct ConvexSolver::Workspace {
   SupernodalCholesky cholesky;
 };
 
+// What one Newton iteration of SolveConnected hands the next.
+struct ConvexSolver::NewtonIterate {
+  double ell = 0;        // ℓ at v
+  double ell_alpha = 0;  // ℓ(α) at the line search's last evaluation
+  // The stopping test's history (§4, cost stagnation): ‖D ∇ℓ‖ at the previous iterate, and
+  // whether the last step lowered ℓ by no more than its round-off.
+  double previous_residual = std::numeric_limits<double>::infinity();
+  bool stagnated = false;
+  // Regime prediction (§4.1): still on for this solve, and whether this iteration's Δv is a
+  // predicted step.
+  bool predicting = true;
+  bool predicted = false;
+};
+
 ConvexSolver::ConvexSolver() : ws_(std::make_unique<Workspace>()) {}
 ConvexSolver::~ConvexSolver() = default;
 
@@ -430,95 +444,134 @@ ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::Vecto
   return stats;
 }
 
-// Newton's method with exact line search (docs/contact-model.md §4): one algorithm, kept whole
-// — the loop of evaluate, stop test, factor, solve, line search.
+// Newton's method with exact line search (docs/contact-model.md §4), in the stages of Drake's
+// SapSolver: the stopping test at v, the search direction, the step length, the update.
 void ConvexSolver::SolveConnected(const ConvexProblem& problem, Eigen::VectorXd* v,
                                   ConvexSolverStats* stats_out) {
   ConvexSolverStats& stats = *stats_out;
   if (record_cost_history_) stats.cost_history.reserve(params_.max_iterations + 1);
   Prepare(problem);
-  Workspace& ws = *ws_;
   const LinearSolverType factorization = ChooseFactorization();
   stats.linear_solver_used = factorization;
-
-  double ell = EvaluateAt(problem, *v, /*with_hessian=*/true);
-  bool stagnated = false;
-  bool& constraint_nan = stats.constraint_non_finite;
-  double previous_residual = std::numeric_limits<double>::infinity();
-  bool predicting = params_.predict_regimes;
+  NewtonIterate iterate;
+  iterate.ell = EvaluateAt(problem, *v, /*with_hessian=*/true);
+  iterate.predicting = params_.predict_regimes;
   for (;;) {
-    stats.cost = ell;
-    stats.residual = ws.D.cwiseProduct(ws.gradient).norm();
-    // §4 criterion with the momentum term A (v − v*): see convex_solver.h.
-    stats.momentum_norm = ws.D.cwiseProduct(ws.Ar).norm();
-    stats.impulse_norm = ws.D.cwiseProduct(ws.JT_gamma).norm();
-    stats.tolerance =
-        params_.absolute_tolerance +
-        params_.relative_tolerance * std::max(stats.momentum_norm, stats.impulse_norm);
-    if (record_cost_history_) stats.cost_history.push_back(ell);
-    if (!std::isfinite(ell) || !std::isfinite(stats.residual)) {
-      constraint_nan = true;
-      break;
-    }
-    if (stats.residual <= stats.tolerance) {
-      stats.converged = true;
-      break;
-    }
-    // The cost alone is a poor judge near the solution: its change falls below round-off
-    // of |ℓ| while the derivative-based line search still makes Newton progress on ∇ℓ. Stop
-    // for stagnation only when the gradient has stopped shrinking too, and near the tolerance
-    // (stagnation_max_residual_ratio): far from it, it is not convergence.
-    if (stagnated && stats.residual >= 0.5 * previous_residual &&
-        stats.residual <= params_.stagnation_max_residual_ratio * stats.tolerance) {
-      stats.converged = true;
-      stats.cost_stagnated = true;
-      break;
-    }
-    previous_residual = stats.residual;
-    if (stats.iterations >= params_.max_iterations) break;
-
-    // Newton direction: H Δv = −∇ℓ, H = A + Jᵀ G J; then the regimes it enters (§4.1).
-    ws.hessian.Assemble(problem, ws.G);
-    ws.dv = -ws.gradient;
-    if (!FactorAndSolve(factorization, &ws.dv)) {
-      stats.factorization_failed = true;
-      break;
-    }
-    const bool predicted = predicting && PredictRegimes(problem, factorization);
-    stats.predicted_steps += predicted;
-
-    // Exact line search along Δv with the precomputed Δv_c = J Δv and A Δv.
-    if (predicted || !predicting)
-      problem.MultiplyJ(ws.dv, ws.dvc.head(problem.num_constraint_rows()));
-    problem.MultiplyA(ws.dv, &ws.A_dv);
-    ws.ell_A0 = 0.5 * ws.r.dot(ws.Ar);
-    ws.a0 = ws.dv.dot(ws.Ar);
-    ws.a1 = ws.dv.dot(ws.A_dv);
-    double ell_alpha = ell;
-    int num_evaluations = 0;
-    const double alpha = LineSearch(problem, ell, &ell_alpha, &num_evaluations);
-    stats.line_search_iterations += num_evaluations;
-    ++stats.iterations;
-    if (predicted && alpha < params_.prediction_min_step) predicting = false;
+    // Stopping test at v: ‖D ∇ℓ‖ within its tolerance, or stagnated (§4); iteration limit.
+    if (ShouldStop(&iterate, &stats) || stats.iterations >= params_.max_iterations) break;
+    // Search direction: H Δv = −∇ℓ (§4), or the step of the regimes it enters (§4.1).
+    if (!CalcSearchDirection(problem, factorization, &iterate, &stats)) break;
+    // Step length: α = argmin ℓ(v + αΔv) over (0, α_max], a root of dℓ/dα (§4).
+    const double alpha = CalcStepLength(problem, &iterate, &stats);
     if (!std::isfinite(alpha)) {  // a constraint returned NaN/inf: keep the last finite v
-      constraint_nan = true;
+      stats.constraint_non_finite = true;
       break;
     }
-    // A step the line search found (α > 0: Δv descends, dℓ/dα < 0 before α) is taken even if
-    // the computed ℓ(α) exceeds ℓ: near the solution the decrease ½ ∇ℓᵀH⁻¹∇ℓ falls below the
-    // rounding of ℓ's large, nearly constant terms (a compliant patch of 2000 faces: ℓ ≈ 2e6,
-    // noise 3e-5) while dℓ/dα still resolves it. Judging by ℓ there rejected every step and
-    // left the solve at 700 × its tolerance.
-    if (alpha > 0) {
-      v->noalias() += alpha * ws.dv;
-      stagnated = ell - ell_alpha <= params_.cost_abs_tolerance +
-                                         params_.cost_relative_tolerance * std::abs(ell_alpha);
-      ell = AcceptLineSearchPoint(problem, *v, ell_alpha);
-    } else {
-      // α = 0: Δv is not a descent direction (dℓ/dα(0) ≥ 0), ∇ℓ is at round-off level. The
-      // state (γ, v_c, ∇ℓ) is still that of v.
-      stagnated = true;
-    }
+    // Update: v ← v + αΔv, with γ(α) and G_i(α) of the line search's last evaluation.
+    UpdateIterate(problem, alpha, &iterate, v);
+  }
+}
+
+void ConvexSolver::CalcStoppingCriteriaResidual(ConvexSolverStats* stats) const {
+  // §4: ‖D ∇ℓ‖ against ε_abs + ε_rel · max(‖D A (v − v*)‖, ‖D Jᵀγ‖), the two sides of the
+  // momentum balance ∇ℓ = A (v − v*) − Jᵀγ (see convex_solver.h).
+  const Workspace& ws = *ws_;
+  stats->residual = ws.D.cwiseProduct(ws.gradient).norm();
+  stats->momentum_norm = ws.D.cwiseProduct(ws.Ar).norm();
+  stats->impulse_norm = ws.D.cwiseProduct(ws.JT_gamma).norm();
+  stats->tolerance = StoppingTolerance(stats->momentum_norm, stats->impulse_norm);
+}
+
+double ConvexSolver::StoppingTolerance(double momentum_norm, double impulse_norm) const {
+  return params_.absolute_tolerance +
+         params_.relative_tolerance * std::max(momentum_norm, impulse_norm);
+}
+
+bool ConvexSolver::ShouldStop(NewtonIterate* iterate, ConvexSolverStats* stats) const {
+  stats->cost = iterate->ell;
+  CalcStoppingCriteriaResidual(stats);
+  if (record_cost_history_) stats->cost_history.push_back(iterate->ell);
+  if (!std::isfinite(iterate->ell) || !std::isfinite(stats->residual)) {
+    stats->constraint_non_finite = true;
+    return true;
+  }
+  if (stats->residual <= stats->tolerance) {
+    stats->converged = true;
+    return true;
+  }
+  // The cost alone is a poor judge near the solution: its change falls below round-off
+  // of |ℓ| while the derivative-based line search still makes Newton progress on ∇ℓ. Stop
+  // for stagnation only when the gradient has stopped shrinking too, and near the tolerance
+  // (stagnation_max_residual_ratio): far from it, it is not convergence (§4, cost stagnation).
+  if (iterate->stagnated && stats->residual >= 0.5 * iterate->previous_residual &&
+      stats->residual <= params_.stagnation_max_residual_ratio * stats->tolerance) {
+    stats->converged = true;
+    stats->cost_stagnated = true;
+    return true;
+  }
+  iterate->previous_residual = stats->residual;
+  return false;
+}
+
+bool ConvexSolver::CalcSearchDirection(const ConvexProblem& problem, LinearSolverType factorization,
+                                       NewtonIterate* iterate, ConvexSolverStats* stats) {
+  // Newton direction (§4): H Δv = −∇ℓ, H = A + Jᵀ G J (§2).
+  Workspace& ws = *ws_;
+  ws.hessian.Assemble(problem, ws.G);
+  ws.dv = -ws.gradient;
+  if (!FactorAndSolve(factorization, &ws.dv)) {
+    stats->factorization_failed = true;
+    return false;
+  }
+  // Replaced by the step of the regimes it enters, when that descends ℓ (§4.1).
+  iterate->predicted = iterate->predicting && PredictRegimes(problem, factorization);
+  stats->predicted_steps += iterate->predicted;
+  // PredictRegimes left J Δv of the exact step in the workspace when it kept that step.
+  CalcSearchDirectionData(problem, /*dvc_current=*/iterate->predicting && !iterate->predicted);
+  return true;
+}
+
+void ConvexSolver::CalcSearchDirectionData(const ConvexProblem& problem, bool dvc_current) {
+  // What makes each line-search evaluation O(n_v + n_c) (§4, dℓ/dα): Δv_c = J Δv, A Δv and the
+  // quadratic part ℓ_A(α) = ℓ_A0 + α a0 + ½ α² a1, a0 = Δvᵀ A (v − v*), a1 = Δvᵀ A Δv.
+  Workspace& ws = *ws_;
+  if (!dvc_current) problem.MultiplyJ(ws.dv, ws.dvc.head(problem.num_constraint_rows()));
+  problem.MultiplyA(ws.dv, &ws.A_dv);
+  ws.ell_A0 = 0.5 * ws.r.dot(ws.Ar);
+  ws.a0 = ws.dv.dot(ws.Ar);
+  ws.a1 = ws.dv.dot(ws.A_dv);
+}
+
+double ConvexSolver::CalcStepLength(const ConvexProblem& problem, NewtonIterate* iterate,
+                                    ConvexSolverStats* stats) {
+  // α = argmin_{α ∈ (0, α_max]} ℓ(v + αΔv) (§4, line search).
+  iterate->ell_alpha = iterate->ell;
+  int num_evaluations = 0;
+  const double alpha = LineSearch(problem, iterate->ell, &iterate->ell_alpha, &num_evaluations);
+  stats->line_search_iterations += num_evaluations;
+  ++stats->iterations;
+  // A predicted step cut short: the prediction was wrong, the contact slides on (§4.1).
+  if (iterate->predicted && alpha < params_.prediction_min_step) iterate->predicting = false;
+  return alpha;
+}
+
+void ConvexSolver::UpdateIterate(const ConvexProblem& problem, double alpha, NewtonIterate* iterate,
+                                 Eigen::VectorXd* v) {
+  // A step the line search found (α > 0: Δv descends, dℓ/dα < 0 before α) is taken even if
+  // the computed ℓ(α) exceeds ℓ: near the solution the decrease ½ ∇ℓᵀH⁻¹∇ℓ falls below the
+  // rounding of ℓ's large, nearly constant terms (a compliant patch of 2000 faces: ℓ ≈ 2e6,
+  // noise 3e-5) while dℓ/dα still resolves it. Judging by ℓ there rejected every step and
+  // left the solve at 700 × its tolerance (§4).
+  if (alpha > 0) {
+    v->noalias() += alpha * ws_->dv;
+    iterate->stagnated =
+        iterate->ell - iterate->ell_alpha <=
+        params_.cost_abs_tolerance + params_.cost_relative_tolerance * std::abs(iterate->ell_alpha);
+    iterate->ell = AcceptLineSearchPoint(problem, *v, iterate->ell_alpha);
+  } else {
+    // α = 0: Δv is not a descent direction (dℓ/dα(0) ≥ 0), ∇ℓ is at round-off level. The
+    // state (γ, v_c, ∇ℓ) is still that of v.
+    iterate->stagnated = true;
   }
 }
 
@@ -652,9 +705,7 @@ void ConvexSolver::SolveIslandsOnce(const ConvexProblem& problem, const Eigen::V
   stats->residual = std::sqrt(residual_sq);
   stats->momentum_norm = std::sqrt(momentum_sq);
   stats->impulse_norm = std::sqrt(impulse_sq);
-  stats->tolerance =
-      params_.absolute_tolerance +
-      params_.relative_tolerance * std::max(stats->momentum_norm, stats->impulse_norm);
+  stats->tolerance = StoppingTolerance(stats->momentum_norm, stats->impulse_norm);
 }
 
 double ConvexSolver::MoveFreeTrees(const ConvexProblem& problem, Eigen::VectorXd* v,

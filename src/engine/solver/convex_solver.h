@@ -9,8 +9,8 @@
 //
 // Stopping criterion (§4), with D = diag(A)^(−½):
 //   ‖D ∇ℓ‖ ≤ ε_abs + ε_rel · max(‖D A (v − v*)‖, ‖D Jᵀγ‖).
-// §4 writes "‖D A v‖"; we use the momentum term of the gradient, A (v − v*), instead. The two
-// terms of the max are then exactly the two terms of ∇ℓ = A(v − v*) − Jᵀγ, so the test is
+// The momentum term is the gradient's own, A (v − v*), not A v: the two terms of the max are
+// then exactly the two terms of ∇ℓ = A(v − v*) − Jᵀγ, so the test is
 // "the momentum balance holds to a relative ε_rel of the larger of its two sides": invariant
 // to a Galilean shift of v and v* (A v is not — a fast-moving body would loosen the tolerance
 // on its small contact impulses) and to rescaling the velocities, since D makes D A D unit on
@@ -142,6 +142,27 @@ class ConvexSolver {
   void Prepare(const ConvexProblem& problem);
   // Newton's method on the whole problem (§4); v is the warm start in, the solution out.
   void SolveConnected(const ConvexProblem& problem, Eigen::VectorXd* v, ConvexSolverStats* stats);
+  // SolveConnected's stages, each at the current iterate (v, with ℓ, γ, G_i and ∇ℓ evaluated).
+  struct NewtonIterate;
+  // The stopping test's figures (§4): ‖D ∇ℓ‖, its two sides' norms and the tolerance.
+  void CalcStoppingCriteriaResidual(ConvexSolverStats* stats) const;
+  // ε_abs + ε_rel · max(momentum_norm, impulse_norm), the bound on ‖D ∇ℓ‖ (§4).
+  double StoppingTolerance(double momentum_norm, double impulse_norm) const;
+  // True when Newton stops at the iterate: converged (§4), stagnated at round-off near the
+  // tolerance, or ℓ or ∇ℓ not finite (stats says which).
+  bool ShouldStop(NewtonIterate* iterate, ConvexSolverStats* stats) const;
+  // Δv from H Δv = −∇ℓ, or the predicted regimes' step (§4.1), with its line-search data;
+  // false if H is not positive definite.
+  bool CalcSearchDirection(const ConvexProblem& problem, LinearSolverType factorization,
+                           NewtonIterate* iterate, ConvexSolverStats* stats);
+  // Δv_c = J Δv (unless dvc_current), A Δv and the line search's quadratic terms.
+  void CalcSearchDirectionData(const ConvexProblem& problem, bool dvc_current);
+  // α of the exact line search along Δv (NaN if a constraint gave NaN or inf).
+  double CalcStepLength(const ConvexProblem& problem, NewtonIterate* iterate,
+                        ConvexSolverStats* stats);
+  // v ← v + αΔv, the workspace moved to the line search's last evaluation.
+  void UpdateIterate(const ConvexProblem& problem, double alpha, NewtonIterate* iterate,
+                     Eigen::VectorXd* v);
   // Each island (§4.2) by its own solver, free trees to v*; γ, v_c and the stopping test's
   // figures gathered from the islands'.
   void SolveIslands(const ConvexProblem& problem, Eigen::VectorXd* v, ConvexSolverStats* stats);

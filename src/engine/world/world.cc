@@ -11,6 +11,16 @@
 #include "engine/world/step_clock.h"
 
 namespace contactlab {
+namespace {
+
+// What went wrong in a solve that SolveVelocities refused, from the solver's flags.
+const char* DescribeSolverFailure(const ConvexSolverStats& s) {
+  if (s.invalid_input) return "NaN, inf or an absurd value in the step's data";
+  if (s.constraint_non_finite) return "a constraint gave a NaN or inf cost or impulse";
+  return "the solver returned a non-finite velocity";
+}
+
+}  // namespace
 
 World::World(const SceneSpec& scene) : World(std::make_shared<const SceneSpec>(scene)) {}
 
@@ -28,44 +38,35 @@ World::World(std::shared_ptr<const SceneSpec> scene)
 
 World::~World() = default;
 
-// The step's stages (docs/architecture.md). data_ already holds the kinematics of (q_, v_):
-// the constructor, SetState, Reset and the end of every step keep it current.
+// The step's stages (docs/architecture.md §3), one line each, as MuJoCo's mj_step lists its
+// own. data_ already holds the kinematics of (q_, v_): the constructor, SetState, Reset and the
+// end of every step keep it current. A failed stage leaves the state as it was.
 bool World::Step() {
-  const auto t_start = StepClock::now();
-  geometry_query_.Run(model_, *data_, time_, inputs_, reach_rule_ ? &*reach_rule_ : nullptr,
-                      &query_);
-  stats_.geometry_ms = MillisecondsSince(t_start);
-
-  const auto t_solve = StepClock::now();
-  const bool solved = BuildAndSolve();
-  stats_.solve_ms = MillisecondsSince(t_solve);
-  FillStats(solver_stats_);
+  const ScopedTimer timer(&stats_.total_ms);
   failure_.clear();
-  if (!solved) {
-    stats_.converged = false;
-    failure_ = DescribeFailure(solver_stats_.invalid_input ? "NaN, inf or an absurd value in "
-                                                             "the step's data"
-                               : solver_stats_.constraint_non_finite
-                                   ? "a constraint gave a NaN or inf cost or impulse"
-                                   : "the solver returned a non-finite velocity",
-                               q_, v_);
-  } else if (!IntegratePositions(model_.multibody(), q_, v_next_, inputs_.contact_settings.dt_s,
-                                 &q_next_)) {
-    failure_ = DescribeFailure("non-finite positions after the step", q_, v_next_);
+  // 1. Geometry query: contacts at q0, hydroelastic faces included, far ones set aside.
+  QueryGeometry();
+  // 2. Build and solve: the convex problem at (q0, v0), its minimizer v; set-aside contacts
+  //    re-checked at v.
+  if (!BuildAndSolve()) return FailStep(DescribeSolverFailure(solver_stats_), v_);
+  // 3. Integrate: q = q0 + δt N(q0) v.
+  if (!IntegratePositions(model_.multibody(), q_, v_next_, inputs_.contact_settings.dt_s,
+                          &q_next_)) {
+    return FailStep("non-finite positions after the step", v_next_);
   }
-  if (!failure_.empty()) {
-    stats_.total_ms = MillisecondsSince(t_start);
-    return false;
-  }
+  // 4. Results: per contact force, slip and state; per body and patch the net force.
   CollectStepResults(
       model_, query_.candidates, problem_builder_, solver_, inputs_.contact_settings.dt_s,
       inputs_.contact_settings.stiction_tolerance_m_per_s, &query_.patches, &results_);
-  q_.swap(q_next_);
-  v_.swap(v_next_);
-  time_ += inputs_.contact_settings.dt_s;
-  model_.multibody().UpdateKinematics(q_, v_, data_.get());
-  stats_.total_ms = MillisecondsSince(t_start);
+  // 5. Advance: (q, v, t) at the step's end become the state.
+  AdvanceState();
   return true;
+}
+
+void World::QueryGeometry() {
+  const ScopedTimer timer(&stats_.geometry_ms);
+  geometry_query_.Run(model_, *data_, time_, inputs_, reach_rule_ ? &*reach_rule_ : nullptr,
+                      &query_);
 }
 
 // The problem of the step's candidates, solved; then the contacts left out as out of reach are
@@ -73,6 +74,7 @@ bool World::Step() {
 // from that solution (docs/contact-model.md §4.3): the contacts left out have ℓ_i = 0 and
 // ∇ℓ_i = 0 around the final v, which is therefore the minimizer with every contact in.
 bool World::BuildAndSolve() {
+  const ScopedTimer timer(&stats_.solve_ms);
   const StepStart start{q_, v_, *data_, time_};
   problem_builder_.Build(model_, inputs_, start, query_.candidates);
   bool solved =
@@ -88,7 +90,21 @@ bool World::BuildAndSolve() {
     ++stats_.num_solves;
   }
   solver_stats_.iterations = iterations;
+  FillStats(solver_stats_);
+  if (!solved) stats_.converged = false;
   return solved;
+}
+
+bool World::FailStep(const char* what, const Eigen::VectorXd& v) {
+  failure_ = DescribeFailure(what, q_, v);
+  return false;
+}
+
+void World::AdvanceState() {
+  q_.swap(q_next_);
+  v_.swap(v_next_);
+  time_ += inputs_.contact_settings.dt_s;
+  model_.multibody().UpdateKinematics(q_, v_, data_.get());
 }
 
 std::string World::DescribeFailure(const char* what, const Eigen::VectorXd& q,

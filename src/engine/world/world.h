@@ -1,7 +1,7 @@
 // The simulated world: a model (the scene compiled once, immutable), the inputs that change
 // while it runs, and the state, advanced one time step at a time by the convex contact solver.
-// A step is a short list of named stages, each in its own file pair (docs/architecture.md):
-//   geometry query → problem builder → solve → integrate → results.
+// A step is a short list of named stages (docs/architecture.md §3), their work in file pairs of
+// their own: geometry query → build and solve → integrate → results → advance.
 // Engine only: no rendering, no UI.
 #pragma once
 
@@ -150,7 +150,12 @@ class World {
 
  private:
   JointPdSpec& MutablePd(int scene_body, const char* caller);
-  bool BuildAndSolve();
+  // Step's stages (docs/architecture.md §3), each timed into stats_ where StepStats has a field.
+  void QueryGeometry();
+  bool BuildAndSolve();  // also fills stats_ from the solver's
+  void AdvanceState();
+  // Records why the step failed (DescribeFailure with q_ and v) and returns false.
+  bool FailStep(const char* what, const Eigen::VectorXd& v);
   void FillStats(const ConvexSolverStats& s);
   std::string DescribeFailure(const char* what, const Eigen::VectorXd& q,
                               const Eigen::VectorXd& v) const;
