@@ -88,6 +88,13 @@ const Constraint* ContactConstraintFactory::Make(int c, const ContactProperties&
   return nullptr;
 }
 
+std::optional<SapContact::Region> ContactConstraintFactory::SapRegion(
+    int c, const Eigen::Vector3d& v_c) const {
+  const auto* sap = std::get_if<SapContact>(&contacts_[c]);
+  if (sap == nullptr) return std::nullopt;
+  return sap->CalcRegion(v_c);
+}
+
 ContactModelDiagnostics ContactConstraintFactory::Diagnose(int c, const ContactProperties& pair,
                                                            double dt_s, double normal_impulse,
                                                            double slip_speed) const {

@@ -79,6 +79,10 @@ class ContactConstraintFactory {
   // slip speed ‖v_t‖ at the step's end [m/s].
   ContactModelDiagnostics Diagnose(int c, const ContactProperties& pair, double dt_s,
                                    double normal_impulse, double slip_speed) const;
+  // Contact c made by Make, after the solve, at its contact velocity v_c at the step's end: the
+  // region of SAP's friction cone its impulse was computed in (§2.1, SapContact::CalcRegion);
+  // nullopt for Lagged and Similar, whose smooth friction has no regions (§2.5).
+  std::optional<SapContact::Region> SapRegion(int c, const Eigen::Vector3d& v_c) const;
 
  private:
   ContactSettings settings_;

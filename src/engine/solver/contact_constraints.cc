@@ -200,33 +200,57 @@ SapContact::Data SapContact::MakeData(const Parameters& p, double dt_s, double s
   return d;
 }
 
+namespace {
+
+// y = −R⁻¹(v_c − v̂) of a SAP contact and the region of the friction cone its projection falls
+// in (§2.1): the one classification that Evaluate computes γ by and CalcRegion reports.
+struct SapProjection {
+  SapContact::Region region = SapContact::Region::kSeparation;
+  double yt0 = 0, yt1 = 0, yn = 0;
+  double yr = 0;      // ‖y_t‖
+  double mu_hat = 0;  // μ̂ = μ R_t / R_n
+};
+
+SapProjection ClassifySap(const SapContact::Data& d, const Eigen::Ref<const Eigen::VectorXd>& vc) {
+  SapProjection p;
+  // R_n = ∞ (k = 0): no normal compliance ⇒ no contact, γ = 0. Exit before 0·∞.
+  if (!(d.R_n < kInf) || !(d.R_t < kInf)) return p;
+  p.yt0 = -vc(0) / d.R_t;
+  p.yt1 = -vc(1) / d.R_t;
+  p.yn = -(vc(2) - d.vhat_n) / d.R_n;
+  p.yr = std::sqrt(p.yt0 * p.yt0 + p.yt1 * p.yt1);
+  p.mu_hat = d.friction * d.R_t / d.R_n;
+  // Separation is tested first: with μ = 0 and y_t = 0 the stiction test y_r ≤ μ·y_n holds
+  // for every y_n, including y_n < 0. For μ > 0 the two closed regions meet only at y = 0.
+  if (p.yn <= -p.mu_hat * p.yr) return p;
+  p.region =
+      p.yr <= d.friction * p.yn ? SapContact::Region::kStiction : SapContact::Region::kSliding;
+  return p;
+}
+
+}  // namespace
+
+SapContact::Region SapContact::CalcRegion(const Eigen::Ref<const Eigen::VectorXd>& vc) const {
+  assert(vc.size() == 3);
+  return ClassifySap(d_, vc).region;
+}
+
 double SapContact::Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc,
                             Eigen::Ref<Eigen::VectorXd> gamma, Eigen::MatrixXd* G) const {
   assert(vc.size() == 3 && gamma.size() == 3);
   assert(d_.R_t > 0 && d_.R_n > 0);
-  const double mu = d_.friction;
-  const double Rt = d_.R_t;
-  const double Rn = d_.R_n;
-  const auto open = [&] {  // γ = 0, G = 0
+  const SapProjection p = ClassifySap(d_, vc);
+  if (p.region == Region::kSeparation) {  // γ = 0, G = 0
     gamma.setZero();
     if (G) WriteHessian(Eigen::Matrix2d::Zero(), 0, 0, 0, G);
     return 0.0;
-  };
-  // R_n = ∞ (k = 0): no normal compliance ⇒ no contact. Exit before 0·∞.
-  if (!(Rn < kInf) || !(Rt < kInf)) return open();
+  }
+  const double mu = d_.friction;
+  const double Rt = d_.R_t;
+  const double Rn = d_.R_n;
+  const double yt0 = p.yt0, yt1 = p.yt1, yn = p.yn, yr = p.yr, mu_hat = p.mu_hat;
 
-  // y = −R⁻¹(v_c − v̂).
-  const double yt0 = -vc(0) / Rt;
-  const double yt1 = -vc(1) / Rt;
-  const double yn = -(vc(2) - d_.vhat_n) / Rn;
-  const double yr = std::sqrt(yt0 * yt0 + yt1 * yt1);
-  const double mu_hat = mu * Rt / Rn;
-
-  // Separation is tested first: with μ = 0 and y_t = 0 the stiction test y_r ≤ μ·y_n holds
-  // for every y_n, including y_n < 0. For μ > 0 the two closed regions meet only at y = 0.
-  if (yn <= -mu_hat * yr) return open();  // separation
-
-  if (yr <= mu * yn) {  // stiction: γ = y, G = R⁻¹
+  if (p.region == Region::kStiction) {  // γ = y, G = R⁻¹
     gamma << yt0, yt1, yn;
     if (G) WriteHessian(Eigen::Vector2d::Constant(1 / Rt).asDiagonal(), 0, 0, 1 / Rn, G);
     return 0.5 * (Rt * (yt0 * yt0 + yt1 * yt1) + Rn * yn * yn);

@@ -89,6 +89,12 @@ class SapContact final : public Constraint {
   SapContact(const Parameters& p, double dt_s, double signed_distance_m, const DelassusDiagonal& w)
       : d_(MakeData(p, dt_s, signed_distance_m, w)) {}
   explicit SapContact(const Data& d) : d_(d) {}
+  // The region of the friction cone that the projection of y = −R⁻¹(v_c − v̂) lands in (§2.1),
+  // decided by Evaluate's own tests, so that γ at v_c is that region's: kSeparation γ = 0 (y in
+  // the polar cone, or k = 0), kStiction γ = y (y in the cone), kSliding γ on the cone's
+  // surface, ‖γ_t‖ = μ γ_n. Does not allocate.
+  enum class Region { kSeparation, kStiction, kSliding };
+  Region CalcRegion(const Eigen::Ref<const Eigen::VectorXd>& vc) const;
   int num_rows() const override { return 3; }
   double Evaluate(const Eigen::Ref<const Eigen::VectorXd>& vc, Eigen::Ref<Eigen::VectorXd> gamma,
                   Eigen::MatrixXd* G) const override;

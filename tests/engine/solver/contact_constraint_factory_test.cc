@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <numbers>
+#include <optional>
 #include <random>
 
 namespace contactlab {
@@ -154,6 +155,29 @@ bool ConstraintsDiffer(ContactSettings settings, const ContactProperties& pair,
 
 // The table the UI greys parameters out by, checked against the constraints themselves: a
 // parameter is "used" exactly when changing it changes the constraint.
+TEST(ContactConstraintFactory, SapRegionIsTheSapConstraintsOwnAndAbsentForSmoothFriction) {
+  // The penetrating SAP contact of the test above: R_t = σ w_t = 2e-3 /kg, R_n = 1/(δt k (δt + τ))
+  // ≈ 0.099 /kg, v̂_n = −φ0/(δt + τ) ≈ 9.9e-3 m/s, so y = −R⁻¹(v_c − v̂) is (§2.1): at rest,
+  // y_n ≈ 0.1 N·s, y_t = 0 (stiction); slipping at 0.3 m/s, y_r = 150 N·s > μ y_n (sliding);
+  // opening at 1 m/s, y_n < 0 with y_t = 0 (separation).
+  ContactConstraintFactory factory;
+  ContactApproximationSettings s;
+  s.approximation = ContactApproximation::kSap;
+  factory.Reset(s, 1);
+  factory.Make(0, kPair, Penetrating(), kDt, {.w_t = 2.0, .w_n = 3.0});
+  EXPECT_EQ(factory.SapRegion(0, Eigen::Vector3d(0, 0, 0)), SapContact::Region::kStiction);
+  EXPECT_EQ(factory.SapRegion(0, Eigen::Vector3d(0.3, 0, 0)), SapContact::Region::kSliding);
+  EXPECT_EQ(factory.SapRegion(0, Eigen::Vector3d(0, 0, 1)), SapContact::Region::kSeparation);
+  for (const ContactApproximation a :
+       {ContactApproximation::kLagged, ContactApproximation::kRegularizedLagged,
+        ContactApproximation::kSimilar}) {
+    s.approximation = a;
+    factory.Reset(s, 1);
+    factory.Make(0, kPair, Penetrating(), kDt, {.w_t = 2.0, .w_n = 3.0});
+    EXPECT_EQ(factory.SapRegion(0, Eigen::Vector3d(0, 0, 0)), std::nullopt);
+  }
+}
+
 TEST(ContactConstraintFactory, UsesParameterIsWhatTheConstraintsRead) {
   for (const ContactApproximation a : {ContactApproximation::kSap, ContactApproximation::kLagged,
                                        ContactApproximation::kSimilar}) {

@@ -1,6 +1,7 @@
 // Contact constraints (docs/contact-model.md §2.1–§2.4): at seeded random points in every region
 // and on every region boundary, γ = −∂ℓ/∂v_c and G = −∂γ/∂v_c by finite differences, G symmetric
-// PSD, ℓ ≥ 0 (= 0 when open), convexity, and hand-computed values.
+// PSD, ℓ ≥ 0 (= 0 when open), convexity, and hand-computed values; SAP's CalcRegion names the
+// region Evaluate computed γ in.
 #include "engine/solver/contact_constraints.h"
 
 #include <gtest/gtest.h>
@@ -97,6 +98,7 @@ TEST(SapContactTest, StictionRegionMatchesClosedFormAndFiniteDifferences) {
     EXPECT_LE(MaxAbs(s.gamma - expected), 1e-12 * MaxAbs(expected)) << where;
     EXPECT_LE(MaxAbs(s.G - MatrixXd(R.cwiseInverse().asDiagonal())), 1e-12 * MaxAbs(s.G));
     EXPECT_NEAR(s.ell, 0.5 * expected.dot(R.cwiseProduct(expected)), 1e-12 * s.ell) << where;
+    EXPECT_EQ(sap.CalcRegion(v), SapContact::Region::kStiction) << where;
   }
 }
 
@@ -122,6 +124,7 @@ TEST(SapContactTest, SlidingRegionMatchesProjectionAndFiniteDifferences) {
     const Vector3d y(yr * std::cos(angle), yr * std::sin(angle), yn);
     const Vector3d ref = ProjectOnConeBruteForce(y, mu, c.p.R_t, c.p.R_n);
     EXPECT_LE(MaxAbs(s.gamma - ref), 1e-9 * MaxAbs(ref)) << where;
+    EXPECT_EQ(sap.CalcRegion(v), SapContact::Region::kSliding) << where;
   }
 }
 
@@ -139,6 +142,7 @@ TEST(SapContactTest, SeparationRegionIsZero) {
     EXPECT_EQ(s.ell, 0.0) << where;
     EXPECT_EQ(MaxAbs(s.gamma), 0.0) << where;
     EXPECT_EQ(MaxAbs(s.G), 0.0) << where;
+    EXPECT_EQ(sap.CalcRegion(v), SapContact::Region::kSeparation) << where;
   }
 }
 
@@ -182,6 +186,45 @@ TEST(SapContactTest, RegionBoundariesAreConsistentFromBothSides) {
       EXPECT_LE(MaxAbs(fd.neg_gradient), 3 * MaxAbs(h) / std::min(c.p.R_t, c.p.R_n)) << i;
     }
   }
+}
+
+TEST(SapContactTest, CalcRegionNamesTheRegionEvaluateComputedGammaIn) {
+  // Points within a few ulps of the two boundaries, where another test of the same region (say
+  // ‖v_t‖ ≤ μ R_t γ_n) could round the other way: G tells which formula Evaluate used — 0
+  // (separation), R⁻¹ (stiction) or G_nn = 1/((1 + μμ̂) R_n) (sliding) — and it is always that of
+  // the region CalcRegion names.
+  std::mt19937 rng(17);
+  int count[3] = {0, 0, 0};
+  for (int i = 0; i < 4000; ++i) {
+    const SapCase c = RandomSap(rng);
+    const SapContact sap(c.p);
+    const double mu = c.p.friction, Rt = c.p.R_t, Rn = c.p.R_n;
+    const double yr = Uniform(rng, 0.1, 1.0);
+    const double off = 1 + 1e-15 * Uniform(rng, -4, 4);
+    const double yn = i % 2 ? yr / mu * off : -c.mu_hat() * yr * off;
+    const VectorXd v = c.VelocityFromY(yr, Uniform(rng, 0, 2 * kPi), yn);
+    const ConstraintSample s = EvaluateConstraint(sap, v);
+    const SapContact::Region region = sap.CalcRegion(v);
+    ++count[static_cast<int>(region)];
+    const std::string where = Where("boundary", i);
+    switch (region) {
+      case SapContact::Region::kSeparation:
+        EXPECT_EQ(MaxAbs(s.G), 0.0) << where;
+        EXPECT_EQ(MaxAbs(s.gamma), 0.0) << where;
+        break;
+      case SapContact::Region::kStiction:
+        EXPECT_EQ(s.G(0, 0), 1 / Rt) << where;
+        EXPECT_EQ(s.G(0, 2), 0.0) << where;
+        EXPECT_EQ(s.G(2, 2), 1 / Rn) << where;
+        break;
+      case SapContact::Region::kSliding:
+        EXPECT_DOUBLE_EQ(s.G(2, 2), 1 / ((1 + mu * (mu * Rt / Rn)) * Rn)) << where;
+        EXPECT_GT(s.gamma(2), 0) << where;
+        break;
+    }
+  }
+  // Both sides of both boundaries were met.
+  for (const int n : count) EXPECT_GT(n, 200);
 }
 
 TEST(SapContactTest, ExactlyZeroTangentialVelocity) {
@@ -268,6 +311,7 @@ TEST(SapContactTest, ZeroStiffnessIsInactiveWithoutNaN) {
     EXPECT_EQ(s.ell, 0.0);
     EXPECT_EQ(MaxAbs(s.gamma), 0.0);
     EXPECT_EQ(MaxAbs(s.G), 0.0);
+    EXPECT_EQ(sap.CalcRegion(v), SapContact::Region::kSeparation);
   }
 }
 
