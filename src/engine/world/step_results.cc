@@ -1,15 +1,24 @@
 #include "engine/world/step_results.h"
 
+#include <optional>
+
+#include "engine/solver/contact_constraints.h"
+
 namespace contactlab {
 namespace {
 
+// A pressed contact sticks or slips by its approximation's own regime (docs/contact-model.md
+// §2.5): SAP by the region of the friction cone its impulse was projected into (§2.1), whatever
+// v_s; Lagged and Similar, whose friction is smooth, by slip within twice v_s.
 ContactResult::State ContactState(double normal_impulse, const Eigen::Vector3d& v_c,
+                                  std::optional<SapContact::Region> sap_region,
                                   double stiction_tolerance_m_per_s) {
   if (normal_impulse <= 0) {
     return v_c.z() > 0 ? ContactResult::State::kSeparating : ContactResult::State::kMargin;
   }
-  if (v_c.head<2>().norm() <= 2 * stiction_tolerance_m_per_s) return ContactResult::State::kStick;
-  return ContactResult::State::kSlip;
+  const bool sticks = sap_region ? *sap_region == SapContact::Region::kStiction
+                                 : v_c.head<2>().norm() <= 2 * stiction_tolerance_m_per_s;
+  return sticks ? ContactResult::State::kStick : ContactResult::State::kSlip;
 }
 
 void SetHydroelasticFields(const ContactCandidate& candidate, ContactResult* r) {
@@ -67,7 +76,8 @@ void CollectStepResults(const WorldModel& model, const std::vector<ContactCandid
     r.friction_force_W = R.leftCols<2>() * (g.head<2>() / dt_s);
     r.slip_velocity_W = R.leftCols<2>() * v_c.head<2>();
     r.normal_velocity = v_c.z();
-    r.state = ContactState(g.z(), v_c, stiction_tolerance_m_per_s);
+    r.state = ContactState(g.z(), v_c, builder.contact_factory().SapRegion(c, v_c),
+                           stiction_tolerance_m_per_s);
     r.signed_distance_end_m = r.signed_distance_m + dt_s * v_c.z();
     const ContactModelDiagnostics d = builder.contact_factory().Diagnose(
         c, builder.contact_pair(c), dt_s, g.z(), v_c.head<2>().norm());

@@ -26,8 +26,10 @@ struct ContactResult {
   Eigen::Vector3d friction_force_W = Eigen::Vector3d::Zero();
   Eigen::Vector3d slip_velocity_W = Eigen::Vector3d::Zero();  // v_t of B relative to A at end
   double normal_velocity = 0;                                 // v_n at end of step
-  // kStick / kSlip: pressed (γ_n > 0), slipping at most / more than 2·v_s; kSeparating: no
-  // force and opening (v_n > 0); kMargin: no force, within the contact margin, not opening.
+  // kStick / kSlip: pressed (γ_n > 0) and, under SAP, its impulse from the stiction / sliding
+  // region of the friction cone (docs/contact-model.md §2.1), v_s playing no part; under Lagged
+  // and Similar, slipping at most / more than 2·v_s (§2.5). kSeparating: no force and opening
+  // (v_n > 0); kMargin: no force, within the contact margin, not opening.
   enum class State { kStick, kSlip, kSeparating, kMargin } state = State::kMargin;
   // Diagnostics of the convex approximation (docs/contact-model.md §2.5): the signed distance
   // φ0 + δt·v_n at the end of the step, the normal offset the
@@ -63,8 +65,8 @@ struct StepResults {
 };
 
 // Fills `results` (and the patches' force sums) from the solved step: γ/δt is the mean force,
-// v_c the contact velocity at the step's end; a contact sticks when its slip is within twice
-// the stiction tolerance v_s.
+// v_c the contact velocity at the step's end; a pressed contact sticks in SAP's stiction region,
+// or under Lagged and Similar when its slip is within twice the stiction tolerance v_s.
 void CollectStepResults(const WorldModel& model, const std::vector<ContactCandidate>& candidates,
                         const ProblemBuilder& builder, const ConvexSolver& solver, double dt_s,
                         double stiction_tolerance_m_per_s, std::vector<HydroelasticPatch>* patches,
