@@ -161,7 +161,7 @@ TEST(ContactConstraintFactory, SapRegionIsTheSapConstraintsOwnAndAbsentForSmooth
   // y_n ≈ 0.1 N·s, y_t = 0 (stiction); slipping at 0.3 m/s, y_r = 150 N·s > μ y_n (sliding);
   // opening at 1 m/s, y_n < 0 with y_t = 0 (separation).
   ContactConstraintFactory factory;
-  ContactApproximationSettings s;
+  ContactSettings s;
   s.approximation = ContactApproximation::kSap;
   factory.Reset(s, 1);
   factory.Make(0, kPair, Penetrating(), kDt, {.w_t = 2.0, .w_n = 3.0});

@@ -51,7 +51,7 @@ SceneSpec SlidingBox(ContactApproximation model) {
 // tilts, g (sin θ, 0, −cos θ), so that the box slides along +x.
 SceneSpec BoxOnIncline(ContactApproximation model, double tan_theta, double v_s) {
   SceneSpec s = SlidingBox(model);
-  s.stiction_tolerance_m_per_s = v_s;
+  s.contact_settings.stiction_tolerance_m_per_s = v_s;
   s.bodies[1].initial_velocity.setZero();
   const double theta = std::atan(tan_theta);
   s.gravity_W = 9.81 * Eigen::Vector3d(std::sin(theta), 0, -std::cos(theta));
@@ -188,7 +188,7 @@ TEST(StepResultsSap, SticksBelowTheFrictionAngleAndSlidesAboveWhateverTheStictio
       const double expected = kG * (std::sin(theta) - kMu * std::cos(theta)) * kDuration;
       EXPECT_NEAR(speed, expected, 0.01 * expected);
     } else {
-      EXPECT_LT(speed, 4 * narrow.scene().sap_sigma * kMu * kG * narrow.dt());
+      EXPECT_LT(speed, 4 * narrow.scene().contact_settings.sap_sigma * kMu * kG * narrow.dt());
     }
   }
 }
