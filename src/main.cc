@@ -20,9 +20,9 @@
 #if CONTACTLAB_HAS_GUI
 #include "render/contact_colors.h"
 #include "ui/application.h"
-#include "ui/view/camera_views.h"
-#include "ui/state/gui_settings.h"
 #include "ui/gui_stats.h"
+#include "ui/state/gui_settings.h"
+#include "ui/view/camera_views.h"
 #endif
 
 namespace {

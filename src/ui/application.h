@@ -62,8 +62,8 @@ struct ApplicationOptions {
   int render_thread_nice = 10;
   // What colours the contact points at start (--contact-colors; the Contacts panel changes it).
   ContactColorMode contact_colors = ContactColorMode::kState;
-  // The directory of the GUI's settings (ui/state/gui_settings.h), read at start and written when the
-  // Application ends; empty: none (tests, screenshots, --no-settings). With
+  // The directory of the GUI's settings (ui/state/gui_settings.h), read at start and written when
+  // the Application ends; empty: none (tests, screenshots, --no-settings). With
   // window_size_from_settings the saved window size replaces width × height.
   std::string settings_dir;
   bool window_size_from_settings = false;
@@ -104,8 +104,9 @@ struct FrameTrace {
   // The newest snapshot at each frame: when the sim thread published it (seconds since the run
   // began) and its simulated time. Samples of the sim thread's progress, exact to the step.
   std::vector<double> published_s, sim_time_s;
-  std::vector<int> quality_level;  // the render quality's level (ui/state/auto_quality.h), 0 the best
-  std::string final_quality;       // QualityLabel of the last frame's quality
+  std::vector<int>
+      quality_level;          // the render quality's level (ui/state/auto_quality.h), 0 the best
+  std::string final_quality;  // QualityLabel of the last frame's quality
 };
 
 class Application {

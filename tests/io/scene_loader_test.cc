@@ -54,9 +54,9 @@ TEST(SceneLoader, ValidSceneParses) {
 }
 
 TEST(SceneLoader, RegularizedLaggedIsAModelAndTheOldKeyStillSelectsIt) {
-  EXPECT_EQ(
-      ParseScene(std::string("model: regularized_lagged\n") + kValidBody, "m.yaml").contact_settings.approximation,
-      ContactApproximation::kRegularizedLagged);
+  EXPECT_EQ(ParseScene(std::string("model: regularized_lagged\n") + kValidBody, "m.yaml")
+                .contact_settings.approximation,
+            ContactApproximation::kRegularizedLagged);
   EXPECT_EQ(
       ParseScene(std::string("model: lagged\nregularized_lagged: true\n") + kValidBody, "m.yaml")
           .contact_settings.approximation,

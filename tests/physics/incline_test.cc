@@ -30,13 +30,15 @@ TEST_P(Incline, CreepIsBelowTheStictionBound) {
   if (GetParam() == ContactApproximation::kSap) {
     // SAP's regularized stiction slips at v_t = R_t γ_t ≈ σ w_t m g sin θ δt ≤ σ μ g δt per
     // unit of the Delassus estimate; allow the factor of the rotational terms in w_t.
-    EXPECT_LT(creep, 4 * scene.contact_settings.sap_sigma * mu * g * scene.contact_settings.dt_s) << "creep " << creep;
+    EXPECT_LT(creep, 4 * scene.contact_settings.sap_sigma * mu * g * scene.contact_settings.dt_s)
+        << "creep " << creep;
   } else {
     // The soft norm (§2.3) balances the tangential load when μ γ_n v/sqrt(v² + v_s²) equals
     // m g sin θ δt, i.e. at v = v_s·r/sqrt(1 − r²) with r = tan θ / μ: the model's exact
     // creep speed, which is below v_s for r < 1/√2 and above it beyond.
     const double r = std::tan(theta) / mu;
-    const double expected = scene.contact_settings.stiction_tolerance_m_per_s * r / std::sqrt(1 - r * r);
+    const double expected =
+        scene.contact_settings.stiction_tolerance_m_per_s * r / std::sqrt(1 - r * r);
     EXPECT_NEAR(creep, expected, 0.03 * expected);
   }
   // And the box really is held: it moved less than a millimetre in 2 s.

@@ -294,8 +294,8 @@ TEST(ApplicationScreenshotKey, SlowedPanelsShowAndAnswerTheKeyAtOnce) {
 namespace contactlab {
 namespace {
 
-// The automatic render quality in frames of a known period (ui/state/auto_quality.h): at 10 frames a
-// second (below kLowFps) it steps down one level per second of frames, so 100 frames reach the
+// The automatic render quality in frames of a known period (ui/state/auto_quality.h): at 10 frames
+// a second (below kLowFps) it steps down one level per second of frames, so 100 frames reach the
 // last level (panels at 5 Hz) whatever this machine's real frame rate; a fixed level stays.
 TEST(ApplicationQuality, SlowFramesLowerTheRenderQualityAndAFixedLevelKeepsIt) {
   CONTACTLAB_REQUIRE_DISPLAY();

@@ -24,10 +24,10 @@
 #include "test_support/build_paths.h"
 #include "test_support/color_map_pixels.h"
 #include "test_support/display.h"
-#include "ui/view/camera_views.h"
-#include "ui/widgets/contact_color_bar.h"
-#include "ui/view/gliding_overlay.h"
 #include "ui/panels/panels.h"
+#include "ui/view/camera_views.h"
+#include "ui/view/gliding_overlay.h"
+#include "ui/widgets/contact_color_bar.h"
 #include "ui/widgets/pressure_color_bar.h"
 
 namespace {

@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "app/runtime/ghost_runtime.h"
-#include "app/teleop/perturbation.h"
 #include "app/runtime/sim_runtime.h"
 #include "app/runtime/snapshot_publisher.h"
 #include "app/runtime/spsc_ring.h"
 #include "app/runtime/step_inputs.h"
-#include "app/teleop/teleop_controller.h"
 #include "app/runtime/timeline.h"
+#include "app/teleop/perturbation.h"
+#include "app/teleop/teleop_controller.h"
 #include "input/replay_device.h"
 
 namespace contactlab {

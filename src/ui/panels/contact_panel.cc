@@ -10,8 +10,8 @@
 #include "render/render_layers.h"
 #include "render/rgb8.h"
 #include "render/view_projection.h"
-#include "ui/view/contact_picking.h"
 #include "ui/panels/exports.h"
+#include "ui/view/contact_picking.h"
 #include "ui/view/gliding_overlay.h"
 #include "ui/widgets/widgets.h"
 

@@ -8,15 +8,15 @@
 
 #include "engine/solver/contact_constraint_factory.h"
 #include "render/render_layers.h"
-#include "ui/view/camera_views.h"
-#include "ui/widgets/contact_color_bar.h"
 #include "ui/panels/contact_panel.h"
 #include "ui/panels/exports.h"
 #include "ui/panels/hydroelastic_panel.h"
-#include "ui/widgets/pressure_color_bar.h"
 #include "ui/panels/recording_panel.h"
 #include "ui/panels/shortcuts.h"
 #include "ui/panels/teleop_panel.h"
+#include "ui/view/camera_views.h"
+#include "ui/widgets/contact_color_bar.h"
+#include "ui/widgets/pressure_color_bar.h"
 #include "ui/widgets/widgets.h"
 
 namespace contactlab {

@@ -8,8 +8,8 @@
 #include "app/runtime/sim_runtime.h"
 #include "app/runtime/snapshot.h"
 #include "ui/state/actions.h"
-#include "ui/widgets/plot_data.h"
 #include "ui/state/ui_state.h"
+#include "ui/widgets/plot_data.h"
 
 namespace contactlab {
 

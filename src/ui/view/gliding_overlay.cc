@@ -7,9 +7,9 @@
 
 #include "engine/solver/contact_parameters.h"
 #include "render/contact_colors.h"
-#include "ui/widgets/contact_color_bar.h"
 #include "ui/view/contact_picking.h"
 #include "ui/view/gliding_line.h"
+#include "ui/widgets/contact_color_bar.h"
 
 namespace contactlab {
 namespace {

@@ -1,5 +1,5 @@
-// app/runtime/page_allocator.h: a freed buffer leaves the process, also after glibc has raised its mmap
-// threshold — the case the 60-minute soak found (docs/architecture.md §8).
+// app/runtime/page_allocator.h: a freed buffer leaves the process, also after glibc has raised its
+// mmap threshold — the case the 60-minute soak found (docs/architecture.md §8).
 #include "app/runtime/page_allocator.h"
 
 #include <gtest/gtest.h>

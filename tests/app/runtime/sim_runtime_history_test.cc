@@ -9,8 +9,8 @@
 #include <thread>
 #include <vector>
 
-#include "app/teleop/perturbation.h"
 #include "app/runtime/sim_runtime.h"
+#include "app/teleop/perturbation.h"
 #include "test_support/pile_scene.h"
 #include "test_support/runtime_waits.h"
 

@@ -90,7 +90,8 @@ TEST(SimRuntime, SnapshotExchangeUnderLoad) {
                 s->net_friction_force.size() == scene.bodies.size() &&
                 s->geometry_poses.size() == 7 && s->geometry_body.size() == 7 &&
                 s->geometries.size() == 7 && s->scene != nullptr &&
-                std::abs(s->time_s - s->step_index * scene.contact_settings.dt_s) < 1e-9 * (1 + s->step_index) &&
+                std::abs(s->time_s - s->step_index * scene.contact_settings.dt_s) <
+                    1e-9 * (1 + s->step_index) &&
                 s->stats.num_contacts == static_cast<int>(s->contacts.size());
       if (ok) {
         for (const Eigen::Isometry3d& X : s->body_poses) ok = ok && X.matrix().allFinite();

@@ -136,8 +136,7 @@ namespace {
 // `changed_pair` and `changed_settings`, over constraint velocities from separating to pressing
 // and sliding.
 bool ConstraintsDiffer(ContactSettings settings, const ContactProperties& pair,
-                       ContactSettings changed_settings,
-                       const ContactProperties& changed_pair) {
+                       ContactSettings changed_settings, const ContactProperties& changed_pair) {
   ContactConstraintFactory a, b;
   a.Reset(settings, 1);
   b.Reset(changed_settings, 1);

@@ -125,7 +125,8 @@ void ExpectCoupledSlidersAccelerateAsOneBody(bool same_tree) {
   }
   const double acceleration = rho * force / (m_b + rho * rho * m_a);
   // Symplectic Euler from rest: q_N = a δt² N(N + 1)/2.
-  const double expected_q_b = acceleration * s.contact_settings.dt_s * s.contact_settings.dt_s * steps * (steps + 1) / 2;
+  const double expected_q_b =
+      acceleration * s.contact_settings.dt_s * s.contact_settings.dt_s * steps * (steps + 1) / 2;
   EXPECT_NEAR(world.BodyPose(b).translation().y(), expected_q_b, 1e-3 * std::abs(expected_q_b));
   EXPECT_LT(max_violation, 1e-6 * std::abs(expected_q_b));
   if (same_tree) {

@@ -51,7 +51,9 @@ TEST(WorldExternalForce, OffCentreItAlsoSpinsTheBodyByTheMomentArm) {
       s.contact_settings.dt_s * inertia.inertia_about_com_B.inverse() * r_B.cross(f_W);
   EXPECT_LT((world.BodyVelocity(0).head<3>() - w_expected).norm(),
             1e-12 * w_expected.norm() + 1e-15);
-  EXPECT_LT((world.BodyVelocity(0).tail<3>() - s.contact_settings.dt_s * f_W / inertia.mass_kg).norm(), 1e-14);
+  EXPECT_LT(
+      (world.BodyVelocity(0).tail<3>() - s.contact_settings.dt_s * f_W / inertia.mass_kg).norm(),
+      1e-14);
   // Removed: the body keeps its velocity (no force, no gravity).
   world.SetExternalForce({});
   const Eigen::Matrix<double, 6, 1> V = world.BodyVelocity(0);

@@ -123,7 +123,8 @@ TEST_P(WorldModels, ContactStatesWithinTheMargin) {
     EXPECT_NEAR(c.signed_distance_m, 0.005, 1e-12);
     EXPECT_EQ(c.normal_force_W.norm(), 0.0);
     EXPECT_EQ(c.state, vz > 0 ? ContactResult::State::kSeparating : ContactResult::State::kMargin);
-    EXPECT_NEAR(c.signed_distance_end_m, c.signed_distance_m + s.contact_settings.dt_s * c.normal_velocity, 1e-15);
+    EXPECT_NEAR(c.signed_distance_end_m,
+                c.signed_distance_m + s.contact_settings.dt_s * c.normal_velocity, 1e-15);
     EXPECT_EQ(c.gliding_offset_m, 0.0);  // no slip
   }
 }
@@ -263,7 +264,8 @@ TEST(WorldJointConstraints, EffortLimitSaturatesAtThePhysicalTorque) {
   World w(s);
   ASSERT_TRUE(w.Step());
   EXPECT_TRUE(w.last_stats().converged);
-  EXPECT_NEAR(w.solver().impulses()[0], -e_max * s.contact_settings.dt_s, 1e-12);  // saturated: γ = −δt e_max
+  EXPECT_NEAR(w.solver().impulses()[0], -e_max * s.contact_settings.dt_s,
+              1e-12);  // saturated: γ = −δt e_max
   const double I = m * l * l + 1e-6;
   const double expected_accel = (m * g * l - e_max) / I;  // q = 0: full gravity torque
   EXPECT_NEAR(w.v()[0] / s.contact_settings.dt_s, expected_accel, 1e-3 * expected_accel);
