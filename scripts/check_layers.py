@@ -45,9 +45,9 @@ PARTS = {
     },
     "app": {
         "teleop": "",  # a person's commands to robot targets and forces
+        "command_line": "",  # app/command_line.{h,cc}: the options, checked, for both runs
         "runtime": "teleop",  # the sim thread, its snapshots, timeline, ghost and recording
-        "headless": "teleop",  # runs without a window: logs, summaries, task checks
-        ".": ABOVE,  # the command line, which serves both
+        "headless": "teleop command_line",  # runs without a window: logs, summaries, checks
     },
     "ui": {
         "widgets": "",  # ImGui pieces: sliders, plots, colour bars, the palette

@@ -5,8 +5,11 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <regex>
 #include <stdexcept>
+
+#include "input/input_spec.h"
 
 namespace contactlab {
 
@@ -173,9 +176,34 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
   return CheckGuiOptions(app, raw, out);
 }
 
+// The window options in a build without the GUI, and the input device: a replay file that
+// exists, and no gamepad without the GUI's window system.
+std::string CheckAgainstTheBuild(const CommandLine& cl, bool gui_built) {
+  if (!gui_built && (!cl.screenshot_path.empty() || !cl.gui_stats_path.empty())) {
+    return "--screenshot and --gui-stats need the GUI, which this build does not have";
+  }
+  if (cl.headless && !cl.screenshot_path.empty()) {
+    return "--screenshot renders the GUI; it can't be combined with --headless";
+  }
+  if (cl.input.empty()) return "";
+  InputSpec spec;
+  std::string error;
+  if (!ParseInputSpec(cl.input, &spec, &error)) return error;
+  if (spec.kind == InputSpec::Kind::kReplay &&
+      !std::filesystem::is_regular_file(spec.replay_path)) {
+    return "--input " + cl.input + ": no such replay file";
+  }
+  // The gamepad is read through the GUI's window system (GLFW); a headless run (and every run
+  // of a build without the GUI) has none, so the pad could never move the robot.
+  if (spec.kind == InputSpec::Kind::kGamepad && (cl.headless || !gui_built)) {
+    return "--input gamepad reads the pad through the GUI (GLFW); it can't be used headless";
+  }
+  return "";
+}
+
 }  // namespace
 
-int ParseCommandLine(int argc, char** argv, CommandLine* out, bool* exit_now) {
+int ParseCommandLine(int argc, char** argv, bool gui_built, CommandLine* out, bool* exit_now) {
   *exit_now = false;
   CLI::App app{"contactlab: interactive convex compliant contact simulator", "contactlab"};
   RawOptions raw;
@@ -191,7 +219,8 @@ int ParseCommandLine(int argc, char** argv, CommandLine* out, bool* exit_now) {
     spdlog::error("{}", e.what());
     return kExitBadInput;
   }
-  const std::string error = CheckOptions(app, raw, out);
+  std::string error = CheckOptions(app, raw, out);
+  if (error.empty()) error = CheckAgainstTheBuild(*out, gui_built);
   if (!error.empty()) {
     *exit_now = true;
     spdlog::error("{}", error);

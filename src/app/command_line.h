@@ -56,8 +56,13 @@ bool ParseWindowSize(const std::string& text, int* width, int* height);
 // 1 anything else (I/O).
 enum ExitCode { kExitOk = 0, kExitError = 1, kExitBadInput = 2, kExitRunFailed = 3 };
 
-// Parses argv. On --help prints usage and returns kExitOk with *exit_now = true; on a bad
-// argument prints one line and returns kExitBadInput with *exit_now = true.
-int ParseCommandLine(int argc, char** argv, CommandLine* out, bool* exit_now);
+// An error line quotes users' files: it stays one printable line of at most this many
+// characters (io/printable_text.h).
+inline constexpr size_t kMaxErrorLineChars = 400;
+
+// Parses argv and checks the options against each other and against this build (gui_built:
+// whether it has the GUI). On --help prints usage and returns kExitOk with *exit_now = true; on
+// a bad argument prints one line and returns kExitBadInput with *exit_now = true.
+int ParseCommandLine(int argc, char** argv, bool gui_built, CommandLine* out, bool* exit_now);
 
 }  // namespace contactlab

@@ -22,9 +22,9 @@ CLEAN = {
     "src/engine/world/world.h": '#include "engine/geometry/shape.h"\n#include <Eigen/Dense>\n',
     "src/io/loader.h": '#include "engine/world/world.h"\n',
     "src/input/device.h": "",
-    "src/app/runtime.h": '#include "io/loader.h"\n#include "input/device.h"\n',
-    "src/app/runtime.cc": '#include "app/runtime.h"\n',
-    "src/render/renderer.h": '#include "app/runtime.h"\n#include "glad/gl.h"\n',
+    "src/app/runtime/runtime.h": '#include "io/loader.h"\n#include "input/device.h"\n',
+    "src/app/runtime/runtime.cc": '#include "app/runtime/runtime.h"\n',
+    "src/render/renderer.h": '#include "app/runtime/runtime.h"\n#include "glad/gl.h"\n',
     "src/ui/panels.h": '#include "render/renderer.h"\n#include "imgui.h"\n',
     "src/main.cc": '#include "ui/panels.h"\n',
     "tests/test_support/scenes.h": '#include "io/loader.h"\n',
@@ -32,9 +32,9 @@ CLEAN = {
     "tests/engine/world/world_test.cc":
         '#include "engine/world/world.h"\n#include "test_support/scenes.h"\n#include "local.h"\n',
     "tests/engine/world/local.h": '#include "engine/geometry/shape.h"\n',
-    "tests/physics/fall_test.cc": '#include "app/runtime.h"\n',
+    "tests/physics/fall_test.cc": '#include "app/runtime/runtime.h"\n',
     "tests/ui/panels_test.cc": '#include "ui/panels.h"\n#include "test_support/pixels.h"\n',
-    "bench/step_bench.cc": '#include "app/runtime.h"\n',
+    "bench/step_bench.cc": '#include "app/runtime/runtime.h"\n',
     "fuzz/fuzz_loader.cc": '#include "io/loader.h"\n',
     "soak/soak_figures.h": "",
     "soak/soak_main.cc": '#include "ui/panels.h"\n#include "soak/soak_figures.h"\n',
@@ -68,8 +68,9 @@ class CheckLayers(unittest.TestCase):
              "src/render/colors.cc:2: render includes io/loader.h (it may include app, engine)"),
             ("src/render/keys.h", '#include "input/device.h"\n',
              "src/render/keys.h:1: render includes input/device.h (it may include app, engine)"),
-            ("src/app/gui_hook.cc", '#include "ui/panels.h"\n',
-             "src/app/gui_hook.cc:1: app includes ui/panels.h (it may include engine, input, io)"),
+            ("src/app/runtime/gui_hook.cc", '#include "ui/panels.h"\n',
+             "src/app/runtime/gui_hook.cc:1: app includes ui/panels.h "
+             "(it may include engine, input, io)"),
             ("src/engine/geometry/world_hook.h", '#include "engine/world/world.h"\n',
              "src/engine/geometry/world_hook.h:1: engine/geometry includes engine/world/world.h "
              "(it may include nothing else of engine)"),
@@ -84,11 +85,11 @@ class CheckLayers(unittest.TestCase):
             ("bench/gui_bench.cc", '#include "ui/panels.h"\n',
              "bench/gui_bench.cc:1: bench includes ui/panels.h "
              "(it may include app, engine, input, io)"),
-            ("fuzz/fuzz_runtime.cc", '#include "app/runtime.h"\n',
-             "fuzz/fuzz_runtime.cc:1: fuzz includes app/runtime.h "
+            ("fuzz/fuzz_runtime.cc", '#include "app/runtime/runtime.h"\n',
+             "fuzz/fuzz_runtime.cc:1: fuzz includes app/runtime/runtime.h "
              "(it may include engine, input, io)"),
-            ("src/app/runtime/sim.h", "",
-             "src/app/runtime: a subfolder not in check_layers.py's PARTS['app']"),
+            ("src/app/plugins/sim.h", "",
+             "src/app/plugins: a subfolder not in check_layers.py's PARTS['app']"),
             ("src/engine/helpers.h", "",
              "src/engine/helpers.h: a file at the top of engine, which PARTS lists by subfolder"),
             ("src/plugins/x.h", "", "src/plugins: not a layer of check_layers.py's LAYERS"),
@@ -102,18 +103,19 @@ class CheckLayers(unittest.TestCase):
 
     def test_parts_of_a_split_layer_keep_their_order(self):
         # app split into subfolders and ui into a file pair and the rest, one line per part.
-        parts = {"app": {"teleop": "", "sim": "teleop", ".": "*"}, "ui": {"widgets": "", ".": "*"}}
+        parts = {"app": {"teleop": "", "runtime": "", "sim": "teleop", ".": "*"},
+                 "ui": {"widgets": "", ".": "*"}}
         files = {
             "src/app/teleop/controller.h": "",
             "src/app/sim/sim_thread.h": '#include "app/teleop/controller.h"\n',
-            "src/app/headless.cc": '#include "app/sim/sim_thread.h"\n#include "app/runtime.h"\n',
+            "src/app/headless.cc": '#include "app/sim/sim_thread.h"\n#include "app/runtime/runtime.h"\n',
             "src/ui/widgets.h": "",
             "src/ui/widgets.cc": '#include "ui/widgets.h"\n',
             "src/ui/panels.cc": '#include "ui/widgets.h"\n#include "app/sim/sim_thread.h"\n',
         }
         planted = {
             "src/app/teleop/uses_sim.cc": '#include "app/sim/sim_thread.h"\n',
-            "src/app/sim/uses_top.cc": '#include "app/runtime.h"\n',
+            "src/app/sim/uses_top.cc": '#include "app/runtime/runtime.h"\n',
             "src/ui/widgets_extra.h": "",  # not a listed pair: the top of ui
             "src/ui/widgets.cc": '#include "ui/widgets.h"\n#include "ui/widgets_extra.h"\n',
         }
@@ -123,7 +125,7 @@ class CheckLayers(unittest.TestCase):
             self.assertEqual(list(check_layers.violations(root)), [])
             write(root, planted)
             self.assertEqual(sorted(check_layers.violations(root)), [
-                "src/app/sim/uses_top.cc:1: app/sim includes app/runtime.h "
+                "src/app/sim/uses_top.cc:1: app/sim includes app/runtime/runtime.h "
                 "(it may include teleop of app)",
                 "src/app/teleop/uses_sim.cc:1: app/teleop includes app/sim/sim_thread.h "
                 "(it may include nothing else of app)",

@@ -1,0 +1,127 @@
+#include "app/headless/headless_command.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <exception>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "app/headless/headless_runner.h"
+#include "app/teleop/teleop_controller.h"
+#include "engine/world/world.h"
+#include "input/input_spec.h"
+#include "io/printable_text.h"
+#include "io/scene_loader.h"
+
+namespace contactlab {
+namespace {
+
+// The scene's duration, unless --duration says otherwise; the paths of its outputs; unpaced
+// unless asked (or in real time where the GUI was asked of a build without one).
+HeadlessOptions MakeHeadlessOptions(const CommandLine& cl, const SceneSpec& scene, bool gui_built) {
+  HeadlessOptions options;
+  options.duration_s = cl.duration_s.value_or(scene.duration_s);
+  options.log_path = cl.log_path;
+  options.contact_log_path = cl.contact_log_path;
+  options.summary_path = cl.summary_path;
+  options.realtime_factor = cl.realtime_factor.value_or(0.0);
+  if (!cl.headless && !gui_built) {
+    spdlog::info("this build has no GUI; running '{}' headless in real time", scene.name);
+    options.realtime_factor = cl.realtime_factor.value_or(1.0);
+  }
+  return options;
+}
+
+// Two threads share a step's islands where the machine has the cores (the results do not
+// depend on it: docs/contact-model.md §4.2).
+void SetSolverThreads(const CommandLine& cl, World* world) {
+  ConvexSolverParameters parameters = world->solver().parameters();
+  parameters.num_threads = cl.solver_threads.value_or(
+      std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 2));
+  world->solver().set_parameters(parameters);
+}
+
+// What drives a scene with a robot arm: the input device (headless default: the scene's
+// scripted replay), optionally recorded. Owns them for the run.
+struct HeadlessTeleop {
+  std::unique_ptr<TeleopController> controller;
+  InputDevices devices;
+  Recorder recorder;
+};
+
+// Sets up teleoperation into *teleop and *options when the scene has a robot arm; false (said
+// in one line) on a bad --input or --record.
+bool SetUpTeleop(const CommandLine& cl, const World& world, HeadlessTeleop* teleop,
+                 HeadlessOptions* options) {
+  const auto config = FindTeleopConfig(world.scene());
+  if (!config) {
+    if (!cl.input.empty() || !cl.record_path.empty()) {
+      spdlog::warn("--input/--record: scene '{}' has no robot to teleoperate; ignored",
+                   world.scene().name);
+    }
+    return true;
+  }
+  std::string input = cl.input;
+  if (input.empty()) {
+    const std::string script = DefaultTeleopScript(world.scene());
+    input = script.empty() ? "keyboard" : "replay:" + script;
+  }
+  std::string error;
+  if ((!cl.record_path.empty() && !teleop->recorder.Open(cl.record_path, &error)) ||
+      !CreateInputDevices(input, &teleop->devices, &error)) {
+    spdlog::error("{}", error);
+    return false;
+  }
+  teleop->controller = std::make_unique<TeleopController>(world, *config);
+  options->teleop = teleop->controller.get();
+  options->input = teleop->devices.active.get();
+  if (teleop->recorder.is_open()) options->recorder = &teleop->recorder;
+  spdlog::info("teleoperation: {}", teleop->devices.active->Status());
+  return true;
+}
+
+int Run(const CommandLine& cl, const SceneSpec& scene, const HeadlessOptions& base_options) {
+  HeadlessOptions options = base_options;
+  World world(scene);
+  SetSolverThreads(cl, &world);
+  HeadlessTeleop teleop;
+  if (!SetUpTeleop(cl, world, &teleop, &options)) return kExitBadInput;
+  const HeadlessResult r = RunHeadless(&world, options);
+  if (r.failed) return kExitRunFailed;  // RunHeadless said why, in one line
+  spdlog::info("{} ({}): {} steps of {} s in {:.3f} s wall, {} not converged", scene.name,
+               ContactApproximationName(scene.contact_settings.approximation), r.steps,
+               scene.contact_settings.dt_s, r.wall_time_s, r.nonconverged_steps);
+  return kExitOk;
+}
+
+}  // namespace
+
+int RunHeadlessCommand(const CommandLine& cl, bool gui_built) {
+  SceneSpec scene;
+  try {
+    scene = LoadSceneFile(ResolveScenePath(cl.scene));
+    ApplyOverrides(cl.overrides, &scene.contact_settings);
+  } catch (const std::exception& e) {
+    spdlog::error("{}", Printable(e.what(), kMaxErrorLineChars));
+    return kExitBadInput;
+  }
+  const HeadlessOptions options = MakeHeadlessOptions(cl, scene, gui_built);
+  if (HeadlessStepCount(options.duration_s, scene.contact_settings.dt_s) < 0) {
+    spdlog::error("--duration {} s at dt = {} s is more than {} steps (the run's budget)",
+                  options.duration_s, scene.contact_settings.dt_s, kMaxHeadlessSteps);
+    return kExitBadInput;
+  }
+  try {
+    return Run(cl, scene, options);
+  } catch (const std::invalid_argument& e) {
+    spdlog::error("{}", Printable(scene.source + ": " + e.what(), kMaxErrorLineChars));
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", Printable(e.what(), kMaxErrorLineChars));
+    return kExitError;
+  }
+}
+
+}  // namespace contactlab

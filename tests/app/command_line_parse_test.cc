@@ -1,0 +1,56 @@
+// ParseCommandLine's checks of the options against each other and against the build, called
+// in-process (command_line_test.cc runs the binary for the rest).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "app/command_line.h"
+
+namespace contactlab {
+namespace {
+
+// Parses `args` (after the program name) as a build with or without the GUI would: the exit
+// code, with *cl filled.
+int Parse(std::vector<std::string> args, bool gui_built, CommandLine* cl) {
+  args.insert(args.begin(), "contactlab");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  bool exit_now = false;
+  const int code =
+      ParseCommandLine(static_cast<int>(argv.size()), argv.data(), gui_built, cl, &exit_now);
+  EXPECT_EQ(exit_now, code != kExitOk);
+  return code;
+}
+
+TEST(ParseCommandLine, WindowOutputsNeedABuildWithTheGui) {
+  for (const char* option : {"--screenshot", "--gui-stats"}) {
+    SCOPED_TRACE(option);
+    CommandLine with, without;
+    EXPECT_EQ(Parse({option, "out.file"}, true, &with), kExitOk);
+    EXPECT_EQ(Parse({option, "out.file"}, false, &without), kExitBadInput);
+  }
+}
+
+TEST(ParseCommandLine, TheGamepadNeedsTheGuiWindow) {
+  CommandLine gui, headless, no_gui;
+  EXPECT_EQ(Parse({"--input", "gamepad"}, true, &gui), kExitOk);
+  EXPECT_EQ(gui.input, "gamepad");
+  EXPECT_EQ(Parse({"--headless", "--input", "gamepad"}, true, &headless), kExitBadInput);
+  EXPECT_EQ(Parse({"--input", "gamepad"}, false, &no_gui), kExitBadInput);
+}
+
+TEST(ParseCommandLine, ContactOptionsAreCheckedAsTheSceneAndTheSlidersAre) {
+  CommandLine good, zero_friction, bad;
+  EXPECT_EQ(Parse({"--dt", "5e-4", "--stiffness", "2e5", "--model", "sap"}, true, &good), kExitOk);
+  EXPECT_EQ(good.overrides.dt_s, 5e-4);
+  EXPECT_EQ(good.overrides.stiffness_N_per_m, 2e5);
+  EXPECT_EQ(good.overrides.approximation, ContactApproximation::kSap);
+  EXPECT_FALSE(good.overrides.friction.has_value());
+  EXPECT_EQ(Parse({"--friction", "0"}, true, &zero_friction), kExitOk);
+  EXPECT_EQ(zero_friction.overrides.friction, 0.0);
+  EXPECT_EQ(Parse({"--stiction-tolerance", "0"}, true, &bad), kExitBadInput);
+}
+
+}  // namespace
+}  // namespace contactlab
