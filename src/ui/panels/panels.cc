@@ -6,8 +6,8 @@
 #include <span>
 #include <string>
 
-#include "engine/solver/contact_constraint_factory.h"
 #include "render/render_layers.h"
+#include "ui/panels/contact_model_panel.h"
 #include "ui/panels/contact_panel.h"
 #include "ui/panels/exports.h"
 #include "ui/panels/hydroelastic_panel.h"
@@ -26,26 +26,6 @@ namespace {
 const char* BodyName(const Snapshot& s, int b) {
   if (!s.scene || b < 0 || b >= static_cast<int>(s.scene->bodies.size())) return "(none)";
   return s.scene->bodies[b].body.name.c_str();
-}
-
-// The contact settings the panels show: those the UI last posted, until a snapshot has them in
-// force (the sim thread applies a change between steps), and then the snapshot's.
-const ContactSettings& ShownSettings(const Snapshot& snapshot, UiState* ui) {
-  if (ui->posted_settings == snapshot.contact_settings) ui->posted_settings.reset();
-  return ui->posted_settings ? *ui->posted_settings : snapshot.contact_settings;
-}
-
-// Posts a change to the contact settings, shown at once. A change the runtime will reject is
-// posted (for its error message) but not shown.
-void Post(const ContactOverrides& change, const Snapshot& snapshot, UiState* ui,
-          UiActions* actions) {
-  ContactSettings shown = ShownSettings(snapshot, ui);
-  try {
-    ApplyOverrides(change, &shown);
-    ui->posted_settings = shown;
-  } catch (const std::invalid_argument&) {
-  }
-  actions->commands.push_back(command::SetOverrides{change});
 }
 
 }  // namespace
@@ -83,10 +63,9 @@ void TrackConvergence(const Snapshot& snapshot, UiState* ui) {
   if (snapshot.run > ui->convergence_run) StartConvergenceCount(snapshot.run, ui);
 }
 
-void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
-  const char* name = snapshot.scene ? snapshot.scene->name.c_str() : "?";
-  ImGui::Text("%s   t = %.3f s   step %llu", name, snapshot.time_s,
-              static_cast<unsigned long long>(snapshot.step_index));
+namespace {
+
+void RunButtons(const Snapshot& snapshot, UiActions* actions) {
   if (ImGui::Button(snapshot.paused ? "  Play  " : " Pause  ")) {
     if (snapshot.paused) {
       actions->commands.push_back(command::Resume{});
@@ -105,40 +84,24 @@ void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) 
     ImGui::SameLine();
     ImGui::TextColored(kWarnColor, "paused");
   }
+}
 
-  // δt (live; applied between steps).
-  const double scene_dt = ui->defaults.contact_settings.dt_s;
-  double dt = ShownSettings(snapshot, ui).dt_s;
-  bool reset = false;
-  ImGui::BeginGroup();
-  const bool dt_changed = ParameterRow("time step dt [s]", "dt", &dt, scene_dt, 1e-5, 5e-2, "%.2e",
-                                       true, false, &reset, &ui->edit_value);
-  ImGui::EndGroup();
-  ParameterTooltip(
-      "dt [s]: the time step; the convex approximations glide by mu*dt*|v_t| and SAP's "
-      "near-rigid contact is as stiff as dt allows",
-      "");
-  if ((dt_changed && dt > 0) || reset) {
-    ContactOverrides o;
-    o.dt_s = reset ? scene_dt : dt;
-    Post(o, snapshot, ui, actions);
-  }
-
-  // Real-time factor.
+// The target real-time factor (or as fast as possible), and the achieved one.
+void RealtimeFactorRows(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ImGui::TextUnformatted("target real-time factor");
   if (ui->as_fast_as_possible) ImGui::BeginDisabled();
   ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - 70.0f));
-  bool rtf_changed = ImGui::SliderFloat("##rtf", &ui->target_realtime_factor, 0.01f, 100.0f,
-                                        "%.3gx", ImGuiSliderFlags_Logarithmic);
+  bool changed = ImGui::SliderFloat("##rtf", &ui->target_realtime_factor, 0.01f, 100.0f, "%.3gx",
+                                    ImGuiSliderFlags_Logarithmic);
   if (ui->as_fast_as_possible) ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("1x")) {
     ui->target_realtime_factor = 1.0f;
     ui->as_fast_as_possible = false;
-    rtf_changed = true;
+    changed = true;
   }
-  rtf_changed |= ImGui::Checkbox("as fast as possible", &ui->as_fast_as_possible);
-  if (rtf_changed && ui->target_realtime_factor > 0) {
+  changed |= ImGui::Checkbox("as fast as possible", &ui->as_fast_as_possible);
+  if (changed && ui->target_realtime_factor > 0) {
     actions->commands.push_back(command::SetRealtimeFactor{
         ui->as_fast_as_possible ? 0.0 : static_cast<double>(ui->target_realtime_factor)});
   }
@@ -148,9 +111,10 @@ void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) 
   ImGui::TextColored(behind ? kWarnColor : ImGui::GetStyle().Colors[ImGuiCol_Text],
                      "achieved %.3gx%s", snapshot.achieved_realtime_factor,
                      behind ? "  (solver can't keep up)" : "");
+}
 
-  // Scene picker.
-  ImGui::Separator();
+// The built-in scenes, or a path to a scene file.
+void ScenePicker(UiState* ui, UiActions* actions) {
   ImGui::TextUnformatted("scene");
   ImGui::SetNextItemWidth(-1);
   if (ImGui::BeginCombo("##scene", ui->current_scene.c_str())) {
@@ -169,101 +133,17 @@ void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) 
   }
 }
 
-void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
-  const ContactApproximation current = ShownSettings(snapshot, ui).approximation;
-  int index = static_cast<int>(
-      std::find(std::begin(kApproximationChoices), std::end(kApproximationChoices), current) -
-      std::begin(kApproximationChoices));
-  ImGui::TextUnformatted("approximation");
-  ImGui::SetNextItemWidth(-1);
-  if (ImGui::Combo("##approximation", &index, kApproximationLabels,
-                   static_cast<int>(std::size(kApproximationLabels)))) {
-    ContactOverrides o;
-    o.approximation = kApproximationChoices[index];
-    Post(o, snapshot, ui, actions);
-  }
+}  // namespace
 
-  const ContactProperties& scene = ui->defaults.contact;
-  // One row per overridable contact parameter.
-  // Reset clears the override (ContactOverrides::clear), so that every pair has its own scene
-  // value again (pairs combine per-geometry values; the row shows a representative one).
-  struct Row {
-    ContactParameter parameter;
-    const char* help;  // unit and what it does physically, one line
-    const char* label;
-    const char* id;
-    std::optional<double> ContactSettings::*setting;
-    std::optional<double> ContactOverrides::*change;
-    bool ContactOverrides::Clear::*clear;
-    double scene_value;
-    double min, max;
-    const char* format;
-    bool logarithmic;
-  };
-  using Clear = ContactOverrides::Clear;
-  const Row rows[] = {
-      {ContactParameter::kStiffness,
-       "k [N/m]: point-contact stiffness, normal force per metre of penetration",
-       "stiffness k [N/m]", "k", &ContactSettings::stiffness_N_per_m,
-       &ContactOverrides::stiffness_N_per_m, &Clear::stiffness, scene.stiffness_N_per_m, 1e2, 1e9,
-       "%.3e", true},
-      {ContactParameter::kHuntCrossley,
-       "d [s/m]: Hunt & Crossley dissipation, force k*x*(1 + d*v) - bounces lose energy with d",
-       "Hunt-Crossley d [s/m]", "d", &ContactSettings::hunt_crossley_s_per_m,
-       &ContactOverrides::hunt_crossley_s_per_m, &Clear::hunt_crossley, scene.hunt_crossley_s_per_m,
-       1e-2, 1e4, "%.4g", true},
-      {ContactParameter::kRelaxationTime,
-       "tau_d [s]: SAP's dissipation time scale; it also adds mu*tau_d*|v_t| to the gliding",
-       "SAP relaxation time [s]", "tau", &ContactSettings::relaxation_time_s,
-       &ContactOverrides::relaxation_time_s, &Clear::relaxation_time, scene.relaxation_time_s, 1e-6,
-       1.0, "%.3e", true},
-      {ContactParameter::kFriction,
-       "mu [-]: Coulomb friction coefficient, the ratio of friction to normal force when sliding",
-       "friction mu", "mu", &ContactSettings::friction, &ContactOverrides::friction,
-       &Clear::friction, scene.friction, 0.0, 3.0, "%.3f", false},
-  };
-  for (const Row& row : rows) {
-    const std::optional<double> in_force = ShownSettings(snapshot, ui).*row.setting;
-    double value = in_force.value_or(row.scene_value);
-    bool reset = false;
-    const char* unused = UnusedParameterReason(current, row.parameter);
-    ImGui::BeginGroup();
-    ImGui::BeginDisabled(unused[0] != '\0');
-    const bool changed =
-        ParameterRow(row.label, row.id, &value, row.scene_value, row.min, row.max, row.format,
-                     row.logarithmic, in_force.has_value(), &reset, &ui->edit_value);
-    ImGui::EndDisabled();
-    ImGui::EndGroup();
-    ParameterTooltip(row.help, unused);
-    ContactOverrides o;
-    if (reset) {
-      o.clear.*row.clear = true;
-      Post(o, snapshot, ui, actions);
-    } else if (changed) {
-      o.*row.change = value;
-      Post(o, snapshot, ui, actions);
-    }
-  }
-  const double scene_vs = ui->defaults.contact_settings.stiction_tolerance_m_per_s;
-  double vs = ShownSettings(snapshot, ui).stiction_tolerance_m_per_s;
-  bool reset = false;
-  const char* vs_unused = UnusedParameterReason(current, ContactParameter::kStictionTolerance);
-  ImGui::BeginGroup();
-  ImGui::BeginDisabled(vs_unused[0] != '\0');
-  const bool vs_changed = ParameterRow("stiction tolerance v_s [m/s]", "vs", &vs, scene_vs, 1e-6,
-                                       1e-1, "%.2e", true, false, &reset, &ui->edit_value);
-  ImGui::EndDisabled();
-  ImGui::EndGroup();
-  ParameterTooltip(
-      "v_s [m/s]: slip speed below which friction is smoothed (sticks); smaller: stiffer "
-      "stiction, harder solves",
-      vs_unused);
-  if (vs_changed || reset) {
-    ContactOverrides o;
-    o.stiction_tolerance_m_per_s = reset ? scene_vs : vs;
-    Post(o, snapshot, ui, actions);
-  }
-  ImGui::TextColored(kDimColor, "applies to every contact pair; right-click: type");
+void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
+  const char* name = snapshot.scene ? snapshot.scene->name.c_str() : "?";
+  ImGui::Text("%s   t = %.3f s   step %llu", name, snapshot.time_s,
+              static_cast<unsigned long long>(snapshot.step_index));
+  RunButtons(snapshot, actions);
+  TimeStepRow(snapshot, ui, actions);
+  RealtimeFactorRows(snapshot, ui, actions);
+  ImGui::Separator();
+  ScenePicker(ui, actions);
 }
 
 namespace {

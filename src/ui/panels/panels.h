@@ -7,6 +7,7 @@
 
 #include "app/runtime/sim_runtime.h"
 #include "app/runtime/snapshot.h"
+#include "ui/panels/contact_model_panel.h"
 #include "ui/state/actions.h"
 #include "ui/state/ui_state.h"
 #include "ui/widgets/plot_data.h"
@@ -26,7 +27,6 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
 
 // The individual panels (content only; DrawUi places them).
 void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
-void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
 void SolverPanel(const Snapshot& snapshot, UiState* ui);
 void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
 void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, UiActions* actions);
