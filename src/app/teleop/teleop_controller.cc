@@ -189,40 +189,45 @@ void TeleopController::ShowInitialGrip() {
   state_.command.grip = grip_latched_ ? std::clamp(*config_.initial_grip, 0.0, 1.0) : 0.0;
 }
 
-void TeleopController::Update(const TeleopCommand& command, World* world) {
-  const double dt = world->dt();
-  const int n = static_cast<int>(q_target_.size());
-
-  // The command in world axes, clamped.
-  TeleopCommand c = command;
-  c.grip = std::isfinite(c.grip) ? std::clamp(c.grip, 0.0, 1.0) : 0.0;
-  if (grip_latched_) {
-    if (latched_device_grip_ < 0) latched_device_grip_ = c.grip;
-    if (c.grip != latched_device_grip_) {
-      grip_latched_ = false;
-    } else {
-      c.grip = std::clamp(*config_.initial_grip, 0.0, 1.0);
-    }
+// The device's grip, or the scene's latched one until the device's grip changes.
+double TeleopController::LatchedGrip(double device_grip) {
+  if (!grip_latched_) return device_grip;
+  if (latched_device_grip_ < 0) latched_device_grip_ = device_grip;
+  if (device_grip != latched_device_grip_) {
+    grip_latched_ = false;
+    return device_grip;
   }
+  return std::clamp(*config_.initial_grip, 0.0, 1.0);
+}
+
+// The command as applied: grip in [0, 1] (or latched), non-finite twists zeroed, speeds clamped.
+TeleopCommand TeleopController::ClampCommand(const TeleopCommand& command) {
+  TeleopCommand c = command;
+  c.grip = LatchedGrip(std::isfinite(c.grip) ? std::clamp(c.grip, 0.0, 1.0) : 0.0);
   if (!c.linear_m_per_s.allFinite()) c.linear_m_per_s.setZero();
   if (!c.angular_rad_per_s.allFinite()) c.angular_rad_per_s.setZero();
   c.linear_m_per_s = ClampNorm(c.linear_m_per_s, config_.max_linear_speed_m_per_s);
   c.angular_rad_per_s = ClampNorm(c.angular_rad_per_s, config_.max_angular_speed_rad_per_s);
-  Eigen::Vector3d w = c.angular_rad_per_s, v = c.linear_m_per_s;
-  if (c.frame == CommandFrame::kTool) {
-    w = target_tcp_W_.linear() * w;
-    v = target_tcp_W_.linear() * v;
-  }
+  return c;
+}
 
-  // Integrate the target TCP pose.
+// The target TCP pose moves by the twist (ω, v) in world axes over δt.
+void TeleopController::IntegrateTargetPose(const Eigen::Vector3d& w, const Eigen::Vector3d& v,
+                                           double dt) {
   target_tcp_W_.translation() += dt * v;
   if (w.squaredNorm() > 0) {
     const Eigen::Matrix3d R = Eigen::AngleAxisd(w.norm() * dt, w.normalized()).toRotationMatrix() *
                               target_tcp_W_.linear();
     target_tcp_W_.linear() = Eigen::Quaterniond(R).normalized().toRotationMatrix();
   }
+}
 
-  // Closed-loop IK on the targets.
+// Closed-loop differential IK on the joint targets: the feed-forward twist plus a pull of the
+// targets' tool pose towards the target pose (gain at most 0.5/δt), then the arm's PD targets.
+DifferentialIkResult TeleopController::TrackTargetPose(const Eigen::Vector3d& w,
+                                                       const Eigen::Vector3d& v, World* world) {
+  const double dt = world->dt();
+  const int n = static_cast<int>(q_target_.size());
   q_full_ = world->q();
   for (int i = 0; i < n; ++i) q_full_[arm_position_indices_[i]] = q_target_[i];
   world->multibody().UpdateKinematics(q_full_, v_zero_, target_data_.get());
@@ -242,11 +247,15 @@ void TeleopController::Update(const TeleopCommand& command, World* world) {
   }
   ik_->IntegrateTargets(qdot_, dt, &q_target_);
   for (int i = 0; i < n; ++i) world->SetPdTarget(config_.arm_bodies[i], q_target_[i], qdot_[i]);
+  return ik;
+}
 
-  // Fingers: the leader's PD drives them all through the couplers, its effort limit the grip
-  // force times drive_per_grip_force_, so each finger squeezes with the grip force.
+// Fingers: the leader's PD drives them all through the couplers, its effort limit the grip
+// force times drive_per_grip_force_, so each finger squeezes with the grip force. Returns the
+// finger target.
+double TeleopController::DriveFingers(double grip, World* world) {
   const double finger_target =
-      config_.finger_open_m + c.grip * (config_.finger_closed_m - config_.finger_open_m);
+      config_.finger_open_m + grip * (config_.finger_closed_m - config_.finger_open_m);
   const double force = grip_force();
   if (!config_.finger_bodies.empty()) {
     const int leader = config_.finger_bodies.front();
@@ -257,26 +266,43 @@ void TeleopController::Update(const TeleopCommand& command, World* world) {
   }
   applied_finger_target_ = finger_target;
   applied_grip_force_ = force;
+  return finger_target;
+}
 
-  // State for the GUI.
+// The state the GUI shows: the command applied, targets, tracking errors, grip and IK health.
+void TeleopController::FillState(const TeleopCommand& c, double finger_target,
+                                 const DifferentialIkResult& ik, const World& world) {
   state_.command = c;
   state_.grip_latched = grip_latched_;
   state_.target_tcp_W = target_tcp_W_;
-  state_.tcp_W = ik_->CalcToolPose(world->data());
+  state_.tcp_W = ik_->CalcToolPose(world.data());
   state_.position_error_m = (target_tcp_W_.translation() - state_.tcp_W.translation()).norm();
   state_.orientation_error_rad =
       RotationVector(target_tcp_W_.linear() * state_.tcp_W.linear().transpose()).norm();
-  state_.grip_force_N = force;
+  state_.grip_force_N = applied_grip_force_;
   state_.finger_target_m = finger_target;
   double opening = 0;
   for (int b : config_.finger_bodies) {
-    opening += world->q()[world->multibody().position_start(world->multibody_index(b))];
+    opening += world.q()[world.multibody().position_start(world.multibody_index(b))];
   }
   state_.finger_opening_m =
       config_.finger_bodies.empty() ? 0 : opening / config_.finger_bodies.size();
   state_.ik_ok = ik.ok();
   state_.ik_min_singular_value = ik.min_singular_value;
   state_.ik_num_limited = ik.num_limited;
+}
+
+void TeleopController::Update(const TeleopCommand& command, World* world) {
+  const TeleopCommand c = ClampCommand(command);
+  Eigen::Vector3d w = c.angular_rad_per_s, v = c.linear_m_per_s;
+  if (c.frame == CommandFrame::kTool) {
+    w = target_tcp_W_.linear() * w;
+    v = target_tcp_W_.linear() * v;
+  }
+  IntegrateTargetPose(w, v, world->dt());
+  const DifferentialIkResult ik = TrackTargetPose(w, v, world);
+  const double finger_target = DriveFingers(c.grip, world);
+  FillState(c, finger_target, ik, *world);
 }
 
 }  // namespace contactlab

@@ -132,6 +132,15 @@ class TeleopController {
   double drive_per_grip_force_ = 1;  // leader's effort limit per newton of grip (constructor)
   double applied_finger_target_ = -1;
   void ShowInitialGrip();
+  // Update's stages, in order.
+  double LatchedGrip(double device_grip);
+  TeleopCommand ClampCommand(const TeleopCommand& command);
+  void IntegrateTargetPose(const Eigen::Vector3d& w, const Eigen::Vector3d& v, double dt);
+  DifferentialIkResult TrackTargetPose(const Eigen::Vector3d& w, const Eigen::Vector3d& v,
+                                       World* world);
+  double DriveFingers(double grip, World* world);
+  void FillState(const TeleopCommand& c, double finger_target, const DifferentialIkResult& ik,
+                 const World& world);
   bool grip_latched_ = false;        // initial_grip in force
   double latched_device_grip_ = -1;  // the device's grip at the first Update
   TeleopState state_;
