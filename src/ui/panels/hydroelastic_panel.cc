@@ -21,24 +21,8 @@ constexpr double kMinModulus_Pa = 1e4, kMaxModulus_Pa = 1e12;
 // Resolution slider range [mm]; the runtime has the final word (ValidateHydroelasticChange).
 constexpr float kMinResolution_mm = 0.5f, kMaxResolution_mm = 100.0f;
 
-// What the panel remembers between frames (immediate mode): the selection and the values it
-// asked for, per scene (a new scene_generation starts afresh).
-struct PanelState {
-  uint64_t scene_generation = UINT64_MAX;
-  int selected = -1;  // geometry index (World order), −1: every compliant shape
-  std::optional<double> requested_modulus_Pa, requested_resolution_m;
-  float resolution_mm = 0;  // the resolution slider while it is dragged
-  bool dragging_resolution = false;
-  // When the last request was posted and what the error banner held then: a request not in
-  // force after kRequestTimeout_s, or followed by a new "hydroelastic change" error (rejected:
-  // too fine, …), is dropped and the sliders show the values in force again.
-  double request_time_s = 0;
-  size_t errors_at_request = 0;
-  std::string last_error_at_request;
-  std::vector<int> compliant;  // this frame's compliant geometries (kept: no per-frame allocation)
-};
 constexpr double kRequestTimeout_s = 10.0;
-PanelState g_state;
+using PanelState = HydroelasticPanelState;
 
 bool IsCompliant(const GeometrySpec* spec) {
   return spec != nullptr && spec->hydroelastic.model == ContactModel::kHydroelasticCompliant;
@@ -83,95 +67,115 @@ bool HasHydroelasticShapes(const Snapshot& snapshot) {
   return std::any_of(snapshot.geometries.begin(), snapshot.geometries.end(), IsCompliant);
 }
 
-void HydroelasticPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
-  PanelState& st = g_state;
-  if (st.scene_generation != snapshot.scene_generation) {
-    st = PanelState{};
-    st.scene_generation = snapshot.scene_generation;
-  }
-  std::vector<int>& compliant = st.compliant;
-  compliant.clear();
-  for (size_t g = 0; g < snapshot.geometries.size(); ++g) {
-    if (IsCompliant(snapshot.geometries[g])) compliant.push_back(static_cast<int>(g));
-  }
-  if (compliant.empty()) {
-    ImGui::TextColored(kDimColor, "no hydroelastic_compliant shape in this scene");
-    return;
-  }
-  if (st.selected >= 0 &&
-      std::find(compliant.begin(), compliant.end(), st.selected) == compliant.end()) {
-    st.selected = -1;
-  }
+namespace {
 
-  // What is in force, per compliant shape.
-  for (int g : compliant) {
+// This frame's compliant shapes into st->compliant; the selection kept only if still one.
+void FindCompliantShapes(const Snapshot& snapshot, PanelState* st) {
+  if (st->scene_generation != snapshot.scene_generation) {
+    *st = PanelState{};
+    st->scene_generation = snapshot.scene_generation;
+  }
+  st->compliant.clear();
+  for (size_t g = 0; g < snapshot.geometries.size(); ++g) {
+    if (IsCompliant(snapshot.geometries[g])) st->compliant.push_back(static_cast<int>(g));
+  }
+  if (st->selected >= 0 &&
+      std::find(st->compliant.begin(), st->compliant.end(), st->selected) == st->compliant.end()) {
+    st->selected = -1;
+  }
+}
+
+// What is in force per compliant shape, and which one the sliders change.
+void ShapeSelector(const Snapshot& snapshot, PanelState* st) {
+  for (int g : st->compliant) {
     ImGui::Text("%s: E_h %.3g Pa, %.2f mm%s", GeometryLabel(snapshot, g).c_str(),
                 InForce(snapshot, g).modulus_Pa, 1e3 * Resolution(snapshot, g),
                 InForce(snapshot, g).resolution_m > 0 ? "" : " (default)");
   }
-
-  // Which shape the sliders change.
-  const std::string preview =
-      st.selected < 0 ? std::string("all compliant shapes") : GeometryLabel(snapshot, st.selected);
+  const std::string preview = st->selected < 0 ? std::string("all compliant shapes")
+                                               : GeometryLabel(snapshot, st->selected);
   ImGui::SetNextItemWidth(-1);
   if (ImGui::BeginCombo("##hydro_shape", preview.c_str())) {
-    if (ImGui::Selectable("all compliant shapes", st.selected < 0)) st.selected = -1;
-    for (int g : compliant) {
+    if (ImGui::Selectable("all compliant shapes", st->selected < 0)) st->selected = -1;
+    for (int g : st->compliant) {
       ImGui::PushID(g);
-      if (ImGui::Selectable(GeometryLabel(snapshot, g).c_str(), st.selected == g)) st.selected = g;
+      if (ImGui::Selectable(GeometryLabel(snapshot, g).c_str(), st->selected == g)) {
+        st->selected = g;
+      }
       ImGui::PopID();
     }
     ImGui::EndCombo();
   }
-  const int shown = st.selected >= 0 ? st.selected : compliant[0];
-  const double modulus_in_force = InForce(snapshot, shown).modulus_Pa;
-  const double resolution_in_force = Resolution(snapshot, shown);
+}
 
-  // E_h: logarithmic, posted live (cheap: no re-meshing; the runtime coalesces a drag).
+// E_h: logarithmic, posted live (cheap: no re-meshing; the runtime coalesces a drag).
+void ModulusSlider(double in_force_Pa, PanelState* st, UiState* ui, UiActions* actions) {
   ImGui::TextUnformatted("hydroelastic modulus E_h [Pa]");
   ImGui::SetNextItemWidth(-1);
-  double modulus = st.requested_modulus_Pa.value_or(modulus_in_force);
+  double modulus = st->requested_modulus_Pa.value_or(in_force_Pa);
   if (LogSlider("hydro_modulus", &modulus, kMinModulus_Pa, kMaxModulus_Pa, &ui->edit_value)) {
-    st.requested_modulus_Pa = modulus;
-    NoteRequest(*ui, &st);
-    actions->commands.push_back(command::SetHydroelastic{st.selected, modulus, std::nullopt});
+    st->requested_modulus_Pa = modulus;
+    NoteRequest(*ui, st);
+    actions->commands.push_back(command::SetHydroelastic{st->selected, modulus, std::nullopt});
   }
+}
 
-  // Resolution: posted when the slider is released (each value is a new mesh).
+// Resolution: posted when the slider is released (each value is a new mesh).
+void ResolutionSlider(double in_force_m, PanelState* st, const UiState& ui, UiActions* actions) {
   ImGui::TextUnformatted("mesh resolution [mm]");
   ImGui::SetNextItemWidth(-1);
-  if (!st.dragging_resolution) {
-    st.resolution_mm =
-        static_cast<float>(1e3 * st.requested_resolution_m.value_or(resolution_in_force));
+  if (!st->dragging_resolution) {
+    st->resolution_mm = static_cast<float>(1e3 * st->requested_resolution_m.value_or(in_force_m));
   }
-  ImGui::SliderFloat("##hydro_resolution", &st.resolution_mm, kMinResolution_mm, kMaxResolution_mm,
+  ImGui::SliderFloat("##hydro_resolution", &st->resolution_mm, kMinResolution_mm, kMaxResolution_mm,
                      "%.2f mm", ImGuiSliderFlags_Logarithmic);
-  st.dragging_resolution = ImGui::IsItemActive();
+  st->dragging_resolution = ImGui::IsItemActive();
   if (ImGui::IsItemDeactivatedAfterEdit()) {
-    st.requested_resolution_m = 1e-3 * static_cast<double>(st.resolution_mm);
-    NoteRequest(*ui, &st);
+    st->requested_resolution_m = 1e-3 * static_cast<double>(st->resolution_mm);
+    NoteRequest(ui, st);
     actions->commands.push_back(
-        command::SetHydroelastic{st.selected, std::nullopt, st.requested_resolution_m});
+        command::SetHydroelastic{st->selected, std::nullopt, st->requested_resolution_m});
   }
+}
 
-  // A request not yet in force is being built; a rejected or stale one is dropped.
-  if (RejectedSinceRequest(*ui, st) || ImGui::GetTime() - st.request_time_s > kRequestTimeout_s) {
-    st.requested_modulus_Pa.reset();
-    st.requested_resolution_m.reset();
+// A request not yet in force is being built (said so); a rejected or stale one is dropped.
+void PendingRequestNote(double modulus_in_force_Pa, double resolution_in_force_m, const UiState& ui,
+                        PanelState* st) {
+  if (RejectedSinceRequest(ui, *st) || ImGui::GetTime() - st->request_time_s > kRequestTimeout_s) {
+    st->requested_modulus_Pa.reset();
+    st->requested_resolution_m.reset();
   }
   const bool modulus_pending =
-      st.requested_modulus_Pa &&
-      std::abs(*st.requested_modulus_Pa - modulus_in_force) > 1e-9 * modulus_in_force;
+      st->requested_modulus_Pa &&
+      std::abs(*st->requested_modulus_Pa - modulus_in_force_Pa) > 1e-9 * modulus_in_force_Pa;
   const bool resolution_pending =
-      st.requested_resolution_m &&
-      std::abs(*st.requested_resolution_m - resolution_in_force) > 1e-9 * resolution_in_force;
+      st->requested_resolution_m &&
+      std::abs(*st->requested_resolution_m - resolution_in_force_m) > 1e-9 * resolution_in_force_m;
   if (modulus_pending || resolution_pending) {
     ImGui::TextColored(kDimColor, "building the new %s...",
                        resolution_pending ? "mesh" : "pressure field");
   } else {
-    st.requested_modulus_Pa.reset();
-    st.requested_resolution_m.reset();
+    st->requested_modulus_Pa.reset();
+    st->requested_resolution_m.reset();
   }
+}
+
+}  // namespace
+
+void HydroelasticPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
+  PanelState& st = ui->hydroelastic;
+  FindCompliantShapes(snapshot, &st);
+  if (st.compliant.empty()) {
+    ImGui::TextColored(kDimColor, "no hydroelastic_compliant shape in this scene");
+    return;
+  }
+  ShapeSelector(snapshot, &st);
+  const int shown = st.selected >= 0 ? st.selected : st.compliant[0];
+  const double modulus_in_force = InForce(snapshot, shown).modulus_Pa;
+  const double resolution_in_force = Resolution(snapshot, shown);
+  ModulusSlider(modulus_in_force, &st, ui, actions);
+  ResolutionSlider(resolution_in_force, &st, *ui, actions);
+  PendingRequestNote(modulus_in_force, resolution_in_force, *ui, &st);
   ImGui::TextColored(kDimColor, "p = E_h * eps; finer meshes cost more per step");
 }
 

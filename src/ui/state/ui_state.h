@@ -43,6 +43,23 @@ enum PlotSeries {
 std::vector<std::string> PlotSeriesNames();  // CSV header names: normal_force_N, ...
 inline constexpr int kNumPlots = 4;
 
+// What the hydroelastic panel (ui/panels/hydroelastic_panel.h) remembers between frames: the
+// selection and the values it asked for, per scene (a new scene_generation starts afresh).
+struct HydroelasticPanelState {
+  uint64_t scene_generation = UINT64_MAX;
+  int selected = -1;  // geometry index (World order), −1: every compliant shape
+  std::optional<double> requested_modulus_Pa, requested_resolution_m;
+  float resolution_mm = 0;  // the resolution slider while it is dragged
+  bool dragging_resolution = false;
+  // When the last request was posted and what the error banner held then: a request not in
+  // force after a timeout, or followed by a new "hydroelastic change" error (rejected: too fine,
+  // …), is dropped and the sliders show the values in force again.
+  double request_time_s = 0;
+  size_t errors_at_request = 0;
+  std::string last_error_at_request;
+  std::vector<int> compliant;  // this frame's compliant geometries (kept: no per-frame allocation)
+};
+
 // The recording panel's paths (ui/panels/recording_panel.h).
 struct RecordingPanelState {
   char record_path[512] = "";  // empty: contactlab_teleop_DATE_TIME.csv in the working dir
@@ -85,6 +102,7 @@ struct UiState {
   ContactInspectorState contacts;    // contact read-out, gliding overlay, exports
 
   RecordingPanelState recording;  // teleoperation record / replay paths
+  HydroelasticPanelState hydroelastic;
   // Windows and messages.
   bool show_help = false;
   bool show_panels = true;
