@@ -689,6 +689,75 @@ std::string DescribeWrongForm(const std::string& text, const std::string& source
 
 }  // namespace
 
+namespace {
+
+// The scene-wide keys: name, duration, gravity, margin and the contact settings it starts with.
+void ParseSceneKeys(const Context& ctx, const YAML::Node& root, SceneSpec* scene) {
+  scene->name = ctx.String(root, "scene", std::filesystem::path(ctx.source).stem().string());
+  ContactSettings& settings = scene->contact_settings;
+  settings.dt_s = ctx.Bounded(root, "scene", "dt", settings.dt_s, scene_bounds::kTimeStep);
+  scene->duration_s =
+      ctx.Bounded(root, "scene", "duration", scene->duration_s, scene_bounds::kDuration);
+  const std::string model = ctx.String(root, "model", "lagged");
+  const auto approximation = ParseContactApproximation(model);
+  if (!approximation) {
+    ctx.Fail(root["model"],
+             fmt::format("unknown model '{}' (sap, lagged, similar, regularized_lagged)", model));
+  }
+  settings.approximation = *approximation;
+  scene->gravity_W =
+      ctx.BoundedVec3(root, "scene", "gravity", scene->gravity_W, scene_bounds::kAcceleration);
+  scene->contact_margin_m =
+      ctx.NonNegative(root, "scene", "contact_margin", scene->contact_margin_m);
+  settings.stiction_tolerance_m_per_s =
+      ctx.Positive(root, "scene", "stiction_tolerance", settings.stiction_tolerance_m_per_s);
+  settings.sap_sigma = ctx.Positive(root, "scene", "sigma", settings.sap_sigma);
+  // The older spelling of `model: regularized_lagged`.
+  if (ctx.Bool(root, "regularized_lagged", false)) {
+    if (settings.approximation != ContactApproximation::kLagged) {
+      ctx.Fail(root["regularized_lagged"], "regularized_lagged: true needs model: lagged");
+    }
+    settings.approximation = ContactApproximation::kRegularizedLagged;
+  }
+}
+
+// Each entry of the list `key` (if present) parsed by parse(entry, index).
+template <typename ParseEntry>
+void ParseList(const Context& ctx, const YAML::Node& root, const char* key, ParseEntry parse) {
+  const YAML::Node list = root[key];
+  if (!list.IsDefined()) return;
+  if (!list.IsSequence()) ctx.Fail(list, fmt::format("{} must be a list", key));
+  for (size_t i = 0; i < list.size(); ++i) parse(list[i], static_cast<int>(i));
+}
+
+// The bodies, robots and generators, each bounded in number, and the cameras.
+void ParseBodiesAndCameras(const Context& ctx, const YAML::Node& root,
+                           const ContactProperties& defaults, SceneSpec* scene) {
+  const YAML::Node bodies = root["bodies"];
+  if (bodies.IsDefined() && bodies.IsSequence() &&
+      bodies.size() > static_cast<size_t>(scene_bounds::kMaxBodies)) {
+    ctx.Fail(bodies, fmt::format("{} bodies: a scene may have at most {}", bodies.size(),
+                                 scene_bounds::kMaxBodies));
+  }
+  ParseList(ctx, root, "bodies",
+            [&](const YAML::Node& n, int i) { ParseBody(ctx, n, i, defaults, scene); });
+  ParseList(ctx, root, "robots",
+            [&](const YAML::Node& n, int i) { ParseRobot(ctx, n, i, defaults, scene); });
+  ParseList(ctx, root, "generators",
+            [&](const YAML::Node& n, int i) { ParseGenerator(ctx, n, i, defaults, scene); });
+  if (scene->bodies.empty()) ctx.Fail(root, "the scene has no bodies");
+  if (scene->bodies.size() > static_cast<size_t>(scene_bounds::kMaxBodies)) {
+    ctx.Fail(root, fmt::format("{} bodies with the robots' links and the generators' objects: a "
+                               "scene may have at most {}",
+                               scene->bodies.size(), scene_bounds::kMaxBodies));
+  }
+  ParseList(ctx, root, "cameras", [&](const YAML::Node& n, int i) {
+    scene->cameras.push_back(ParseCamera(ctx, n, i, *scene));
+  });
+}
+
+}  // namespace
+
 SceneSpec ParseScene(const std::string& text, const std::string& source) {
   Context ctx{source};
   YAML::Node root;
@@ -706,75 +775,13 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
                    "generators", "robots", "cameras", "constraints"});
     SceneSpec scene;
     scene.source = source;
-    scene.name = ctx.String(root, "scene", std::filesystem::path(source).stem().string());
-    ContactSettings& settings = scene.contact_settings;
-    settings.dt_s = ctx.Bounded(root, "scene", "dt", settings.dt_s, scene_bounds::kTimeStep);
-    scene.duration_s =
-        ctx.Bounded(root, "scene", "duration", scene.duration_s, scene_bounds::kDuration);
-    const std::string model = ctx.String(root, "model", "lagged");
-    const auto approximation = ParseContactApproximation(model);
-    if (!approximation) {
-      ctx.Fail(root["model"],
-               fmt::format("unknown model '{}' (sap, lagged, similar, regularized_lagged)", model));
-    }
-    settings.approximation = *approximation;
-    scene.gravity_W =
-        ctx.BoundedVec3(root, "scene", "gravity", scene.gravity_W, scene_bounds::kAcceleration);
-    scene.contact_margin_m =
-        ctx.NonNegative(root, "scene", "contact_margin", scene.contact_margin_m);
-    settings.stiction_tolerance_m_per_s =
-        ctx.Positive(root, "scene", "stiction_tolerance", settings.stiction_tolerance_m_per_s);
-    settings.sap_sigma = ctx.Positive(root, "scene", "sigma", settings.sap_sigma);
-    // The older spelling of `model: regularized_lagged`.
-    if (ctx.Bool(root, "regularized_lagged", false)) {
-      if (settings.approximation != ContactApproximation::kLagged) {
-        ctx.Fail(root["regularized_lagged"], "regularized_lagged: true needs model: lagged");
-      }
-      settings.approximation = ContactApproximation::kRegularizedLagged;
-    }
+    ParseSceneKeys(ctx, root, &scene);
     ContactProperties defaults;
     if (root["default_contact"].IsDefined()) {
       ctx.CheckKeys(root["default_contact"], "default_contact", kContactKeys);
       defaults = ParseContact(ctx, root["default_contact"], "default_contact", defaults);
     }
-    const YAML::Node bodies = root["bodies"];
-    if (bodies.IsDefined()) {
-      if (!bodies.IsSequence()) ctx.Fail(bodies, "bodies must be a list");
-      if (bodies.size() > static_cast<size_t>(scene_bounds::kMaxBodies)) {
-        ctx.Fail(bodies, fmt::format("{} bodies: a scene may have at most {}", bodies.size(),
-                                     scene_bounds::kMaxBodies));
-      }
-      for (size_t i = 0; i < bodies.size(); ++i) {
-        ParseBody(ctx, bodies[i], static_cast<int>(i), defaults, &scene);
-      }
-    }
-    const YAML::Node robots = root["robots"];
-    if (robots.IsDefined()) {
-      if (!robots.IsSequence()) ctx.Fail(robots, "robots must be a list");
-      for (size_t i = 0; i < robots.size(); ++i) {
-        ParseRobot(ctx, robots[i], static_cast<int>(i), defaults, &scene);
-      }
-    }
-    const YAML::Node generators = root["generators"];
-    if (generators.IsDefined()) {
-      if (!generators.IsSequence()) ctx.Fail(generators, "generators must be a list");
-      for (size_t i = 0; i < generators.size(); ++i) {
-        ParseGenerator(ctx, generators[i], static_cast<int>(i), defaults, &scene);
-      }
-    }
-    if (scene.bodies.empty()) ctx.Fail(root, "the scene has no bodies");
-    if (scene.bodies.size() > static_cast<size_t>(scene_bounds::kMaxBodies)) {
-      ctx.Fail(root, fmt::format("{} bodies with the robots' links and the generators' objects: a "
-                                 "scene may have at most {}",
-                                 scene.bodies.size(), scene_bounds::kMaxBodies));
-    }
-    const YAML::Node cameras = root["cameras"];
-    if (cameras.IsDefined()) {
-      if (!cameras.IsSequence()) ctx.Fail(cameras, "cameras must be a list");
-      for (size_t i = 0; i < cameras.size(); ++i) {
-        scene.cameras.push_back(ParseCamera(ctx, cameras[i], static_cast<int>(i), scene));
-      }
-    }
+    ParseBodiesAndCameras(ctx, root, defaults, &scene);
     if (root["constraints"].IsDefined()) ParseConstraints(ctx, root["constraints"], &scene);
     try {
       ValidateScene(scene);
