@@ -111,41 +111,34 @@ std::string Format(const Eigen::MatrixBase<Derived>& m) {
   throw std::invalid_argument(os.str());
 }
 
-}  // namespace
-
-// ---------------------------------------------------------------------------------------------
-// Model construction.
-
-int Multibody::AddBody(const BodySpec& spec_in) {
-  const int index = num_bodies();
-  BodySpec spec = spec_in;
-  auto fail = [&](const std::string& field, const std::string& what) {
+// The checks of a body spec before it is added, each naming the field it rejects.
+struct BodySpecCheck {
+  const BodySpec& spec;
+  int index;  // the index the body would get
+  [[noreturn]] void Fail(const std::string& field, const std::string& what) const {
     ThrowSpecError(spec, index, field, what);
-  };
-
-  if (spec.parent < -1 || spec.parent >= index) {
-    fail("parent", "must be -1 (world) or the index of a body added before it (< " +
-                       std::to_string(index) + "), got " + std::to_string(spec.parent));
   }
 
-  const SpatialInertiaSpec& in = spec.inertia;
-  if (!std::isfinite(in.mass_kg) || in.mass_kg <= 0.0) {
-    std::ostringstream os;
-    os << "must be positive and finite, got " << in.mass_kg;
-    fail("mass_kg", os.str());
-  }
-  if (!in.com_B.allFinite()) fail("com_B", "must be finite, got " + Format(in.com_B.transpose()));
-  const Eigen::Matrix3d& I = in.inertia_about_com_B;
-  if (!I.allFinite()) fail("inertia_about_com_B", "must be finite, got " + Format(I));
-  const double I_scale = I.cwiseAbs().maxCoeff();
-  if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-9 * I_scale) {
-    fail("inertia_about_com_B", "must be symmetric, got " + Format(I));
-  }
-  {
+  // A positive mass; a finite centre of mass; a symmetric positive definite rotational inertia
+  // about it (and a warning when its principal moments break the triangle inequality).
+  void Inertia() const {
+    const SpatialInertiaSpec& in = spec.inertia;
+    if (!std::isfinite(in.mass_kg) || in.mass_kg <= 0.0) {
+      std::ostringstream os;
+      os << "must be positive and finite, got " << in.mass_kg;
+      Fail("mass_kg", os.str());
+    }
+    if (!in.com_B.allFinite()) Fail("com_B", "must be finite, got " + Format(in.com_B.transpose()));
+    const Eigen::Matrix3d& I = in.inertia_about_com_B;
+    if (!I.allFinite()) Fail("inertia_about_com_B", "must be finite, got " + Format(I));
+    const double I_scale = I.cwiseAbs().maxCoeff();
+    if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-9 * I_scale) {
+      Fail("inertia_about_com_B", "must be symmetric, got " + Format(I));
+    }
     const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(I, Eigen::EigenvaluesOnly);
     const Eigen::Vector3d lambda = eig.eigenvalues();
     if (!(lambda.minCoeff() > 0.0)) {
-      fail("inertia_about_com_B", "must be positive definite (about the centre of mass), got " +
+      Fail("inertia_about_com_B", "must be positive definite (about the centre of mass), got " +
                                       Format(I) + " with eigenvalues " +
                                       Format(lambda.transpose()));
     }
@@ -159,37 +152,69 @@ int Multibody::AddBody(const BodySpec& spec_in) {
     }
   }
 
-  const Eigen::Matrix4d X = spec.X_PJ.matrix();
-  if (!X.allFinite()) fail("X_PJ", "must be finite, got " + Format(X));
-  const Eigen::Matrix3d R_PJ = spec.X_PJ.linear();
-  if ((R_PJ.transpose() * R_PJ - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > 1e-9 ||
-      R_PJ.determinant() < 0.0) {
-    fail("X_PJ", "rotation must be orthonormal with determinant +1, got " + Format(R_PJ));
+  // A finite, proper rigid placement X_PJ; the identity for a floating joint, whose q is X_PB
+  // itself (header conventions): a placement would silently shift the pose.
+  void Placement() const {
+    const Eigen::Matrix4d X = spec.X_PJ.matrix();
+    if (!X.allFinite()) Fail("X_PJ", "must be finite, got " + Format(X));
+    const Eigen::Matrix3d R_PJ = spec.X_PJ.linear();
+    if ((R_PJ.transpose() * R_PJ - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > 1e-9 ||
+        R_PJ.determinant() < 0.0) {
+      Fail("X_PJ", "rotation must be orthonormal with determinant +1, got " + Format(R_PJ));
+    }
+    if (spec.joint == JointType::kFloating && !X.isApprox(Eigen::Matrix4d::Identity(), 1e-12)) {
+      Fail("X_PJ",
+           "must be the identity for a floating joint (set the pose with "
+           "SetFloatingPose), got " +
+               Format(X));
+    }
   }
 
-  const bool one_dof = spec.joint == JointType::kRevolute || spec.joint == JointType::kPrismatic;
-  if (one_dof) {
-    if (!spec.axis.allFinite())
-      fail("axis", "must be finite, got " + Format(spec.axis.transpose()));
+  // A 1-dof joint's unit axis (returned exactly unit) and finite spring and damper.
+  Eigen::Vector3d OneDofJoint() const {
+    if (!spec.axis.allFinite()) {
+      Fail("axis", "must be finite, got " + Format(spec.axis.transpose()));
+    }
     const double norm = spec.axis.norm();
     if (std::abs(norm - 1.0) > 1e-6) {
       std::ostringstream os;
       os << "of a " << JointName(spec.joint) << " joint must be a unit vector, got "
          << Format(spec.axis.transpose()) << " (norm " << norm << ")";
-      fail("axis", os.str());
+      Fail("axis", os.str());
     }
-    spec.axis /= norm;  // exactly unit from here on
-    auto check_scalar = [&](const char* field, double value, bool non_negative) {
-      if (!std::isfinite(value) || (non_negative && value < 0.0)) {
-        std::ostringstream os;
-        os << (non_negative ? "must be finite and non-negative, got " : "must be finite, got ")
-           << value;
-        fail(field, os.str());
-      }
-    };
-    check_scalar("damping", spec.damping, true);
-    check_scalar("stiffness", spec.stiffness, true);
-    check_scalar("rest_position", spec.rest_position, false);
+    Scalar("damping", spec.damping, true);
+    Scalar("stiffness", spec.stiffness, true);
+    Scalar("rest_position", spec.rest_position, false);
+    return spec.axis / norm;
+  }
+
+  void Scalar(const char* field, double value, bool non_negative) const {
+    if (!std::isfinite(value) || (non_negative && value < 0.0)) {
+      std::ostringstream os;
+      os << (non_negative ? "must be finite and non-negative, got " : "must be finite, got ")
+         << value;
+      Fail(field, os.str());
+    }
+  }
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Model construction.
+
+int Multibody::AddBody(const BodySpec& spec_in) {
+  const int index = num_bodies();
+  const BodySpecCheck check{spec_in, index};
+  if (spec_in.parent < -1 || spec_in.parent >= index) {
+    check.Fail("parent", "must be -1 (world) or the index of a body added before it (< " +
+                             std::to_string(index) + "), got " + std::to_string(spec_in.parent));
+  }
+  check.Inertia();
+  check.Placement();
+  BodySpec spec = spec_in;
+  if (spec.joint == JointType::kRevolute || spec.joint == JointType::kPrismatic) {
+    spec.axis = check.OneDofJoint();  // exactly unit from here on
   } else {
     if (spec.damping != 0.0 || spec.stiffness != 0.0) {
       spdlog::warn(
@@ -201,16 +226,6 @@ int Multibody::AddBody(const BodySpec& spec_in) {
     spec.stiffness = 0.0;
     spec.rest_position = 0.0;
   }
-  if (spec.joint == JointType::kFloating &&
-      !spec.X_PJ.matrix().isApprox(Eigen::Matrix4d::Identity(), 1e-12)) {
-    // q of a floating joint is X_PB itself (header conventions); a non-identity placement
-    // would silently shift the pose. Use SetFloatingPose for initial poses instead.
-    fail("X_PJ",
-         "must be the identity for a floating joint (set the pose with "
-         "SetFloatingPose), got " +
-             Format(X));
-  }
-
   bodies_.push_back(std::move(spec));
   finalized_ = false;
   return index;
