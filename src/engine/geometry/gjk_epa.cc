@@ -277,6 +277,9 @@ bool Epa::AddFace(int a, int b, int c) {
   return true;
 }
 
+// One algorithm (the tetrahedron from GJK, then: closest face, support point along its normal,
+// stop when it no longer moves the face, else replace the faces it sees by a cone), kept in one
+// function so that the polytope's invariants read in one place.
 CoreDistance Epa::Run(const ConvexCore& A, const ConvexCore& B, const Simplex& s) {
   num_vertices_ = 4;
   for (int i = 0; i < 4; ++i) vertices_[i] = s.v[i];
