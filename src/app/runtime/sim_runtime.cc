@@ -1,19 +1,15 @@
+// SimRuntime: the public side, then the sim thread's loop and its command dispatch (the parts
+// it delegates to are named in sim_runtime_impl.h).
 #include "app/runtime/sim_runtime.h"
 
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <deque>
 #include <exception>
-#include <future>
 #include <mutex>
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
 
 #include "app/runtime/sim_runtime_impl.h"
@@ -22,7 +18,7 @@ namespace contactlab {
 
 namespace {
 
-using sim_runtime_internal::Clock;
+using Clock = Pacer::Clock;
 
 std::chrono::nanoseconds Seconds(double s) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
@@ -39,15 +35,6 @@ int FirstDynamicBody(const SceneSpec& scene) {
   return -1;
 }
 
-// The pacing falls back to "as fast as it can" (re-anchoring to the present) once it is this
-// many steps (or kMaxLag_s) late, so a slow stretch never turns into a long catch-up burst.
-// A single slow step (a burst of new contacts can cost several δt) is made up by the next
-// ones as long as the lag stays within kMaxLag_s of wall time: a catch-up that short is
-// invisible at display rate, and without it every such step would cost simulated time.
-constexpr double kMaxLagSteps = 2.0;
-constexpr double kMaxLag_s = 0.02;
-// The achieved real-time factor's marks (sim_runtime_internal::kRateMarks) are this far apart.
-constexpr std::chrono::milliseconds kRateMarkInterval{50};
 constexpr size_t kMaxQueuedErrors = 256;
 
 }  // namespace
@@ -70,21 +57,11 @@ int DefaultPlotBody(const SceneSpec& scene) {
   return FirstDynamicBody(scene);
 }
 
-SimRuntime::SimRuntime(const SceneSpec& scene, double target_realtime_factor)
-    : impl_(std::make_unique<Impl>()) {
+SimRuntime::SimRuntime(const SceneSpec& scene, double target_realtime_factor) {
   if (!(target_realtime_factor >= 0) || !std::isfinite(target_realtime_factor)) {
     throw std::invalid_argument("the real-time factor must be finite and non-negative");
   }
-  Impl& m = *impl_;
-  m.world = std::make_unique<World>(scene);  // throws on an invalid scene
-  m.timeline = std::make_unique<Timeline>(*m.world, kTimelineDuration_s, kTimelineBudget_bytes);
-  m.peg_hole = FindPegHole(*m.world);
-  m.LogTimeline();
-  m.target_factor = target_realtime_factor;
-  m.SelectBody(DefaultPlotBody(scene));
-  m.queue.reserve(64);
-  m.drained.reserve(64);
-  m.Publish();
+  impl_ = std::make_unique<Impl>(scene, target_realtime_factor);
 }
 
 SimRuntime::~SimRuntime() { Stop(); }
@@ -95,7 +72,7 @@ void SimRuntime::Start() {
     std::lock_guard lock(impl_->mu);
     impl_->stop = false;
   }
-  impl_->pace_valid = false;  // the thread is not running yet: safe to touch
+  impl_->pacer.Reanchor();  // the thread is not running yet: safe to touch
   impl_->thread = std::thread([this] { impl_->Run(); });
 }
 
@@ -119,29 +96,24 @@ void SimRuntime::Post(Command c) {
 
 void SimRuntime::SetInputDevices(InputDevices devices) {
   if (impl_->thread.joinable()) throw std::logic_error("SetInputDevices must precede Start");
-  impl_->devices = std::move(devices);
-  impl_->RebuildTeleop();
+  impl_->teleop.SetDevices(std::move(devices), *impl_->world);
   impl_->Publish();
 }
 
 void SimRuntime::SetRecorder(std::unique_ptr<Recorder> recorder) {
   if (impl_->thread.joinable()) throw std::logic_error("SetRecorder must precede Start");
-  impl_->recorder = std::move(recorder);
+  impl_->teleop.SetRecorder(std::move(recorder));
 }
 
-std::shared_ptr<KeyboardDevice> SimRuntime::keyboard() const { return impl_->devices.keyboard; }
-std::shared_ptr<GamepadDevice> SimRuntime::gamepad() const { return impl_->devices.gamepad; }
+std::shared_ptr<KeyboardDevice> SimRuntime::keyboard() const { return impl_->teleop.keyboard(); }
+std::shared_ptr<GamepadDevice> SimRuntime::gamepad() const { return impl_->teleop.gamepad(); }
 
 std::shared_ptr<const Snapshot> SimRuntime::Latest() const { return impl_->publisher.Latest(); }
 
-std::shared_ptr<const Snapshot> SimRuntime::LatestGhost() const {
-  std::lock_guard lock(impl_->ghost_mu);
-  return impl_->ghost ? impl_->ghost->Latest() : nullptr;
-}
+std::shared_ptr<const Snapshot> SimRuntime::LatestGhost() const { return impl_->ghosts.Latest(); }
 
 void SimRuntime::DrainGhostSamples(std::vector<GhostSample>* out) {
-  std::lock_guard lock(impl_->ghost_mu);
-  if (impl_->ghost) impl_->ghost->DrainSamples(out);
+  impl_->ghosts.DrainSamples(out);
 }
 
 void SimRuntime::DrainPlotSamples(std::vector<PlotSample>* out) { impl_->plot_ring.Drain(out); }
@@ -161,14 +133,27 @@ uint64_t SimRuntime::plot_samples_dropped() const { return impl_->plot_ring.drop
 
 int SimRuntime::plot_body() const { return impl_->plot_body.load(std::memory_order_relaxed); }
 
-// ---------------------------------------------------------------------------------------------
+// ---- The sim thread ---------------------------------------------------------------------------
 
+SimRuntime::Impl::Impl(const SceneSpec& scene, double target_realtime_factor)
+    : world(std::make_unique<World>(scene)),
+      pacer(target_realtime_factor),
+      timeline(*world, kTimelineDuration_s, kTimelineBudget_bytes) {
+  peg_hole = FindPegHole(*world);
+  timeline.LogSize(*world);
+  SelectBody(DefaultPlotBody(scene));
+  queue.reserve(64);
+  drained.reserve(64);
+  Publish();
+}
+
+// In order of priority: swap in a finished hydroelastic build, apply queued commands, honour
+// pause and single steps, else wait until the next step is due and take it.
 void SimRuntime::Impl::Run() {
   std::unique_lock lock(mu);
-  const auto wake = [this] { return stop || !queue.empty() || hydro_ready; };
+  const auto wake = [this] { return stop || !queue.empty() || hydro.built(); };
   while (!stop) {
-    if (hydro_ready) {  // a hydroelastic mesh is built: swap it in before the next step
-      hydro_ready = false;
+    if (hydro.built()) {  // a hydroelastic mesh is built: swap it in before the next step
       lock.unlock();
       FinishHydroelasticBuild();
       lock.lock();
@@ -192,20 +177,11 @@ void SimRuntime::Impl::Run() {
       }
       continue;
     }
-    if (target_factor > 0) {
+    if (pacer.target_factor() > 0) {
       const Clock::time_point now = Clock::now();
-      const double next_sim = sim_total + world->dt();
-      Clock::time_point due = pace_wall + Seconds((next_sim - pace_sim) / target_factor);
-      const double max_lag_s = std::max(kMaxLagSteps * world->dt() / target_factor, kMaxLag_s);
-      if (!pace_valid || SecondsBetween(due, now) > max_lag_s) {
-        // Start (or fall back to) stepping now: the steps missed are not made up later.
-        pace_valid = true;
-        pace_wall = now;
-        pace_sim = next_sim;
-        due = now;
-      }
+      const Clock::time_point due = pacer.NextStepDue(now, world->dt());
       if (now < due) {
-        // A command arriving meanwhile is applied right away; the loop then recomputes `due`.
+        // A command arriving meanwhile is applied right away; the loop then asks again.
         cv.wait_until(lock, due, wake);
         if (stop || !queue.empty() || Clock::now() < due) continue;
       }
@@ -215,6 +191,147 @@ void SimRuntime::Impl::Run() {
     lock.lock();
   }
 }
+
+// Taking mu between the worker's flag and the notification: the loop either sees the flag or
+// is already waiting when notified.
+void SimRuntime::Impl::WakeUp() {
+  { std::lock_guard lock(mu); }
+  cv.notify_all();
+}
+
+void SimRuntime::Impl::DoStep() {
+  const Clock::time_point start = Clock::now();
+  const double dt = world->dt();
+  ApplyStepInputs();
+  const bool ok = world->Step();
+  teleop.MeasureGrip(*world);
+  if (step_delay_s > 0) {
+    // Stands in for a slow solver; interruptible so that Stop() never waits for it.
+    std::unique_lock lock(mu);
+    cv.wait_for(lock, Seconds(step_delay_s), [this] { return stop; });
+  }
+  const Clock::time_point end = Clock::now();
+  if (!ok) {
+    paused = true;
+    pending_single_steps = 0;
+    Error(fmt::format("step {} (t = {:.6f} s) failed: {}; paused at the last good state",
+                      step_index, world->time(), world->failure()));
+    Publish();
+    return;
+  }
+  ++step_index;
+  pacer.StepTaken(dt, end);
+  PushPlotSample(SecondsBetween(start, end) * 1e3);
+  teleop.EndReplayIfDone(world->time());
+  Publish();
+}
+
+// The coming step's inputs, live (teleoperation and the mouse spring) or a branch's replay,
+// then handed to the timeline and the ghost.
+void SimRuntime::Impl::ApplyStepInputs() {
+  switch (timeline.ReplayNext(world.get())) {
+    case TimelineBrowser::Replayed::kLast:
+      teleop.ResetTargets(*world);  // the arm's targets from where the replay left it
+      break;
+    case TimelineBrowser::Replayed::kYes:
+      break;
+    case TimelineBrowser::Replayed::kNo:
+      teleop.Update(world.get());
+      spring.Apply(world.get());
+      break;
+  }
+  timeline.Record(*world, step_index);
+  ghosts.Feed(*world, selected_body);
+}
+
+void SimRuntime::Impl::PushPlotSample(double step_ms) {
+  PlotSample p;
+  p.time_s = world->time();
+  p.iterations = world->last_stats().iterations;
+  p.step_ms = step_ms;
+  p.converged = world->last_stats().converged;
+  p.run = run;
+  p.step_index = step_index;
+  p.grip_force_N = teleop.measured_grip_force_N();
+  const int b = selected_body;
+  if (b >= 0 && b < static_cast<int>(world->scene().bodies.size())) {
+    p.normal_force_N = world->NetNormalForce(b).norm();
+    p.friction_force_N = world->NetFrictionForce(b).norm();
+    const Eigen::Vector3d p_WB = world->BodyPose(b).translation();
+    p.body_position_W = {p_WB.x(), p_WB.y(), p_WB.z()};
+    if (const ContactResult* strongest = StrongestContact(*world, b)) {
+      p.slip_speed_m_per_s = strongest->slip_velocity_W.norm();
+      p.signed_distance_m = strongest->signed_distance_m;
+    }
+  }
+  plot_ring.Push(p);
+}
+
+void SimRuntime::Impl::Publish() {
+  // Device status strings are built on request; once every so many steps is often enough for a
+  // status line, and keeps the per-step path free of allocations.
+  constexpr uint64_t kStatusRefreshSteps = 64;
+  if (step_index % kStatusRefreshSteps == 0 || paused) teleop.RefreshDeviceStatus();
+  std::shared_ptr<Snapshot> s = publisher.Free();
+  FillSnapshot(*world, scene_generation, step_index, s.get());
+  s->paused = paused;
+  s->run = run;
+  s->published = Clock::now();
+  s->target_realtime_factor = pacer.target_factor();
+  s->achieved_realtime_factor = paused ? 0 : pacer.achieved_factor();
+  teleop.Fill(&s->teleop);
+  teleop.Fill(&s->recording);
+  spring.Fill(*world, &s->perturbation);
+  ghosts.Fill(&s->ghost);
+  timeline.Fill(*world, &s->timeline);
+  s->alignment.active = peg_hole.has_value();
+  if (peg_hole) {
+    s->alignment.alignment = MeasurePegAlignment(*peg_hole, world->BodyPose(peg_hole->peg));
+    s->alignment.hole_outline_W = HoleOutline(*peg_hole);
+  }
+  publisher.Publish(std::move(s));
+}
+
+void SimRuntime::Impl::Error(std::string message) {
+  spdlog::warn("sim runtime: {}", message);
+  std::lock_guard lock(errors_mu);
+  if (errors.size() < kMaxQueuedErrors) errors.push_back(std::move(message));
+}
+
+void SimRuntime::Impl::SelectBody(int body) {
+  selected_body = body;
+  plot_body.store(body, std::memory_order_relaxed);
+}
+
+void SimRuntime::Impl::FinishHydroelasticBuild() {
+  // Paused, the new representation is published now; running, by the next step.
+  if (hydro.Finish(world.get(), scene_generation) && paused) Publish();
+}
+
+void SimRuntime::Impl::RestartHistory() {
+  timeline.Clear();
+  spring.Release(world.get());
+  ghosts.Stop("the main run was reset");
+}
+
+void SimRuntime::Impl::ShowRecord(int record) {
+  paused = true;
+  pending_single_steps = 0;
+  if (!timeline.Show(record, world.get())) {
+    Error("the recorded step could not be recomputed (non-finite state)");
+  }
+  step_index = timeline.shown_step_index();
+  Publish();
+}
+
+void SimRuntime::Impl::LeaveView() {
+  if (!timeline.viewing()) return;
+  ShowRecord(timeline.size() - 1);
+  timeline.Leave();
+  Publish();
+}
+
+// ---- The command dispatch ---------------------------------------------------------------------
 
 void SimRuntime::Impl::ApplyCommands() {
   for (Command& c : drained) std::visit([this](auto& cmd) { Apply(cmd); }, c);
@@ -236,9 +353,9 @@ void SimRuntime::Impl::Apply(command::SetOverrides& c) {
     Error(e.what());
     return;
   }
-  if (view >= 0) {  // the shown step, recomputed with the new settings a branch would use
-    settings_edited_in_view = true;
-    ShowRecord(view);
+  if (timeline.viewing()) {  // the shown step, recomputed with the new settings a branch uses
+    timeline.EditSettings();
+    ShowRecord(timeline.view());
   }
 }
 
@@ -249,8 +366,8 @@ void SimRuntime::Impl::Apply(command::Resume&) {
   LeaveView();
   paused = false;
   pending_single_steps = 0;
-  pace_valid = false;  // the pause does not count as lag
-  ClearRateWindow();
+  pacer.Reanchor();  // the pause does not count as lag
+  pacer.ClearAchievedFactor();
 }
 
 void SimRuntime::Impl::Apply(command::StepOnce&) {
@@ -261,12 +378,11 @@ void SimRuntime::Impl::Apply(command::StepOnce&) {
 void SimRuntime::Impl::Apply(command::Reset&) {
   RestartHistory();
   world->Reset();
-  if (teleop) teleop->Reset(*world);
-  grip_force_N_measured = 0;
+  teleop.Reset(*world);
   step_index = 0;
   ++run;
   pending_single_steps = 0;
-  pace_valid = false;
+  pacer.Reanchor();
   Publish();  // the initial state, even if the next step follows at once
 }
 
@@ -280,17 +396,16 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
   }
   RestartHistory();
   world = std::move(fresh);
-  timeline.reset();  // the old ring goes before the new one is allocated: one at a time
-  timeline = std::make_unique<Timeline>(*world, kTimelineDuration_s, kTimelineBudget_bytes);
+  timeline.Reallocate(*world);
   peg_hole = FindPegHole(*world);
-  LogTimeline();
+  timeline.LogSize(*world);
   ++scene_generation;
   step_index = 0;
   ++run;
   pending_single_steps = 0;
-  pace_valid = false;
+  pacer.Reanchor();
   SelectBody(DefaultPlotBody(world->scene()));
-  RebuildTeleop();
+  teleop.Rebuild(*world);
   // Snapshots of the old scene still in readers' hands keep their own SceneSpec alive; the
   // pool slots are refilled with the new scene's sizes.
   Publish();
@@ -301,8 +416,7 @@ void SimRuntime::Impl::Apply(command::SetRealtimeFactor& c) {
     Error(fmt::format("real-time factor {} rejected: must be finite and non-negative", c.factor));
     return;
   }
-  target_factor = c.factor;
-  pace_valid = false;
+  pacer.SetTargetFactor(c.factor);
 }
 
 void SimRuntime::Impl::Apply(command::SelectPlotBody& c) {
@@ -322,310 +436,65 @@ void SimRuntime::Impl::Apply(command::SetArtificialStepDelay& c) {
   step_delay_s = c.seconds;
 }
 
-void SimRuntime::Impl::DoStep() {
-  const Clock::time_point start = Clock::now();
-  const double dt = world->dt();
-  ApplyStepInputs();
-  const bool ok = world->Step();
-  grip_force_N_measured = teleop && !teleop->config().finger_bodies.empty()
-                              ? world->NetNormalForce(teleop->config().finger_bodies[0]).norm()
-                              : 0.0;
-  if (step_delay_s > 0) {
-    // Stands in for a slow solver; interruptible so that Stop() never waits for it.
-    std::unique_lock lock(mu);
-    cv.wait_for(lock, Seconds(step_delay_s), [this] { return stop; });
-  }
-  const Clock::time_point end = Clock::now();
-  if (!ok) {
-    paused = true;
-    pending_single_steps = 0;
-    Error(fmt::format("step {} (t = {:.6f} s) failed: {}; paused at the last good state",
-                      step_index, world->time(), world->failure()));
-    Publish();
-    return;
-  }
-  ++step_index;
-  sim_total += dt;
-  UpdateAchievedFactor(end);
-  PushPlotSample(SecondsBetween(start, end) * 1e3);
-  EndReplayIfDone();
-  Publish();
-}
-
-void SimRuntime::Impl::PushPlotSample(double step_ms) {
-  PlotSample p;
-  p.time_s = world->time();
-  p.iterations = world->last_stats().iterations;
-  p.step_ms = step_ms;
-  p.converged = world->last_stats().converged;
-  p.run = run;
-  p.step_index = step_index;
-  p.grip_force_N = grip_force_N_measured;
-  const int b = selected_body;
-  if (b >= 0 && b < static_cast<int>(world->scene().bodies.size())) {
-    p.normal_force_N = world->NetNormalForce(b).norm();
-    p.friction_force_N = world->NetFrictionForce(b).norm();
-    const Eigen::Vector3d p_WB = world->BodyPose(b).translation();
-    p.body_position_W = {p_WB.x(), p_WB.y(), p_WB.z()};
-    if (const ContactResult* strongest = StrongestContact(*world, b)) {
-      p.slip_speed_m_per_s = strongest->slip_velocity_W.norm();
-      p.signed_distance_m = strongest->signed_distance_m;
-    }
-  }
-  plot_ring.Push(p);
-}
-
-void SimRuntime::Impl::Apply(command::SetTeleopOptions& c) {
-  if (c.grip_force_N) {
-    if (!(*c.grip_force_N > 0) || !std::isfinite(*c.grip_force_N)) {
-      Error(fmt::format("grip force {} N rejected: must be positive and finite", *c.grip_force_N));
-    } else {
-      grip_force_N = *c.grip_force_N;
-      if (teleop) teleop->SetGripForce(*grip_force_N);
-    }
-  }
-  if (c.sensitivity) {
-    if (!(*c.sensitivity >= 0.05 && *c.sensitivity <= 10.0)) {
-      Error(
-          fmt::format("teleop sensitivity {} rejected: must be within [0.05, 10]", *c.sensitivity));
-    } else {
-      teleop_sensitivity = *c.sensitivity;
-    }
-  }
-  if (c.frame) {
-    if (*c.frame < TeleopFrame::kDeviceOwn || *c.frame > TeleopFrame::kTool) {
-      Error(fmt::format("teleop frame {} rejected: 0 (device), 1 (world) or 2 (tool)",
-                        static_cast<int>(*c.frame)));
-    } else {
-      teleop_frame = *c.frame;
-    }
-  }
-}
-
-void SimRuntime::Impl::RebuildTeleop() {
-  teleop.reset();
-  grip_force_N_measured = 0;
-  if (!devices.active) return;
-  const std::optional<TeleopConfig> config = FindTeleopConfig(world->scene());
-  if (!config) return;
-  try {
-    teleop = std::make_unique<TeleopController>(*world, *config);
-    if (grip_force_N) teleop->SetGripForce(*grip_force_N);
-  } catch (const std::exception& e) {
-    Error(fmt::format("teleoperation unavailable for '{}': {}", world->scene().name, e.what()));
-  }
-}
-
-void SimRuntime::Impl::UpdateTeleop() {
-  if (!teleop || !devices.active) return;
-  TeleopCommand command = devices.active->Poll(world->time());
-  if (devices.active->IsLive()) {  // a replay reproduces its recording exactly
-    command.linear_m_per_s *= teleop_sensitivity;
-    command.angular_rad_per_s *= teleop_sensitivity;
-    if (teleop_frame == TeleopFrame::kWorld) command.frame = CommandFrame::kWorld;
-    if (teleop_frame == TeleopFrame::kTool) command.frame = CommandFrame::kTool;
-  }
-  if (recorder) recorder->Record(teleop->InWorldAxes(command));
-  teleop->Update(command, world.get());
-}
-
-void SimRuntime::Impl::FillTeleopView(Snapshot* s) const {
-  TeleopView& v = s->teleop;
-  v.active = teleop != nullptr;
-  v.sensitivity = teleop_sensitivity;
-  v.frame = teleop_frame;
-  v.device_name = device_name;
-  v.device_status = device_status;
-  v.device_connected = device_connected;
-  if (!teleop) return;
-  const TeleopState& t = teleop->state();
-  v.target_tcp_W = t.target_tcp_W;
-  v.tcp_W = t.tcp_W;
-  v.position_error_m = t.position_error_m;
-  v.orientation_error_rad = t.orientation_error_rad;
-  const TeleopCommand applied = teleop->InWorldAxes(t.command);
-  v.linear_m_per_s = applied.linear_m_per_s;
-  v.angular_rad_per_s = applied.angular_rad_per_s;
-  v.grip = t.command.grip;
-  v.grip_latched = t.grip_latched;
-  v.grip_force_limit_N = teleop->grip_force();
-  v.max_grip_force_N = teleop->config().max_grip_force_N;
-  v.grip_force_N = grip_force_N_measured;
-  v.finger_opening_m = t.finger_opening_m;
-  v.ik_ok = t.ik_ok;
-  v.ik_num_limited = t.ik_num_limited;
-  v.ik_failures = t.ik_failures;
-  v.ik_min_singular_value = t.ik_min_singular_value;
-}
+void SimRuntime::Impl::Apply(command::SetTeleopOptions& c) { teleop.SetOptions(c); }
 
 void SimRuntime::Impl::Apply(command::SetHydroelastic& c) {
-  if (!c.modulus_Pa && !c.resolution_m) return;
-  HydroelasticJob job;
-  job.scene_generation = scene_generation;
-  job.modulus_Pa = c.modulus_Pa;
-  job.resolution_m = c.resolution_m;
-  const int ng = world->num_geometries();
-  if (c.geometry == -1) {
-    for (int g = 0; g < ng; ++g) {
-      if (world->hydroelastic_representation(g).compliant) job.geometries.push_back(g);
-    }
-    if (job.geometries.empty()) {
-      Error("hydroelastic change rejected: the scene has no hydroelastic_compliant geometry");
-      return;
-    }
-  } else if (c.geometry < 0 || c.geometry >= ng) {
-    Error(fmt::format("hydroelastic change rejected: geometry {} out of range (the scene has {})",
-                      c.geometry, ng));
-    return;
-  } else {
-    job.geometries.push_back(c.geometry);
-  }
-  try {
-    for (int g : job.geometries) {
-      const GeometrySpec& spec = world->geometry(g);
-      ValidateHydroelasticChange(spec.name, spec.shape, spec.hydroelastic.model,
-                                 {c.modulus_Pa, c.resolution_m},
-                                 spec.hydroelastic.volume_mesh != nullptr);
-    }
-  } catch (const std::exception& e) {
-    Error(fmt::format("hydroelastic change rejected: {}", e.what()));
+  hydro.Request(c.geometry, {c.modulus_Pa, c.resolution_m}, *world, scene_generation);
+}
+
+void SimRuntime::Impl::Apply(command::Perturb& c) {
+  spring.Set({c.body, c.p_BoQ_B, c.target_W}, world.get());
+}
+
+void SimRuntime::Impl::Apply(command::StartGhost& c) {
+  LeaveView();
+  ghosts.Start(*world, scene_generation, step_index, c.overrides, c.label);
+}
+
+void SimRuntime::Impl::Apply(command::StopGhost&) { ghosts.Stop(""); }
+
+void SimRuntime::Impl::Apply(command::ShowTime& c) {
+  const int record = timeline.RecordAt(c.time_s);
+  if (record != TimelineBrowser::kNone) ShowRecord(record);
+}
+
+void SimRuntime::Impl::Apply(command::StepTimeline& c) {
+  const int record = timeline.RecordAfter(c.steps);
+  if (record == TimelineBrowser::kNone) return;
+  if (record == TimelineBrowser::kHead) {
+    LeaveView();
+    paused = true;
     return;
   }
-  // A dragged slider posts a value per frame: a change still waiting for the same geometries
-  // takes the newer values instead of queueing another build.
-  if (!hydro_waiting.empty() && hydro_waiting.back().geometries == job.geometries &&
-      hydro_waiting.back().scene_generation == job.scene_generation) {
-    HydroelasticJob& last = hydro_waiting.back();
-    if (job.modulus_Pa) last.modulus_Pa = job.modulus_Pa;
-    if (job.resolution_m) last.resolution_m = job.resolution_m;
-  } else {
-    hydro_waiting.push_back(std::move(job));
-  }
-  StartHydroelasticBuild();
+  ShowRecord(record);
 }
 
-void SimRuntime::Impl::StartHydroelasticBuild() {
-  if (hydro_build.valid()) return;  // one build at a time; the next starts when it is in
-  while (!hydro_waiting.empty() && hydro_waiting.front().scene_generation != scene_generation) {
-    hydro_waiting.pop_front();  // for a scene that has since been replaced
-  }
-  if (hydro_waiting.empty()) return;
-  HydroelasticJob job = std::move(hydro_waiting.front());
-  hydro_waiting.pop_front();
-  // The worker gets copies of the specs and the current representations (immutable, shared):
-  // it never touches the World, which the sim thread keeps stepping.
-  struct Input {
-    int geometry;
-    GeometrySpec spec;
-    HydroelasticRepresentation current;
-  };
-  std::vector<Input> inputs;
-  for (int g : job.geometries) {
-    inputs.push_back({g, world->geometry(g), world->hydroelastic_representation(g)});
-  }
-  try {
-    hydro_build =
-        std::async(std::launch::async, [this, job = std::move(job), inputs = std::move(inputs)] {
-          HydroelasticBuilt built;
-          built.scene_generation = job.scene_generation;
-          const Clock::time_point start = Clock::now();
-          try {
-            for (const Input& in : inputs) {
-              built.geometries.emplace_back(
-                  in.geometry,
-                  BuildHydroelasticRepresentation(in.spec.name, in.spec.shape, in.spec.hydroelastic,
-                                                  {job.modulus_Pa, job.resolution_m}, &in.current));
-            }
-          } catch (const std::exception& e) {
-            built.geometries.clear();
-            built.error = fmt::format("hydroelastic change failed: {}", e.what());
-          }
-          built.build_ms = SecondsBetween(start, Clock::now()) * 1e3;
-          {
-            std::lock_guard lock(mu);
-            hydro_ready = true;
-          }
-          cv.notify_all();
-          return built;
-        });
-  } catch (const std::exception& e) {  // no thread available
-    Error(fmt::format("hydroelastic change failed: {}", e.what()));
-  }
+void SimRuntime::Impl::Apply(command::Branch&) {
+  if (!timeline.Branch(*world)) return;
+  ghosts.Stop("the main run branched");
+  spring.Release(world.get());
+  ++run;
+  Publish();  // still paused: a Resume (or single steps) continues the branch
 }
 
-void SimRuntime::Impl::FinishHydroelasticBuild() {
-  if (!hydro_build.valid()) return;
-  // hydro_ready is raised once the build is done: this waits only for the worker's return.
-  HydroelasticBuilt built = hydro_build.get();  // the worker catches everything
-  if (built.scene_generation != scene_generation) {
-    // Built for a scene that has since been replaced: dropped.
-  } else if (!built.error.empty()) {
-    Error(std::move(built.error));
-  } else {
-    // The scene (the model, shared with snapshots) stays as it is: the representation in
-    // force is a World input, which every snapshot reports. Same scene_generation: the UI
-    // keeps its state.
-    for (auto& [g, representation] : built.geometries) {
-      try {
-        world->SetHydroelasticGeometry(g, std::move(representation));  // a pointer swap
-      } catch (const std::exception& e) {  // built from this geometry: cannot happen, but
-        Error(fmt::format("hydroelastic change failed: {}", e.what()));  // never kill the loop
-        continue;
-      }
-      const HydroelasticRepresentation& r = world->hydroelastic_representation(g);
-      spdlog::info(
-          "sim runtime: geometry '{}' now hydroelastic E_h = {:.3g} Pa, resolution {:.3g} m, "
-          "{} tets / {} triangles (built in {:.0f} ms)",
-          world->geometry(g).name, r.modulus_Pa, r.resolution_m, r.num_tets(), r.num_triangles(),
-          built.build_ms);
-    }
-  }
-  StartHydroelasticBuild();
-  if (paused) Publish();  // running: the next step publishes it
+// From the initial state, as a headless replay starts: the recording then reproduces the run.
+void SimRuntime::Impl::Apply(command::StartRecording& c) {
+  std::unique_ptr<Recorder> recorder = teleop.OpenRecording(c.path);
+  if (!recorder) return;
+  command::Reset reset;
+  Apply(reset);
+  teleop.StartRecording(std::move(recorder), c.path);
 }
 
-void SimRuntime::Impl::UpdateAchievedFactor(Clock::time_point now) {
-  if (rate_count == 0 || now - rate_marks[rate_newest].wall >= kRateMarkInterval) {
-    rate_newest = (rate_newest + 1) % kRateMarks;
-    rate_marks[rate_newest] = {now, sim_total};
-    if (rate_count < kRateMarks) ++rate_count;
-  }
-  const RateMark& oldest = rate_marks[(rate_newest + kRateMarks - rate_count + 1) % kRateMarks];
-  const double wall = SecondsBetween(oldest.wall, now);
-  if (wall > 1e-3) achieved_factor = (sim_total - oldest.sim) / wall;
+void SimRuntime::Impl::Apply(command::StopRecording&) { teleop.StopRecording(); }
+
+void SimRuntime::Impl::Apply(command::PlayReplay& c) {
+  if (!teleop.PlayReplay(c.path, world->scene().name)) return;
+  command::Reset reset;
+  Apply(reset);
+  spdlog::info("sim runtime: playing {} ({:.2f} s)", c.path, teleop.replay_end_s());
 }
 
-void SimRuntime::Impl::Publish() {
-  // Device status strings are built on request; once every so many steps is often enough for a
-  // status line, and keeps the per-step path free of allocations.
-  constexpr uint64_t kStatusRefreshSteps = 64;
-  if (devices.active && (step_index % kStatusRefreshSteps == 0 || paused)) {
-    device_name = devices.active->Name();
-    device_status = devices.active->Status();
-    device_connected = devices.active->Connected();
-  }
-  std::shared_ptr<Snapshot> s = publisher.Free();
-  FillSnapshot(*world, scene_generation, step_index, s.get());
-  s->paused = paused;
-  s->run = run;
-  s->published = Clock::now();
-  s->target_realtime_factor = target_factor;
-  s->achieved_realtime_factor = paused ? 0 : achieved_factor;
-  FillTeleopView(s.get());
-  FillViews(s.get());
-  FillRecordingView(s.get());
-  s->alignment.active = peg_hole.has_value();
-  if (peg_hole) {
-    s->alignment.alignment = MeasurePegAlignment(*peg_hole, world->BodyPose(peg_hole->peg));
-    s->alignment.hole_outline_W = HoleOutline(*peg_hole);
-  }
-  publisher.Publish(std::move(s));
-}
-
-void SimRuntime::Impl::Error(std::string message) {
-  spdlog::warn("sim runtime: {}", message);
-  std::lock_guard lock(errors_mu);
-  if (errors.size() < kMaxQueuedErrors) errors.push_back(std::move(message));
-}
+void SimRuntime::Impl::Apply(command::SelectInput& c) { teleop.SelectInput(c.kind); }
 
 }  // namespace contactlab

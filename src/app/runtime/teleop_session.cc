@@ -1,0 +1,197 @@
+#include "app/runtime/teleop_session.h"
+
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <exception>
+#include <utility>
+
+namespace contactlab {
+
+TeleopSession::TeleopSession(std::function<void(std::string)> error) : error_(std::move(error)) {}
+
+void TeleopSession::SetDevices(InputDevices devices, const World& world) {
+  devices_ = std::move(devices);
+  Rebuild(world);
+}
+
+void TeleopSession::SetRecorder(std::unique_ptr<Recorder> recorder) {
+  recorder_ = std::move(recorder);
+}
+
+void TeleopSession::Rebuild(const World& world) {
+  controller_.reset();
+  grip_force_N_measured_ = 0;
+  if (!devices_.active) return;
+  const std::optional<TeleopConfig> config = FindTeleopConfig(world.scene());
+  if (!config) return;
+  try {
+    controller_ = std::make_unique<TeleopController>(world, *config);
+    if (grip_force_N_) controller_->SetGripForce(*grip_force_N_);
+  } catch (const std::exception& e) {
+    error_(fmt::format("teleoperation unavailable for '{}': {}", world.scene().name, e.what()));
+  }
+}
+
+void TeleopSession::Reset(const World& world) {
+  ResetTargets(world);
+  grip_force_N_measured_ = 0;
+}
+
+void TeleopSession::ResetTargets(const World& world) {
+  if (controller_) controller_->Reset(world);
+}
+
+void TeleopSession::SetOptions(const command::SetTeleopOptions& options) {
+  if (const std::optional<double>& f = options.grip_force_N) {
+    if (!(*f > 0) || !std::isfinite(*f)) {
+      error_(fmt::format("grip force {} N rejected: must be positive and finite", *f));
+    } else {
+      grip_force_N_ = *f;
+      if (controller_) controller_->SetGripForce(*f);
+    }
+  }
+  if (const std::optional<double>& s = options.sensitivity) {
+    if (!(*s >= 0.05 && *s <= 10.0)) {
+      error_(fmt::format("teleop sensitivity {} rejected: must be within [0.05, 10]", *s));
+    } else {
+      sensitivity_ = *s;
+    }
+  }
+  if (const std::optional<TeleopFrame>& frame = options.frame) {
+    if (*frame < TeleopFrame::kDeviceOwn || *frame > TeleopFrame::kTool) {
+      error_(fmt::format("teleop frame {} rejected: 0 (device), 1 (world) or 2 (tool)",
+                         static_cast<int>(*frame)));
+    } else {
+      frame_ = *frame;
+    }
+  }
+}
+
+void TeleopSession::Update(World* world) {
+  if (!controller_ || !devices_.active) return;
+  TeleopCommand command = devices_.active->Poll(world->time());
+  if (devices_.active->IsLive()) {  // a replay reproduces its recording exactly
+    command.linear_m_per_s *= sensitivity_;
+    command.angular_rad_per_s *= sensitivity_;
+    if (frame_ == TeleopFrame::kWorld) command.frame = CommandFrame::kWorld;
+    if (frame_ == TeleopFrame::kTool) command.frame = CommandFrame::kTool;
+  }
+  if (recorder_) recorder_->Record(controller_->InWorldAxes(command));
+  controller_->Update(command, world);
+}
+
+void TeleopSession::MeasureGrip(const World& world) {
+  grip_force_N_measured_ = controller_ && !controller_->config().finger_bodies.empty()
+                               ? world.NetNormalForce(controller_->config().finger_bodies[0]).norm()
+                               : 0.0;
+}
+
+void TeleopSession::RefreshDeviceStatus() {
+  if (!devices_.active) return;
+  device_name_ = devices_.active->Name();
+  device_status_ = devices_.active->Status();
+  device_connected_ = devices_.active->Connected();
+}
+
+void TeleopSession::Fill(TeleopView* view) const {
+  TeleopView& v = *view;
+  v.active = controller_ != nullptr;
+  v.sensitivity = sensitivity_;
+  v.frame = frame_;
+  v.device_name = device_name_;
+  v.device_status = device_status_;
+  v.device_connected = device_connected_;
+  if (!controller_) return;
+  const TeleopState& t = controller_->state();
+  v.target_tcp_W = t.target_tcp_W;
+  v.tcp_W = t.tcp_W;
+  v.position_error_m = t.position_error_m;
+  v.orientation_error_rad = t.orientation_error_rad;
+  const TeleopCommand applied = controller_->InWorldAxes(t.command);
+  v.linear_m_per_s = applied.linear_m_per_s;
+  v.angular_rad_per_s = applied.angular_rad_per_s;
+  v.grip = t.command.grip;
+  v.grip_latched = t.grip_latched;
+  v.grip_force_limit_N = controller_->grip_force();
+  v.max_grip_force_N = controller_->config().max_grip_force_N;
+  v.grip_force_N = grip_force_N_measured_;
+  v.finger_opening_m = t.finger_opening_m;
+  v.ik_ok = t.ik_ok;
+  v.ik_num_limited = t.ik_num_limited;
+  v.ik_failures = t.ik_failures;
+  v.ik_min_singular_value = t.ik_min_singular_value;
+}
+
+void TeleopSession::Fill(RecordingView* view) const {
+  RecordingView& r = *view;
+  r.recording = recorder_ != nullptr;
+  r.path = last_recording_path_;
+  r.rows = recorder_ ? recorder_->rows_written() : 0;
+  r.replaying = replay_device_ != nullptr;
+  r.replay_end_s = replay_end_s();
+}
+
+std::unique_ptr<Recorder> TeleopSession::OpenRecording(const std::string& path) {
+  auto fresh = std::make_unique<Recorder>();
+  std::string error;
+  if (!fresh->Open(path, &error)) {
+    error_(fmt::format("recording not started: {}", error));
+    return nullptr;
+  }
+  StopRecording();
+  if (replay_device_) {  // what is recorded is the live device
+    devices_.active = std::move(live_device_);
+    replay_device_.reset();
+  }
+  return fresh;
+}
+
+void TeleopSession::StartRecording(std::unique_ptr<Recorder> recorder, const std::string& path) {
+  recorder_ = std::move(recorder);
+  last_recording_path_ = path;
+  spdlog::info("sim runtime: recording teleoperation to {}", path);
+}
+
+void TeleopSession::StopRecording() {
+  if (!recorder_) return;
+  recorder_->Close();
+  spdlog::info("sim runtime: recorded {} commands to {}", recorder_->rows_written(),
+               recorder_->path());
+  recorder_.reset();
+}
+
+bool TeleopSession::PlayReplay(const std::string& path, const std::string& scene_name) {
+  std::string error;
+  std::unique_ptr<ReplayDevice> loaded = ReplayDevice::Load(path, &error);
+  if (!loaded) {
+    error_(fmt::format("replay not started: {}", error));
+    return false;
+  }
+  if (!controller_) {
+    error_(fmt::format("replay not started: '{}' has no teleoperated arm", scene_name));
+    return false;
+  }
+  StopRecording();
+  if (!replay_device_) live_device_ = devices_.active;
+  replay_device_ = std::move(loaded);
+  devices_.active = replay_device_;
+  return true;
+}
+
+void TeleopSession::SelectInput(InputSpec::Kind kind) {
+  if (!devices_.keyboard || kind == InputSpec::Kind::kReplay) return;
+  std::shared_ptr<InputDevice> live = MakeLiveInputDevice(kind, devices_);
+  spdlog::info("sim runtime: teleoperation input {}", live->Name());
+  (replay_device_ ? live_device_ : devices_.active) = std::move(live);
+}
+
+void TeleopSession::EndReplayIfDone(double time_s) {
+  if (!replay_device_ || !replay_device_->Finished(time_s)) return;
+  spdlog::info("sim runtime: replay finished at t = {:.3f} s; live input again", time_s);
+  devices_.active = std::move(live_device_);
+  replay_device_.reset();
+}
+
+}  // namespace contactlab
