@@ -1,0 +1,168 @@
+// The teleoperation session without the sim thread (the test steps peg_in_hole itself): a held
+// key moves the arm's target at the keyboard's speed and each command is recorded; the
+// recording, played back from a reset, reproduces the run bit for bit and then hands over to
+// the live device chosen meanwhile; bad settings and files are reported and change nothing.
+#include "app/runtime/teleop_session.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "input/input_spec.h"
+#include "input/keyboard_device.h"
+#include "io/scene_loader.h"
+#include "test_support/build_paths.h"
+
+namespace contactlab {
+namespace {
+
+SceneSpec PegInHole() {
+  return LoadSceneFile(testing::SourceDirectory() + "/assets/scenes/peg_in_hole.yaml");
+}
+
+struct TeleopSessionTest : ::testing::Test {
+  World world{PegInHole()};
+  std::vector<std::string> errors;
+  TeleopSession session{[this](std::string e) { errors.push_back(std::move(e)); }};
+  InputDevices devices;
+
+  void SetUp() override {
+    std::string error;
+    ASSERT_TRUE(CreateInputDevices(InputSpec{}, &devices, &error)) << error;  // the keyboard
+    session.SetDevices(devices, world);
+  }
+  // What the sim thread does around a step with live input.
+  void Step(int n) {
+    for (int i = 0; i < n; ++i) {
+      session.Update(&world);
+      ASSERT_TRUE(world.Step());
+      session.MeasureGrip(world);
+      session.EndReplayIfDone(world.time());
+    }
+  }
+  TeleopView Teleop() {
+    session.RefreshDeviceStatus();
+    TeleopView view;
+    session.Fill(&view);
+    return view;
+  }
+  RecordingView Recording() const {
+    RecordingView view;
+    session.Fill(&view);
+    return view;
+  }
+};
+
+TEST_F(TeleopSessionTest, AHeldKeyMovesTheTargetAtTheKeyboardSpeedAndIsRecorded) {
+  ASSERT_TRUE(session.active());
+  EXPECT_EQ(Teleop().device_name, "keyboard");
+  const std::string path = ::testing::TempDir() + "/teleop_session_test.csv";
+  std::unique_ptr<Recorder> recorder = session.OpenRecording(path);
+  ASSERT_NE(recorder, nullptr);
+  session.StartRecording(std::move(recorder), path);
+  const Eigen::Vector3d p0 = Teleop().target_tcp_W.translation();
+  devices.keyboard->SetKey(KeyAction::kMoveZPos, true);
+  Step(100);
+  // KeyboardConfig: 0.10 m/s at speed scale 1, integrated exactly into the target.
+  const double expected = KeyboardConfig{}.linear_speed_m_per_s * 100 * world.dt();
+  EXPECT_NEAR((Teleop().target_tcp_W.translation() - p0).z(), expected, 1e-3 * expected);
+  EXPECT_EQ(Recording().rows, 100u);
+  EXPECT_TRUE(Recording().recording);
+  session.StopRecording();
+  EXPECT_FALSE(Recording().recording);
+  EXPECT_EQ(Recording().path, path);
+  EXPECT_TRUE(errors.empty());
+}
+
+TEST_F(TeleopSessionTest, ARecordingPlayedFromAResetReproducesTheRunThenTheLiveDeviceTakesOver) {
+  const std::string path = ::testing::TempDir() + "/teleop_session_replay.csv";
+  session.StartRecording(session.OpenRecording(path), path);
+  devices.keyboard->SetKey(KeyAction::kMoveXPos, true);
+  devices.keyboard->SetKey(KeyAction::kRotZPos, true);
+  Step(59);
+  const double last_command_s = world.time();
+  Step(1);
+  devices.keyboard->SetKey(KeyAction::kMoveXPos, false);
+  const Eigen::VectorXd q_live = world.q();
+  const Eigen::Isometry3d target_live = Teleop().target_tcp_W;
+
+  devices.keyboard->SetKey(KeyAction::kRotZPos, false);
+  session.StopRecording();  // the file is complete once closed
+  const std::string other = ::testing::TempDir() + "/teleop_session_other.csv";
+  session.StartRecording(session.OpenRecording(other), other);
+  ASSERT_TRUE(session.PlayReplay(path, world.scene().name));  // ends that recording
+  EXPECT_FALSE(Recording().recording);
+  EXPECT_TRUE(Recording().replaying);
+  EXPECT_EQ(Recording().replay_end_s, last_command_s);
+  session.SelectInput(InputSpec::Kind::kGamepad);  // takes over at the replay's end
+  world.Reset();
+  session.Reset(world);
+  Step(59);
+  EXPECT_TRUE(Recording().replaying);
+  Step(1);
+  EXPECT_EQ(world.q(), q_live);
+  EXPECT_EQ(Teleop().target_tcp_W.matrix(), target_live.matrix());
+  EXPECT_FALSE(Recording().replaying);
+  EXPECT_EQ(Teleop().device_name, "gamepad+keyboard");
+  EXPECT_TRUE(errors.empty());
+}
+
+TEST_F(TeleopSessionTest, BadSettingsAndFilesAreReportedAndChangeNothing) {
+  command::SetTeleopOptions options;
+  options.grip_force_N = -1.0;
+  options.sensitivity = 20.0;
+  options.frame = static_cast<TeleopFrame>(7);
+  session.SetOptions(options);
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_NE(errors[0].find("grip force -1 N rejected"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("sensitivity 20 rejected"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[2].find("frame 7 rejected"), std::string::npos) << errors[2];
+  EXPECT_EQ(Teleop().sensitivity, 1.0);
+  EXPECT_EQ(Teleop().frame, TeleopFrame::kDeviceOwn);
+  options = {};
+  options.sensitivity = 2.5;
+  options.frame = TeleopFrame::kTool;
+  options.grip_force_N = 20.0;
+  session.SetOptions(options);
+  EXPECT_EQ(Teleop().sensitivity, 2.5);
+  EXPECT_EQ(Teleop().frame, TeleopFrame::kTool);
+  EXPECT_EQ(Teleop().grip_force_limit_N, 20.0);
+  EXPECT_EQ(errors.size(), 3u);
+
+  EXPECT_EQ(session.OpenRecording("/nonexistent/dir/x.csv"), nullptr);
+  EXPECT_FALSE(session.PlayReplay("/nonexistent.csv", "peg_in_hole"));
+  ASSERT_EQ(errors.size(), 5u);
+  EXPECT_EQ(errors[3].rfind("recording not started: ", 0), 0u) << errors[3];
+  EXPECT_EQ(errors[4].rfind("replay not started: ", 0), 0u) << errors[4];
+  EXPECT_FALSE(Recording().recording);
+  EXPECT_FALSE(Recording().replaying);
+}
+
+TEST(TeleopSession, WithoutDevicesThereIsNoControllerAndNoReplay) {
+  World world(PegInHole());
+  std::vector<std::string> errors;
+  TeleopSession session([&](std::string e) { errors.push_back(std::move(e)); });
+  session.Rebuild(world);
+  EXPECT_FALSE(session.active());
+  session.Update(&world);  // nothing to poll
+  session.MeasureGrip(world);
+  EXPECT_EQ(session.measured_grip_force_N(), 0.0);
+  TeleopView view;
+  session.Fill(&view);
+  EXPECT_FALSE(view.active);
+  EXPECT_EQ(session.keyboard(), nullptr);
+  const std::string path = ::testing::TempDir() + "/teleop_session_none.csv";
+  {
+    Recorder recorder;
+    std::string error;
+    ASSERT_TRUE(recorder.Open(path, &error)) << error;
+    recorder.Record(TeleopCommand{});
+  }
+  EXPECT_FALSE(session.PlayReplay(path, "peg_in_hole"));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], "replay not started: 'peg_in_hole' has no teleoperated arm");
+}
+
+}  // namespace
+}  // namespace contactlab
