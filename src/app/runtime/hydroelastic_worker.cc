@@ -117,9 +117,10 @@ HydroelasticWorker::Built HydroelasticWorker::Build(const Job& job,
 
 bool HydroelasticWorker::Finish(World* world, uint64_t scene_generation) {
   if (!build_.valid()) return false;
-  built_.store(false, std::memory_order_relaxed);
-  // built_ is raised once the build is done: this waits only for the worker's return.
+  // Called once built_ is raised, this waits only for the worker's return; lowered after it
+  // (the worker raises it before returning), so that it never outlives the build it announced.
   Built built = build_.get();
+  built_.store(false, std::memory_order_relaxed);
   if (built.scene_generation != scene_generation) {
     // Built for a scene that has since been replaced: dropped.
   } else if (!built.error.empty()) {

@@ -38,9 +38,9 @@ class HydroelasticWorker {
   // Any thread: a build is done and waits for Finish.
   bool built() const { return built_.load(std::memory_order_acquire); }
 
-  // Sim thread, between steps: swaps the finished build into `world` if it was built for scene
-  // `scene_generation` (else drops it), then starts the next job of that scene. False if no
-  // build was under way.
+  // Sim thread, between steps, once built(): swaps the build into `world` if it was built for
+  // scene `scene_generation` (else drops it), then starts the next job of that scene. False if
+  // no build was under way. (Called earlier, it waits for the build.)
   bool Finish(World* world, uint64_t scene_generation);
 
  private:
@@ -63,7 +63,7 @@ class HydroelasticWorker {
     std::string error;  // empty on success
     double build_ms = 0;
   };
-  // The geometries `geometry` names, or nullopt (reported) if none can take the change.
+  // The geometries `geometry` names, or nullopt (reported) if the change is rejected.
   std::optional<std::vector<int>> Geometries(int geometry, const HydroelasticChange& change,
                                              const World& world) const;
   void StartNext(const World& world, uint64_t scene_generation);
