@@ -15,6 +15,7 @@
 #include "app/runtime/snapshot.h"
 #include "engine/world/scene_spec.h"
 #include "render/contact_colors.h"
+#include "ui/view/viewport_input.h"  // PointerInput
 
 namespace contactlab {
 
@@ -72,15 +73,6 @@ struct ApplicationOptions {
   std::string camera;
   // A ghost run with this approximation from the start (--ghost); unset: none.
   std::optional<ContactApproximation> ghost;
-};
-
-// A pointer (mouse) state for one frame, in window pixels (y down): what the application reads
-// from the real mouse, or takes from SetSyntheticPointer (tests, scripted demos).
-struct PointerInput {
-  float x = 0, y = 0;
-  bool left_down = false;
-  bool double_click = false;  // a left double-click this frame
-  bool ctrl = false;
 };
 
 // What a run of frames did (RunFrames / RunFor).

@@ -116,4 +116,23 @@ void TimelinePanel(const Snapshot& snapshot, UiActions* actions) {
   }
 }
 
+void InspectWindow(const Snapshot& snapshot, float display_w, InspectState* state,
+                   UiActions* actions) {
+  ImGui::SetNextWindowPos(ImVec2(display_w - 410, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Inspect")) {
+    if (ImGui::CollapsingHeader("Selected body", ImGuiTreeNodeFlags_DefaultOpen)) {
+      SelectedBodyPanel(snapshot, *state);
+    }
+    if (ImGui::CollapsingHeader("Timeline", ImGuiTreeNodeFlags_DefaultOpen)) {
+      TimelinePanel(snapshot, actions);
+    }
+    if (ImGui::CollapsingHeader("Ghost", ImGuiTreeNodeFlags_DefaultOpen)) {
+      GhostPanel(snapshot, state, actions);
+    }
+  }
+  ImGui::End();
+}
+
 }  // namespace contactlab

@@ -35,4 +35,9 @@ void SelectedBodyPanel(const Snapshot& snapshot, const InspectState& state);
 void GhostPanel(const Snapshot& snapshot, InspectState* state, UiActions* actions);
 void TimelinePanel(const Snapshot& snapshot, UiActions* actions);
 
+// The Inspect window with the three panels above, in the top right corner of a display
+// display_w wide, folded until the user opens it (the scene stays in view).
+void InspectWindow(const Snapshot& snapshot, float display_w, InspectState* state,
+                   UiActions* actions);
+
 }  // namespace contactlab

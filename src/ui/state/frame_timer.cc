@@ -1,5 +1,7 @@
 #include "ui/state/frame_timer.h"
 
+#include <time.h>
+
 #include <algorithm>
 
 namespace contactlab {
@@ -37,6 +39,12 @@ FrameTimer::Stats FrameTimer::stats() const {
   if (nw > 0) s.mean_work_ms /= static_cast<double>(nw);
   s.fps = s.mean_frame_ms > 0 ? 1000.0 / s.mean_frame_ms : 0.0;
   return s;
+}
+
+double ThreadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return 1e3 * static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_nsec);
 }
 
 }  // namespace contactlab

@@ -36,4 +36,7 @@ class FrameTimer {
   size_t periods_ = 0, works_ = 0;  // samples recorded
 };
 
+// CPU time of the calling thread [ms]: what EndWork takes, as a difference of two readings.
+double ThreadCpuMs();
+
 }  // namespace contactlab

@@ -1,5 +1,7 @@
 #include "ui/state/ui_state.h"
 
+#include <spdlog/spdlog.h>
+
 #include <cmath>
 
 namespace contactlab {
@@ -28,6 +30,13 @@ SceneDefaults ComputeSceneDefaults(const SceneSpec& scene) {
 std::vector<std::string> PlotSeriesNames() {
   return {"normal_force_N", "friction_force_N", "slip_speed_m_per_s", "signed_distance_m",
           "iterations",     "step_ms",          "grip_force_N"};
+}
+
+void AddError(const std::string& message, UiState* ui) {
+  if (!ui->errors.empty() && ui->errors.back() == message) return;
+  spdlog::warn("{}", message);
+  ui->errors.push_back(message);
+  if (ui->errors.size() > 50) ui->errors.erase(ui->errors.begin());
 }
 
 }  // namespace contactlab

@@ -28,7 +28,7 @@ struct SceneDefaults {
 };
 SceneDefaults ComputeSceneDefaults(const SceneSpec& scene);
 
-// The plots of the plots panel, over the series of PlotData (application.cc fills one row per
+// The plots of the plots panel, over the series of PlotData (ui/plot_feed.cc fills one row per
 // PlotSample in this order).
 enum PlotSeries {
   kSeriesNormalForce,
@@ -112,5 +112,9 @@ struct UiState {
   // The render quality (the Solver panel's choice: automatic or a fixed level).
   AutoQuality render_quality{4};
 };
+
+// Puts a message in the red banner and the log (a warning): not twice in a row, and only the 50
+// newest, so that an error repeated every frame neither floods the banner nor grows it.
+void AddError(const std::string& message, UiState* ui);
 
 }  // namespace contactlab

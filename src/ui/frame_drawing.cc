@@ -1,0 +1,97 @@
+#include "ui/frame_drawing.h"
+
+// glad first: it must precede any other GL header.
+#include <glad/gl.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
+#include <exception>
+
+#include "render/render_error.h"
+#include "render/view_projection.h"
+#include "ui/view/camera_views.h"
+
+namespace contactlab {
+
+std::string FrameDrawing::Build() {
+  try {
+    auto renderer = std::make_unique<Renderer>(shader_dir_);
+    auto layer = std::make_unique<LayerTexture>(shader_dir_);
+    renderer_ = std::move(renderer);
+    panel_layer_ = std::move(layer);
+    error_.clear();
+  } catch (const std::exception& e) {
+    error_ = e.what();
+  }
+  return error_;
+}
+
+void FrameDrawing::SetQuality(const RenderQuality& quality) {
+  if (renderer_ && !(renderer_->quality() == quality)) renderer_->SetQuality(quality);
+}
+
+bool FrameDrawing::PanelsLayered(const RenderQuality& quality) const {
+  return panel_layer_ && renderer_ && quality.panel_refresh_hz > 0;
+}
+
+bool FrameDrawing::LayerIsCurrent(const RenderQuality& quality) const {
+  return PanelsLayered(quality) && panels_layered_ && panel_layer_->Holds(last_fb_w_, last_fb_h_);
+}
+
+std::string FrameDrawing::DrawScene(const Snapshot& snapshot, const Camera& view, const UiState& ui,
+                                    const Snapshot* ghost, int fb_w, int fb_h, float display_w,
+                                    float display_h) {
+  last_fb_w_ = fb_w;
+  last_fb_h_ = fb_h;
+  glViewport(0, 0, fb_w, fb_h);
+  std::string error;
+  if (renderer_ && fb_w > 0 && fb_h > 0) {
+    try {
+      renderer_->BeginScene(fb_w, fb_h);
+      renderer_->Render(snapshot, view, ui.layers, fb_w, fb_h, ghost);
+      DrawCameraInset(*renderer_, snapshot, ui.views, ui.layers, fb_w, fb_h, display_w, display_h,
+                      ghost);
+      renderer_->EndScene();
+      view_projection_ =
+          ViewProjection(view, snapshot, static_cast<float>(fb_w) / static_cast<float>(fb_h));
+      return error;
+    } catch (const std::exception& e) {
+      error = error_ = e.what();
+      renderer_.reset();
+    }
+  }
+  glViewport(0, 0, fb_w, fb_h);
+  glClearColor(0.12f, 0.12f, 0.14f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  return error;
+}
+
+std::string FrameDrawing::DrawPanels(bool built, const RenderQuality& quality, int fb_w, int fb_h) {
+  if (built) ImGui::Render();
+  panels_layered_ = PanelsLayered(quality);
+  if (!panels_layered_) {
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    return "";
+  }
+  if (built) {
+    try {
+      panel_layer_->Begin(fb_w, fb_h);
+    } catch (const RenderError& e) {  // the panels straight into the frame from now on
+      panel_layer_.reset();
+      panels_layered_ = false;
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      return e.what();
+    }
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    panel_layer_->End();
+    glViewport(0, 0, fb_w, fb_h);
+  }
+  panel_layer_->Composite();
+  return "";
+}
+
+std::vector<uint8_t> FrameDrawing::ReadPixels(int fb_w, int fb_h) const {
+  return renderer_ ? renderer_->ReadPixels(fb_w, fb_h) : std::vector<uint8_t>{};
+}
+
+}  // namespace contactlab

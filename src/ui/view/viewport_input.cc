@@ -1,0 +1,69 @@
+#include "ui/view/viewport_input.h"
+
+#include <imgui.h>
+
+namespace contactlab {
+
+PointerInput ViewportInput::ReadPointer(const ImGuiIO& io) {
+  if (synthetic_) {
+    const PointerInput p = *synthetic_;
+    synthetic_->double_click = false;  // one frame
+    return p;
+  }
+  if (io.WantCaptureMouse && drag_.body < 0) return PointerInput{};  // over a panel
+  return {io.MousePos.x, io.MousePos.y, io.MouseDown[0], io.MouseDoubleClicked[0], io.KeyCtrl};
+}
+
+ViewportEvents ViewportInput::Handle(const PointerInput& pointer, const Snapshot& snapshot,
+                                     const Eigen::Matrix4f& view_projection,
+                                     const Eigen::Vector2f& display) {
+  ViewportEvents events;
+  const bool pressed = pointer.left_down && !left_was_down_;
+  left_was_down_ = pointer.left_down;
+  if (display.x() <= 0 || display.y() <= 0) return events;
+  const Ray ray = ScreenRay(view_projection, {pointer.x, pointer.y}, display);
+  if (pointer.double_click && !pointer.ctrl) {
+    if (const std::optional<BodyHit> hit = picker_.Pick(snapshot, ray)) {
+      events.selected_body = hit->body;
+    }
+  }
+  if (pressed && pointer.ctrl) {
+    if (const std::optional<BodyHit> hit = picker_.Pick(snapshot, ray)) {
+      drag_ = {hit->body, snapshot.body_poses[hit->body].inverse() * hit->p_W, hit->p_W,
+               -ray.direction_W};
+      events.selected_body = hit->body;  // its panel shows the pull
+      events.grabbed = true;
+    }
+  }
+  if (drag_.body < 0) return events;
+  if (!pointer.left_down) {
+    events.perturb = command::Perturb{};
+    drag_.body = -1;
+    return events;
+  }
+  if (const std::optional<Eigen::Vector3d> target =
+          IntersectPlane(ray, drag_.plane_p_W, drag_.plane_n_W)) {
+    events.perturb = command::Perturb{drag_.body, drag_.p_BoQ_B, *target};
+  }
+  events.dragging = true;
+  return events;
+}
+
+std::optional<MouseInput> CameraMouse(const ImGuiIO& io, const ViewportEvents& events) {
+  if (io.WantCaptureMouse || events.dragging) return std::nullopt;
+  MouseInput mouse;
+  mouse.dx = io.MouseDelta.x;
+  mouse.dy = io.MouseDelta.y;
+  mouse.left = io.MouseDown[0];
+  mouse.right = io.MouseDown[1];
+  mouse.middle = io.MouseDown[2];
+  mouse.wheel = io.MouseWheel;
+  return mouse;
+}
+
+bool MovesCamera(const MouseInput& mouse) {
+  return mouse.wheel != 0 ||
+         ((mouse.left || mouse.right || mouse.middle) && (mouse.dx != 0 || mouse.dy != 0));
+}
+
+}  // namespace contactlab
