@@ -1,5 +1,6 @@
-// Application (application.h): the parts below, composed. Each frame is one Frame(), a list of
-// named steps; each part keeps its own state (docs/architecture.md §4).
+// Application (application.h): its construction and the render loop's frame, one Frame() of
+// named steps over the parts Application::Impl composes (application_impl.h); the runs are in
+// application_runs.cc.
 #include "ui/application.h"
 
 #include <imgui.h>
@@ -7,51 +8,32 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <thread>
 #include <vector>
 
-#include "app/runtime/sim_runtime.h"
 #include "app/runtime/thread_priority.h"
 #include "io/asset_directory.h"
-#include "render/camera.h"
 #include "render/png_writer.h"
 #include "render/shader_directory.h"
-#include "ui/frame_drawing.h"
+#include "ui/application_impl.h"
 #include "ui/gamepad_feed.h"
-#include "ui/gui_run_stats.h"
-#include "ui/panel_refresh.h"
 #include "ui/panels/contact_panel.h"
 #include "ui/panels/exports.h"
-#include "ui/panels/inspect_panels.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/shortcuts.h"
 #include "ui/panels/teleop_panel.h"
-#include "ui/plot_feed.h"
-#include "ui/scene_session.h"
-#include "ui/sim_stepping.h"
-#include "ui/state/actions.h"
-#include "ui/state/frame_pacing.h"
-#include "ui/state/frame_timer.h"
 #include "ui/state/gui_settings.h"
-#include "ui/state/key_events.h"
-#include "ui/state/ui_state.h"
 #include "ui/view/alignment_hud.h"
 #include "ui/view/camera_controller.h"
-#include "ui/view/camera_views.h"
-#include "ui/view/viewport_input.h"
-#include "ui/window.h"
+#include "ui/view/contact_picking.h"
 
 namespace contactlab {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Screenshot mode: the simulated time each frame shows, at real-time factor 1.
-constexpr double kScreenshotFramePeriod_s = 1.0 / 60.0;
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 double Milliseconds(Clock::duration d) {
@@ -111,102 +93,6 @@ std::vector<std::string> BuiltinSceneNames() {
   std::sort(names.begin(), names.end());
   return names;
 }
-
-struct Application::Impl {
-  // The framebuffer of a frame, read before the swap (screenshots).
-  struct FrameCapture {
-    std::vector<uint8_t> pixels;
-    int width = 0, height = 0;
-  };
-  // When a frame began, on the wall clock, the render thread's CPU clock and the frame clock.
-  struct FrameWork {
-    Clock::time_point wall_start;
-    double cpu_start_ms = 0;
-    Clock::time_point frame_start;
-  };
-
-  ApplicationOptions options;
-  // The sim first: an invalid scene fails before a window appears.
-  std::unique_ptr<SimRuntime> runtime;
-  std::unique_ptr<Window> window;
-  FrameDrawing drawing;  // declared after the window: its GL objects go first
-  FramePacing pacing;
-  FrameTimer timer;            // the Solver panel's frame times
-  PanelRefresh panel_refresh;  // told of every input event (Window's on_input)
-  KeyEventQueue key_events;    // this frame's, for the keyboard device
-
-  UiState ui;
-  InspectState inspect;
-  SceneSession scenes;
-  PlotFeed plot_feed;
-  ViewportInput viewport;
-  std::vector<PlotSample> samples;         // this frame's, drained from the sim thread
-  std::vector<GhostSample> ghost_samples;  // the ghost's, likewise
-  std::shared_ptr<const Snapshot> ghost;   // the ghost's newest snapshot this frame
-
-  std::string imgui_ini_path;  // Dear ImGui's window positions ("" without settings)
-  bool quit = false;
-  bool started = false;             // a run (Run, RunFrames, RunFor, Screenshot) has begun
-  bool frame_next = false;          // aim the camera at the scene at the next frame
-  bool pending_plot_png = false;    // read the chosen plot back after this frame is drawn
-  bool pending_screenshot = false;  // F12: save this frame once it is drawn
-  float frame_period_s = 0;         // start to start (the camera's easing)
-  double last_work_ms = 0, last_work_cpu_ms = 0;  // the last frame's, in our code
-
-  explicit Impl(const ApplicationOptions& o);
-  ~Impl();
-  void InitUiState();
-  void StartSim();
-  void RestoreSettings();
-  void SaveSettings() const;
-  void OpenWindow();
-  void BuildRenderer();
-
-  // One frame of the render loop: the steps below, in order. With `capture`, the framebuffer
-  // of the frame is read back before the swap.
-  void Frame(FrameCapture* capture);
-  // The clocks at the frame's start; the render quality for it.
-  FrameWork BeginFrame();
-  // The sim thread's errors, plot samples and newest snapshot (and the ghost's).
-  std::shared_ptr<const Snapshot> TakeSimOutput();
-  void TakeGhostOutput();
-  void OnNewScene(const Snapshot& snapshot);
-  // Whether this frame builds the panels (ui/panel_refresh.h).
-  bool BuildPanelsThisFrame(Clock::time_point frame_start, bool capture);
-  // Keys, the gamepad and the pointer, the panels, and the actions they ask for.
-  void HandleInputAndPanels(const Snapshot& snapshot);
-  // Picking, pulling and the camera's mouse (ui/view/viewport_input.h).
-  void HandlePointer(const Snapshot& snapshot);
-  void MoveCamera(const MouseInput& mouse, const Snapshot& snapshot);
-  void Execute(UiActions& actions, const Snapshot& snapshot);
-  // The camera for this frame: framing, following, shifted into the area the panels leave.
-  Camera ViewCamera(const Snapshot& snapshot);
-  // The scene and the panels into the framebuffer, then what is to be read back of it.
-  void Draw(const Snapshot& snapshot, const Camera& view, bool panels_built, FrameCapture* capture);
-  void ReadBack(int fb_w, int fb_h, FrameCapture* capture);
-  // Swaps, then sleeps out the rest of the frame when no display paces the loop.
-  void SwapAndPace(const FrameWork& work);
-
-  // The part of the view's height the panels leave for the scene (for framing).
-  float FreeViewFraction() const;
-  void LoadScene(const std::string& name_or_path);
-  void DropFiles(const std::vector<std::string>& paths);
-  void ExportPlotCsv();
-  // The plot the PNG button chose, from the framebuffer just drawn (exports.h).
-  void ExportShownPlot(int fb_w, int fb_h);
-  void SaveScreenshot(int fb_w, int fb_h);
-
-  // Runs. The sim thread exists (paused) from construction on; the first run lets it go, and
-  // so does a free-running run after stepped ones.
-  void EnsureStarted();
-  // From free running to stepped frames: the sim paused, the frame clock stepped.
-  void EnterStepping();
-  // Until the paused sim thread has published step `step`; an error cuts it short (shown).
-  void StepSimTo(uint64_t step);
-  // One frame of a run, measured; the run's statistics at its end.
-  void MeasuredFrame(GuiRunStats* stats);
-  FrameStats Finish(const GuiRunStats& stats) const;
-};
 
 Application::Impl::Impl(const ApplicationOptions& o)
     : options(o),
@@ -321,7 +207,7 @@ void Application::Impl::Frame(FrameCapture* capture) {
   } else {
     FeedGamepad(runtime->gamepad().get());  // a device, not an event: read every frame
   }
-  const Camera view = ViewCamera(*snapshot);
+  const Camera view = MainViewCamera(*snapshot, MainView(), &ui);
   if (build_panels) InspectContacts(*snapshot, view, &ui);
   Draw(*snapshot, view, build_panels, capture);
   SwapAndPace(work);
@@ -421,20 +307,9 @@ void Application::Impl::HandlePointer(const Snapshot& snapshot) {
     }
   }
   if (events.perturb) runtime->Post(*events.perturb);
-  if (const std::optional<MouseInput> mouse = CameraMouse(io, events)) MoveCamera(*mouse, snapshot);
-}
-
-void Application::Impl::MoveCamera(const MouseInput& mouse, const Snapshot& snapshot) {
-  if (MovesCamera(mouse)) {
-    ui.auto_frame = false;     // the user has taken the camera
-    if (ui.views.main >= 0) {  // from a scene camera's view on, as the free camera
-      ui.camera = OrbitFrom(ViewCamera(snapshot));
-      ui.views.main = -1;
-    }
+  if (const std::optional<MouseInput> mouse = CameraMouse(io, events)) {
+    MoveMainViewCamera(*mouse, snapshot, MainView(), &ui);
   }
-  const ImGuiIO& io = ImGui::GetIO();
-  ApplyMouse(mouse, static_cast<int>(io.DisplaySize.x), static_cast<int>(io.DisplaySize.y),
-             &ui.camera);
 }
 
 void Application::Impl::Execute(UiActions& actions, const Snapshot& snapshot) {
@@ -464,23 +339,10 @@ void Application::Impl::Execute(UiActions& actions, const Snapshot& snapshot) {
   if (actions.quit) quit = true;
 }
 
-Camera Application::Impl::ViewCamera(const Snapshot& snapshot) {
+// Read when asked for: the panels may have changed (hidden, shown) since the frame began.
+MainViewFrame Application::Impl::MainView() const {
   const ImGuiIO& io = ImGui::GetIO();
-  if (ui.auto_frame && ui.camera.follow_body < 0) {
-    constexpr float kAutoFrameTimeConstant_s = 0.6f;
-    EaseTowardsFraming(snapshot, FreeViewFraction(), std::min(frame_period_s, 0.1f),
-                       kAutoFrameTimeConstant_s, &ui.camera);
-  }
-  UpdateFollow(snapshot, &ui.camera);  // so that unfollowing keeps the view
-  // The scene's centre of attention in the middle of the area the panels leave free.
-  const PanelLayout layout = ComputePanelLayout(io.DisplaySize.x, io.DisplaySize.y, ui.show_panels);
-  const float aspect = io.DisplaySize.y > 0 ? io.DisplaySize.x / io.DisplaySize.y : 1.0f;
-  const float shift_x = io.DisplaySize.x > 0 ? 0.5f * layout.sidebar_w / io.DisplaySize.x : 0;
-  const float shift_y = io.DisplaySize.y > 0 ? -0.5f * layout.plots_h / io.DisplaySize.y : 0;
-  if (auto scene_camera = MainSceneCamera(snapshot, ui.views, shift_x, shift_y)) {
-    return *scene_camera;
-  }
-  return ShiftedCamera(ui.camera, snapshot, shift_x, shift_y, aspect);
+  return {{io.DisplaySize.x, io.DisplaySize.y}, frame_period_s, FreeViewFraction()};
 }
 
 void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view, bool panels_built,
@@ -528,10 +390,7 @@ void Application::Impl::SwapAndPace(const FrameWork& work) {
 float Application::Impl::FreeViewFraction() const {
   int w = options.width, h = options.height;
   if (window) window->Size(&w, &h);
-  if (w <= 0 || h <= 0) return 1.0f;
-  const PanelLayout l =
-      ComputePanelLayout(static_cast<float>(w), static_cast<float>(h), ui.show_panels);
-  return std::min((h - l.plots_h) / h, (w - l.sidebar_w) / h);
+  return contactlab::FreeViewFraction(w, h, ui.show_panels);
 }
 
 void Application::Impl::LoadScene(const std::string& name_or_path) {
@@ -578,39 +437,6 @@ void Application::Impl::SaveScreenshot(int fb_w, int fb_h) {
   }
 }
 
-void Application::Impl::EnsureStarted() {
-  if (!started || pacing.stepped()) runtime->Post(command::Resume{});
-  started = true;
-  pacing.UseWallClock();
-}
-
-void Application::Impl::EnterStepping() {
-  if (pacing.stepped()) return;
-  if (started) PauseSim(*runtime);  // running: pause, and wait until no step is under way
-  started = true;                   // paused since construction otherwise
-  pacing.UseSteppedClock(Clock::now());
-}
-
-void Application::Impl::StepSimTo(uint64_t step) {
-  contactlab::StepSimTo(*runtime, step, [&] {
-    for (std::string& e : runtime->TakeErrors()) AddError(e, &ui);
-    return !ui.errors.empty();  // an error: shown, the frame goes on
-  });
-}
-
-void Application::Impl::MeasuredFrame(GuiRunStats* stats) {
-  const Clock::time_point start = Clock::now();
-  Frame(nullptr);
-  const double frame_ms = Milliseconds(Clock::now() - start);
-  stats->AddFrame(frame_ms, last_work_ms, last_work_cpu_ms, *runtime->Latest(),
-                  ui.render_quality.level());
-}
-
-FrameStats Application::Impl::Finish(const GuiRunStats& stats) const {
-  return stats.Finish(Clock::now(), *runtime->Latest(), ui.errors.size(), ui.render_quality.level(),
-                      QualityLabel(ui.render_quality.quality()));
-}
-
 Application::Application(const ApplicationOptions& options)
     : impl_(std::make_unique<Impl>(options)) {
   impl_->runtime->Post(command::SetArtificialStepDelay{options.artificial_step_delay_s});
@@ -639,87 +465,5 @@ void Application::DropFiles(const std::vector<std::string>& paths) { impl_->Drop
 void Application::SendKey(int glfw_key, int action) { impl_->window->SendKey(glfw_key, action); }
 
 int Application::selected_body() const { return impl_->inspect.selected_body; }
-
-int Application::Run() {
-  impl_->EnsureStarted();
-  while (!impl_->quit) impl_->Frame(nullptr);
-  impl_->runtime->Stop();
-  return 0;
-}
-
-FrameStats Application::RunFrames(int n) {
-  Impl& a = *impl_;
-  a.EnsureStarted();
-  GuiRunStats stats(Clock::now(), a.runtime->Latest()->step_index);
-  for (int frames = 0; frames < n && !a.quit; ++frames) a.MeasuredFrame(&stats);
-  return a.Finish(stats);
-}
-
-FrameStats Application::RunFor(double seconds, FrameTrace* trace) {
-  Impl& a = *impl_;
-  a.EnsureStarted();
-  const Clock::time_point start = Clock::now();
-  GuiRunStats stats(start, a.runtime->Latest()->step_index, trace);
-  while (Seconds(Clock::now() - start) < seconds && !a.quit) a.MeasuredFrame(&stats);
-  return a.Finish(stats);
-}
-
-FrameStats Application::RunSteppedFrames(int n, double frame_period_s) {
-  if (!(frame_period_s > 0) || !std::isfinite(frame_period_s)) {
-    throw std::invalid_argument("RunSteppedFrames: the frame period must be > 0 s");
-  }
-  Impl& a = *impl_;
-  a.EnterStepping();
-  const std::shared_ptr<const Snapshot> first = a.runtime->Latest();
-  GuiRunStats stats(Clock::now(), first->step_index);
-  const double steps_per_frame =
-      StepsPerFrame(frame_period_s, a.options.realtime_factor, first->contact_settings.dt_s);
-  const auto period =
-      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(frame_period_s));
-  for (int frames = 0; frames < n && !a.quit; ++frames) {
-    a.StepSimTo(first->step_index + StepsAfterFrames(frames + 1, steps_per_frame));
-    a.pacing.Advance(period);
-    a.MeasuredFrame(&stats);
-  }
-  return a.Finish(stats);
-}
-
-void Application::Screenshot(int frames, const std::string& png_path) {
-  Impl& a = *impl_;
-  if (!a.drawing.renderer()) {
-    throw std::runtime_error("cannot take a screenshot: the renderer failed: " + a.drawing.error());
-  }
-  if (a.started) throw std::logic_error("Screenshot must be the first run of an Application");
-  a.pacing.set_capped(false);  // the frames show simulated time; no need to spread them
-  // Paused since construction, before the first step: from here on the application decides
-  // every step.
-  a.started = true;
-  const std::shared_ptr<const Snapshot> first = a.runtime->Latest();
-  const double steps_per_frame = StepsPerFrame(kScreenshotFramePeriod_s, a.options.realtime_factor,
-                                               first->contact_settings.dt_s);
-  Impl::FrameCapture capture;
-  frames = std::max(frames, 1);
-  for (int k = 1; k <= frames; ++k) {
-    const uint64_t target = first->step_index + StepsAfterFrames(k, steps_per_frame);
-    a.StepSimTo(target);
-    // The last frame is framed on the bodies where they are then (fast ones may have left the
-    // initial view), and shows the ghost (if any) at the same step.
-    if (k == frames) {
-      a.frame_next = true;
-      if (a.options.ghost && !WaitForGhost(*a.runtime, target)) {
-        AddError("the ghost did not catch up with the main run for the screenshot", &a.ui);
-      }
-    }
-    a.Frame(k == frames ? &capture : nullptr);
-    if (!a.ui.errors.empty()) throw std::runtime_error(a.ui.errors.back());
-  }
-  if (capture.pixels.empty() || capture.width <= 0 || capture.height <= 0) {
-    throw std::runtime_error("cannot take a screenshot: no pixels were read back");
-  }
-  WritePng(png_path, capture.width, capture.height, capture.pixels);
-  const std::shared_ptr<const Snapshot> last = a.runtime->Latest();
-  spdlog::info("wrote {} ({}x{}, {} frames, t = {:.4f} s, {} steps)", png_path, capture.width,
-               capture.height, frames, last->time_s, last->step_index);
-}
 
 }  // namespace contactlab
