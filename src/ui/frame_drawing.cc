@@ -41,8 +41,6 @@ bool FrameDrawing::LayerIsCurrent(const RenderQuality& quality) const {
 std::string FrameDrawing::DrawScene(const Snapshot& snapshot, const Camera& view, const UiState& ui,
                                     const Snapshot* ghost, int fb_w, int fb_h, float display_w,
                                     float display_h) {
-  last_fb_w_ = fb_w;
-  last_fb_h_ = fb_h;
   glViewport(0, 0, fb_w, fb_h);
   std::string error;
   if (renderer_ && fb_w > 0 && fb_h > 0) {
@@ -68,6 +66,8 @@ std::string FrameDrawing::DrawScene(const Snapshot& snapshot, const Camera& view
 
 std::string FrameDrawing::DrawPanels(bool built, const RenderQuality& quality, int fb_w, int fb_h) {
   if (built) ImGui::Render();
+  last_fb_w_ = fb_w;
+  last_fb_h_ = fb_h;
   panels_layered_ = PanelsLayered(quality);
   if (!panels_layered_) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

@@ -59,8 +59,8 @@ class FrameDrawing {
   std::unique_ptr<LayerTexture> panel_layer_;  // the panels between their builds
   std::string error_;
   Eigen::Matrix4f view_projection_ = Eigen::Matrix4f::Identity();
-  bool panels_layered_ = false;  // the last frame's panels were blended from the layer
-  int last_fb_w_ = 0, last_fb_h_ = 0;
+  bool panels_layered_ = false;        // the last frame's panels were blended from the layer
+  int last_fb_w_ = 0, last_fb_h_ = 0;  // the last frame's size (DrawPanels)
 };
 
 }  // namespace contactlab

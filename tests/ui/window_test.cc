@@ -1,0 +1,66 @@
+// The GUI's window (hidden, under Xvfb; skipped without a display): it opens with a GL context
+// and Dear ImGui, hands every event to its owner ahead of Dear ImGui, and closes so completely
+// that the next one opens as the first did.
+#include "ui/window.h"
+
+#include <GLFW/glfw3.h>
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <utility>
+#include <vector>
+
+#include "test_support/display.h"
+
+namespace contactlab {
+namespace {
+
+WindowOptions Hidden() {
+  WindowOptions o;
+  o.width = 320;
+  o.height = 240;
+  o.title = "window test";
+  o.visible = false;
+  o.vsync = false;
+  return o;
+}
+
+TEST(Window, KeysReachTheOwnerAndDearImGui) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  std::vector<std::pair<int, int>> keys;
+  int inputs = 0;
+  WindowEvents events;
+  events.on_key = [&](int key, int action) { keys.emplace_back(key, action); };
+  events.on_input = [&] { ++inputs; };
+  Window window(Hidden(), std::move(events));
+  int w = 0, h = 0;
+  window.FramebufferSize(&w, &h);
+  EXPECT_GT(w, 0);
+  EXPECT_GT(h, 0);
+
+  window.SendKey(GLFW_KEY_A, GLFW_PRESS);
+  ASSERT_EQ(keys.size(), 1u);
+  EXPECT_EQ(keys[0], std::make_pair(GLFW_KEY_A, GLFW_PRESS));
+  EXPECT_EQ(inputs, 1);
+  EXPECT_TRUE(ImGui::GetIO().KeysDown[GLFW_KEY_A]) << "Dear ImGui's callback ran after ours";
+  window.SendKey(GLFW_KEY_A, GLFW_RELEASE);
+  EXPECT_EQ(keys.size(), 2u);
+  EXPECT_EQ(inputs, 2);
+  EXPECT_FALSE(ImGui::GetIO().KeysDown[GLFW_KEY_A]);
+}
+
+TEST(Window, ClosesSoThatTheNextOpensAsTheFirstDid) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  for (int i = 0; i < 3; ++i) {
+    Window window(Hidden(), WindowEvents{});  // no handlers: events are still safe
+    window.SendKey(GLFW_KEY_B, GLFW_PRESS);
+    window.PollEvents();
+    window.SetTitle("window test " + std::to_string(i));
+    EXPECT_NE(ImGui::GetCurrentContext(), nullptr);
+    EXPECT_FALSE(window.SwapBuffers());
+  }
+  EXPECT_EQ(ImGui::GetCurrentContext(), nullptr) << "Dear ImGui's context went with the window";
+}
+
+}  // namespace
+}  // namespace contactlab
