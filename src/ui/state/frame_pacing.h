@@ -27,13 +27,13 @@ class FramePacing {
   bool stepped() const { return stepped_clock_.has_value(); }
   void Advance(Clock::duration period);
 
+  // The period a first frame reports (the camera's easing takes a step of it).
+  static constexpr float kFirstPeriod_s = 1.0f / 60.0f;
   struct FrameStart {
     Clock::time_point time;           // on the frame clock
     float period_s = kFirstPeriod_s;  // since the last frame's start on the same clock
     bool first = true;                // no frame before it on this clock
   };
-  // The period a first frame reports (the camera's easing takes a step of it).
-  static constexpr float kFirstPeriod_s = 1.0f / 60.0f;
   // At the top of a frame; wall_now: the wall clock then.
   FrameStart BeginFrame(Clock::time_point wall_now);
 
