@@ -12,24 +12,16 @@
 #include "render/shader_directory.h"
 #include "test_support/display.h"
 #include "test_support/pile_scene.h"
+#include "ui/hidden_window.h"
 #include "ui/state/auto_quality.h"
 #include "ui/window.h"
 
 namespace contactlab {
 namespace {
 
-WindowOptions Hidden() {
-  WindowOptions o;
-  o.width = 320;
-  o.height = 240;
-  o.visible = false;
-  o.vsync = false;
-  return o;
-}
-
 TEST(FrameDrawing, AFailedBuildSaysWhyAndKeepsTheLastGoodRenderer) {
   CONTACTLAB_REQUIRE_DISPLAY();
-  Window window(Hidden(), WindowEvents{});
+  Window window(testing::HiddenWindow(), WindowEvents{});
   FrameDrawing missing("/no/such/shaders");
   EXPECT_NE(missing.Build(), "");
   EXPECT_EQ(missing.renderer(), nullptr);
@@ -67,7 +59,7 @@ TEST(FrameDrawing, AFailedBuildSaysWhyAndKeepsTheLastGoodRenderer) {
 
 TEST(FrameDrawing, ThePanelsGoThroughTheLayerOnlyWhenTheQualitySlowsThem) {
   CONTACTLAB_REQUIRE_DISPLAY();
-  Window window(Hidden(), WindowEvents{});
+  Window window(testing::HiddenWindow(), WindowEvents{});
   FrameDrawing drawing(ShaderDirectory());
   ASSERT_EQ(drawing.Build(), "");
   const AutoQuality ladder(4);

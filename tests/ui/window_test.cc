@@ -11,19 +11,10 @@
 #include <vector>
 
 #include "test_support/display.h"
+#include "ui/hidden_window.h"
 
 namespace contactlab {
 namespace {
-
-WindowOptions Hidden() {
-  WindowOptions o;
-  o.width = 320;
-  o.height = 240;
-  o.title = "window test";
-  o.visible = false;
-  o.vsync = false;
-  return o;
-}
 
 TEST(Window, KeysReachTheOwnerAndDearImGui) {
   CONTACTLAB_REQUIRE_DISPLAY();
@@ -32,7 +23,7 @@ TEST(Window, KeysReachTheOwnerAndDearImGui) {
   WindowEvents events;
   events.on_key = [&](int key, int action) { keys.emplace_back(key, action); };
   events.on_input = [&] { ++inputs; };
-  Window window(Hidden(), std::move(events));
+  Window window(testing::HiddenWindow(), std::move(events));
   int w = 0, h = 0;
   window.FramebufferSize(&w, &h);
   EXPECT_GT(w, 0);
@@ -52,7 +43,7 @@ TEST(Window, KeysReachTheOwnerAndDearImGui) {
 TEST(Window, ClosesSoThatTheNextOpensAsTheFirstDid) {
   CONTACTLAB_REQUIRE_DISPLAY();
   for (int i = 0; i < 3; ++i) {
-    Window window(Hidden(), WindowEvents{});  // no handlers: events are still safe
+    Window window(testing::HiddenWindow(), WindowEvents{});  // no handlers: events are still safe
     window.SendKey(GLFW_KEY_B, GLFW_PRESS);
     window.PollEvents();
     window.SetTitle("window test " + std::to_string(i));
