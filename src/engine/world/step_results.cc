@@ -9,15 +9,16 @@ namespace {
 
 // A pressed contact sticks or slips by its approximation's own regime (docs/contact-model.md
 // §2.5): SAP by the region of the friction cone its impulse was projected into (§2.1), whatever
-// v_s; Lagged and Similar, whose friction is smooth, by slip within twice v_s.
+// v_s; Lagged and Similar, whose friction is smooth, by slip within twice their soft-norm width
+// ε (v_s; regularized Lagged's max(v_s, σ·w_t·μ·γ_n0), §2.3).
 ContactResult::State ContactState(double normal_impulse, const Eigen::Vector3d& v_c,
                                   std::optional<SapContact::Region> sap_region,
-                                  double stiction_tolerance_m_per_s) {
+                                  double epsilon_m_per_s) {
   if (normal_impulse <= 0) {
     return v_c.z() > 0 ? ContactResult::State::kSeparating : ContactResult::State::kMargin;
   }
   const bool sticks = sap_region ? *sap_region == SapContact::Region::kStiction
-                                 : v_c.head<2>().norm() <= 2 * stiction_tolerance_m_per_s;
+                                 : v_c.head<2>().norm() <= 2 * epsilon_m_per_s;
   return sticks ? ContactResult::State::kStick : ContactResult::State::kSlip;
 }
 
@@ -44,8 +45,7 @@ void StepResults::Clear() {
 
 void CollectStepResults(const WorldModel& model, const std::vector<ContactCandidate>& candidates,
                         const ProblemBuilder& builder, const ConvexSolver& solver, double dt_s,
-                        double stiction_tolerance_m_per_s, std::vector<HydroelasticPatch>* patches,
-                        StepResults* results) {
+                        std::vector<HydroelasticPatch>* patches, StepResults* results) {
   const auto gamma = solver.impulses();
   const auto vc = solver.constraint_velocities();
   const int nc = static_cast<int>(candidates.size());
@@ -76,11 +76,11 @@ void CollectStepResults(const WorldModel& model, const std::vector<ContactCandid
     r.friction_force_W = R.leftCols<2>() * (g.head<2>() / dt_s);
     r.slip_velocity_W = R.leftCols<2>() * v_c.head<2>();
     r.normal_velocity = v_c.z();
-    r.state = ContactState(g.z(), v_c, builder.contact_factory().SapRegion(c, v_c),
-                           stiction_tolerance_m_per_s);
-    r.signed_distance_end_m = r.signed_distance_m + dt_s * v_c.z();
     const ContactModelDiagnostics d = builder.contact_factory().Diagnose(
         c, builder.contact_pair(c), dt_s, g.z(), v_c.head<2>().norm());
+    r.state = ContactState(g.z(), v_c, builder.contact_factory().SapRegion(c, v_c),
+                           d.effective_stiction_tolerance_m_per_s);
+    r.signed_distance_end_m = r.signed_distance_m + dt_s * v_c.z();
     r.gliding_offset_m = d.gliding_offset_m;
     r.effective_stiffness_N_per_m = d.effective_stiffness_N_per_m;
     r.effective_stiction_tolerance_m_per_s = d.effective_stiction_tolerance_m_per_s;

@@ -66,10 +66,10 @@ struct StepResults {
 
 // Fills `results` (and the patches' force sums) from the solved step: γ/δt is the mean force,
 // v_c the contact velocity at the step's end; a pressed contact sticks in SAP's stiction region,
-// or under Lagged and Similar when its slip is within twice the stiction tolerance v_s.
+// or under Lagged and Similar when its slip is within twice their soft-norm width ε (v_s, or
+// regularized Lagged's max(v_s, σ·w_t·μ·γ_n0)).
 void CollectStepResults(const WorldModel& model, const std::vector<ContactCandidate>& candidates,
                         const ProblemBuilder& builder, const ConvexSolver& solver, double dt_s,
-                        double stiction_tolerance_m_per_s, std::vector<HydroelasticPatch>* patches,
-                        StepResults* results);
+                        std::vector<HydroelasticPatch>* patches, StepResults* results);
 
 }  // namespace contactlab

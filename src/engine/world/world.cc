@@ -55,9 +55,8 @@ bool World::Step() {
     return FailStep("non-finite positions after the step", v_next_);
   }
   // 4. Results: per contact force, slip and state; per body and patch the net force.
-  CollectStepResults(
-      model_, query_.candidates, problem_builder_, solver_, inputs_.contact_settings.dt_s,
-      inputs_.contact_settings.stiction_tolerance_m_per_s, &query_.patches, &results_);
+  CollectStepResults(model_, query_.candidates, problem_builder_, solver_,
+                     inputs_.contact_settings.dt_s, &query_.patches, &results_);
   // 5. Advance: (q, v, t) at the step's end become the state.
   AdvanceState();
   return true;

@@ -1,11 +1,12 @@
 // Stage "results" (engine/world/step_results.h): each pressed contact sticks or slips by its
 // approximation's own regime (docs/contact-model.md §2.5).
 //
-// Lagged and Similar: by its slip at the step's end against twice the stiction tolerance v_s —
-// stick at ‖v_t‖ ≤ 2 v_s, slip above it. A box slides to rest on a rigid floor from 0.1 m/s under
-// Coulomb friction (μ g ≈ 4.9 m/s², 4.9 mm/s less each 1 ms step), its slip sweeping down through
-// 2 v_s and v_s (v_s = 10 mm/s), so contacts land in each band: above 2 v_s (slip), in
-// (v_s, 2 v_s] (stick: the factor 2) and at rest (stick).
+// Lagged and Similar: by its slip at the step's end against twice their soft-norm width ε — v_s
+// for Lagged and Similar: stick at ‖v_t‖ ≤ 2 v_s, slip above it; regularized Lagged's
+// max(v_s, σ·w_t·μ·γ_n0) (§2.3), so that a box below the friction angle sticks however small v_s. A
+// box slides to rest on a rigid floor from 0.1 m/s under Coulomb friction (μ g ≈ 4.9 m/s², 4.9 mm/s
+// less each 1 ms step), its slip sweeping down through 2 v_s and v_s (v_s = 10 mm/s), so contacts
+// land in each band: above 2 v_s (slip), in (v_s, 2 v_s] (stick: the factor 2) and at rest (stick).
 //
 // SAP: by the region of its friction cone the impulse was projected from (§2.1), v_s playing no
 // part. In the stiction region γ = y = −R⁻¹(v_c − v̂), so ‖v_t‖ = R_t ‖γ_t‖ ≤ μ R_t γ_n: the same
@@ -75,6 +76,8 @@ TEST_P(StepResultsSmoothFriction, PressedContactsStickWithinTwiceTheStictionTole
     ASSERT_TRUE(world.Step()) << world.failure();
     for (const ContactResult& c : world.contacts()) {
       if (!(c.normal_force_W.dot(c.normal_W) > 0)) continue;  // pressed: γ_n > 0
+      // At this v_s (10 mm/s) the width is v_s itself, regularized Lagged's included.
+      ASSERT_EQ(c.effective_stiction_tolerance_m_per_s, kStictionTolerance);
       const double slip = c.slip_velocity_W.norm();
       // Away from the threshold by more than round-off: the classification is unambiguous.
       if (std::abs(slip - 2 * kStictionTolerance) < 1e-9) continue;
@@ -156,6 +159,30 @@ TEST(StepResultsLagged, StateFollowsTheStictionToleranceWidth) {
 // at SAP's regularized stiction; with tan θ = 0.7 > μ every one slides, and the box accelerates at
 // g (sin θ − μ cos θ). SAP does not read v_s: with v_s = 0.1 mm/s and v_s = 10 m/s (2 v_s far
 // above the sliding box's 0.3 m/s) the runs are the same bit for bit, states included.
+// Regularized Lagged widens ε to σ·w_t·μ·γ_n0 where that exceeds v_s (§2.3): on a slope below
+// the friction angle (tan θ = 0.3 < μ = 0.5) with v_s = 1 nm/s the box creeps at a speed set by
+// that width, far above 2 v_s, and its contacts read stick — by 2·v_s they would all read slip.
+TEST(StepResultsRegularizedLagged, SticksBelowTheFrictionAngleWithinItsRegularizedWidth) {
+  constexpr double kTinyStictionTolerance = 1e-9;
+  World world(BoxOnIncline(ContactApproximation::kRegularizedLagged, 0.3, kTinyStictionTolerance));
+  int pressed = 0, above_twice_vs = 0;
+  for (int step = 0; step < 300; ++step) {
+    ASSERT_TRUE(world.Step()) << world.failure();
+    if (step < 200) continue;  // settled on the slope
+    for (const ContactResult& c : world.contacts()) {
+      if (!Pressed(c)) continue;
+      ++pressed;
+      const double slip = c.slip_velocity_W.norm();
+      EXPECT_GT(c.effective_stiction_tolerance_m_per_s, 100 * kTinyStictionTolerance);
+      EXPECT_LE(slip, 2 * c.effective_stiction_tolerance_m_per_s);
+      EXPECT_EQ(c.state, ContactResult::State::kStick) << "step " << step << ", slip " << slip;
+      above_twice_vs += slip > 2 * kTinyStictionTolerance;
+    }
+  }
+  EXPECT_GE(pressed, 4 * 100);
+  EXPECT_GT(above_twice_vs, pressed / 2);
+}
+
 TEST(StepResultsSap, SticksBelowTheFrictionAngleAndSlidesAboveWhateverTheStictionTolerance) {
   constexpr double kMu = 0.5, kG = 9.81, kDuration = 0.2;
   for (const double tan_theta : {0.3, 0.7}) {
