@@ -128,4 +128,9 @@ double KeyboardDevice::grip() const {
   return grip_;
 }
 
+void KeyboardDevice::SetGrip(double grip) {
+  std::lock_guard lock(mutex_);
+  grip_ = grip >= 0.5 ? 1.0 : 0.0;
+}
+
 }  // namespace contactlab

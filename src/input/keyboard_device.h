@@ -75,6 +75,9 @@ class KeyboardDevice : public InputDevice {
 
   double speed_scale() const;
   double grip() const;
+  // The grip the toggle starts from (0 open, 1 closed; rounded to one of them): a scene that
+  // starts with the gripper closed sets it closed, so that the first toggle opens it.
+  void SetGrip(double grip);
 
  private:
   KeyboardConfig config_;

@@ -200,7 +200,7 @@ TEST(ApplicationKeys, TapsWithinOneFrameReachTheKeyboard) {
   }
   const std::shared_ptr<const Snapshot> s = app.LatestSnapshot();
   EXPECT_FALSE(s->teleop.grip_latched);
-  EXPECT_EQ(s->teleop.grip, 1.0);  // the toggle from open: closed, so the peg stays held
+  EXPECT_EQ(s->teleop.grip, 0.0);  // the toggle from the scene's closed grip: open
   EXPECT_NE(s->teleop.device_status.find("speed x2.00"), std::string::npos)
       << s->teleop.device_status;
 }

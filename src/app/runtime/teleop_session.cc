@@ -29,6 +29,7 @@ void TeleopSession::Rebuild(const World& world) {
   try {
     controller_ = std::make_unique<TeleopController>(world, *config);
     if (grip_force_N_) controller_->SetGripForce(*grip_force_N_);
+    StartKeyboardAtTheLatchedGrip();
   } catch (const std::exception& e) {
     error_(fmt::format("teleoperation unavailable for '{}': {}", world.scene().name, e.what()));
   }
@@ -40,7 +41,18 @@ void TeleopSession::Reset(const World& world) {
 }
 
 void TeleopSession::ResetTargets(const World& world) {
-  if (controller_) controller_->Reset(world);
+  if (!controller_) return;
+  controller_->Reset(world);
+  StartKeyboardAtTheLatchedGrip();
+}
+
+// The controller holds a scene's initial grip until the device's grip changes
+// (TeleopController::Update); the keyboard's Space toggles its own grip. Starting that toggle at
+// the latched grip makes the first press do what the panel shows it will (open a closed
+// gripper), instead of "closing" the keyboard's open grip under the latch, which changes nothing.
+void TeleopSession::StartKeyboardAtTheLatchedGrip() {
+  const std::optional<double>& initial_grip = controller_->config().initial_grip;
+  if (initial_grip && devices_.keyboard) devices_.keyboard->SetGrip(*initial_grip);
 }
 
 void TeleopSession::SetOptions(const command::SetTeleopOptions& options) {

@@ -69,6 +69,7 @@ class TeleopSession {
   void EndReplayIfDone(double time_s);
 
  private:
+  void StartKeyboardAtTheLatchedGrip();
   std::function<void(std::string)> error_;
   InputDevices devices_;
   std::unique_ptr<Recorder> recorder_;

@@ -41,6 +41,12 @@ void InputDeviceCombo(const TeleopView& t, UiActions* actions) {
 }
 }  // namespace
 
+std::string GripStateLabel(double grip, bool latched) {
+  const bool closed = grip > 0.5;
+  return std::string("grip ") + (closed ? "closed" : "open") + (latched ? " (scene's)" : "") +
+         "   Space: " + (closed ? "open" : "close");
+}
+
 void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   const TeleopView& t = snapshot.teleop;
   if (!t.active) {
@@ -85,7 +91,7 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ImGui::TextColored(kDimColor, "(R)");
 
   // State.
-  ImGui::Text("grip %s%s", t.grip > 0.5 ? "closed" : "open", t.grip_latched ? " (scene's)" : "");
+  ImGui::TextUnformatted(GripStateLabel(t.grip, t.grip_latched).c_str());
   if (t.grip_latched && ImGui::IsItemHovered()) {
     ImGui::SetTooltip("The scene's initial grip holds until the first gripper toggle.");
   }

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 
 #include "app/runtime/snapshot.h"
 #include "input/keyboard_device.h"
@@ -16,6 +17,9 @@ namespace contactlab {
 
 // Content of the "Teleoperation" section (DrawUi shows it for scenes with a robot arm).
 void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
+// The grip line of the panel: the grip applied, whether it is the scene's (latched), and what
+// the next Space press does ("grip closed (scene's)   Space: open").
+std::string GripStateLabel(double grip, bool latched);
 
 // The GLFW keys that produce a KeyboardDevice key name ("W", "Space", "+", "-", "Shift").
 // Returns the number written to keys (at most 2: e.g. '=' and keypad '+' for "+").

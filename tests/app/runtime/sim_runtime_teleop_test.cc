@@ -193,6 +193,33 @@ TEST(SimRuntimeTeleop, GripForceSettingSqueezesThePegWithThatForce) {
   EXPECT_NEAR(samples.back().grip_force_N, 50.0, 2.5);
 }
 
+// peg_in_hole starts with the gripper closed on the peg (the scene's latch). The first Space
+// press opens it, as the panel's "grip closed" says it will; so does the first one after a reset.
+TEST(SimRuntimeTeleop, TheFirstSpacePressOpensTheScenesClosedGrip) {
+  TeleopRuntime t;
+  auto press_space = [&] {
+    t.keyboard->SetKey(KeyAction::kToggleGrip, true);
+    t.keyboard->SetKey(KeyAction::kToggleGrip, false);
+  };
+  for (int run = 0; run < 2; ++run) {
+    SCOPED_TRACE(run == 0 ? "from the start" : "after a reset");
+    t.Step(1);
+    ASSERT_TRUE(t.rt.Latest()->teleop.grip_latched);
+    ASSERT_EQ(t.rt.Latest()->teleop.grip, 1.0);  // closed
+    press_space();
+    t.Step(1);
+    EXPECT_FALSE(t.rt.Latest()->teleop.grip_latched);
+    EXPECT_EQ(t.rt.Latest()->teleop.grip, 0.0);  // open
+    press_space();
+    t.Step(1);
+    EXPECT_EQ(t.rt.Latest()->teleop.grip, 1.0);  // closed again
+    press_space();  // leave the keyboard open, then reset: the latch closes the grip again
+    t.Step(1);
+    t.Post(command::Reset{});
+    t.Settle();
+  }
+}
+
 TEST(SimRuntimeTeleop, ResetReturnsTheTargetAndBadSettingsAreRejected) {
   TeleopRuntime t;
   const Eigen::Vector3d p0 = t.Target();

@@ -14,6 +14,13 @@
 namespace contactlab {
 namespace {
 
+// The grip line names the next action: a closed grip (the scene's too) opens on Space.
+TEST(TeleopPanel, TheGripLineNamesWhatSpaceDoesNext) {
+  EXPECT_EQ(GripStateLabel(1.0, true), "grip closed (scene's)   Space: open");
+  EXPECT_EQ(GripStateLabel(1.0, false), "grip closed   Space: open");
+  EXPECT_EQ(GripStateLabel(0.0, false), "grip open   Space: close");
+}
+
 TEST(TeleopKeys, EveryKeyOfTheKeyboardMapHasAGlfwKey) {
   std::set<int> seen;
   for (const KeyBinding& b : DefaultKeyMap()) {
