@@ -174,7 +174,9 @@ TEST(PrimitiveMeshes, DetailLevelKeepsTheFacetsWithinAPixel) {
     EXPECT_LE(level, previous_level);  // finer as the sphere grows
     previous_level = level;
     const Shape sphere = Shape::Sphere(r_px);  // in pixels: the mesh's error is in pixels too
-    if (r_px <= 80) EXPECT_LE(DeepestFacet(MakeShapeMesh(sphere, level), r_px), 1.0 + 1e-4);
+    if (r_px <= 80) {
+      EXPECT_LE(DeepestFacet(MakeShapeMesh(sphere, level), r_px), 1.0 + 1e-4);
+    }
     if (level + 1 < kNumDetailLevels) {
       EXPECT_GT(DeepestFacet(MakeShapeMesh(sphere, level + 1), r_px), 0.9);
     }

@@ -52,8 +52,4 @@ void ValidateContactSettings(const ContactSettings& settings, const std::string&
 // std::invalid_argument naming the option and changes nothing.
 void ApplyOverrides(const ContactOverrides& change, ContactSettings* settings);
 
-// The pair overrides of `settings` applied to a pair's combined properties (§6). The stiffness
-// is left to the caller: a hydroelastic face's comes from its pressure field instead.
-void ApplyPairDissipationAndFriction(const ContactSettings& settings, ContactProperties* pair);
-
 }  // namespace contactlab

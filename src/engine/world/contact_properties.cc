@@ -20,6 +20,14 @@ double CombineDissipation(double ka, double da, double kb, double db) {
   return (kb * da + ka * db) / (ka + kb);
 }
 
+// The pair overrides of the live settings (§6), but the stiffness: a hydroelastic face's comes
+// from its pressure field, a point pair's override is applied by the caller.
+void ApplyPairDissipationAndFriction(const ContactSettings& settings, ContactProperties* pair) {
+  if (settings.hunt_crossley_s_per_m) pair->hunt_crossley_s_per_m = *settings.hunt_crossley_s_per_m;
+  if (settings.relaxation_time_s) pair->relaxation_time_s = *settings.relaxation_time_s;
+  if (settings.friction) pair->friction = *settings.friction;
+}
+
 double CombineFriction(double mu_a, double mu_b) {
   if (mu_a + mu_b <= 0) return 0;
   return 2 * mu_a * mu_b / (mu_a + mu_b);

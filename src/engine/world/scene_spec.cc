@@ -7,6 +7,8 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "engine/solver/value_checks.h"
+
 namespace contactlab {
 
 double KinematicMotion::Displacement(double t) const {
@@ -37,16 +39,6 @@ namespace {
 
 void Require(bool ok, const std::string& message) {
   if (!ok) throw std::invalid_argument(message);
-}
-
-void CheckPositive(double value, const std::string& what) {
-  Require(std::isfinite(value) && value > 0,
-          fmt::format("{} must be a positive finite number, got {}", what, value));
-}
-
-void CheckNonNegative(double value, const std::string& what) {
-  Require(std::isfinite(value) && value >= 0,
-          fmt::format("{} must be a non-negative finite number, got {}", what, value));
 }
 
 void CheckContactProperties(const ContactProperties& c, const std::string& where) {

@@ -112,18 +112,5 @@ TEST(ContactSettings, ABadChangeChangesNothing) {
   EXPECT_EQ(s, before);
 }
 
-TEST(ContactSettings, PairOverridesReplaceDissipationAndFrictionButNotStiffness) {
-  ContactSettings s;
-  s.stiffness_N_per_m = 1e3;
-  s.relaxation_time_s = 0.02;
-  s.friction = 0.9;
-  ContactProperties pair;  // defaults: k 1e6, d 50, τ_d 0.1, μ 0.5
-  ApplyPairDissipationAndFriction(s, &pair);
-  EXPECT_EQ(pair.stiffness_N_per_m, 1e6);     // a hydroelastic face's comes from its pressure field
-  EXPECT_EQ(pair.hunt_crossley_s_per_m, 50);  // not overridden
-  EXPECT_EQ(pair.relaxation_time_s, 0.02);
-  EXPECT_EQ(pair.friction, 0.9);
-}
-
 }  // namespace
 }  // namespace contactlab

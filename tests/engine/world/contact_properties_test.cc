@@ -64,5 +64,21 @@ TEST(ContactProperties, HydroelasticPairWeightsByModulus) {
   EXPECT_DOUBLE_EQ(rigid.relaxation_time_s, 0.1);
 }
 
+// A hydroelastic pair takes the overrides of dissipation and friction but not the stiffness,
+// which each face's pressure field gives (returned as 0); a value not overridden stays the
+// combined one (equal moduli: the mean).
+TEST(ContactProperties, HydroelasticOverridesReplaceDissipationAndFrictionButNotStiffness) {
+  ContactSettings s;
+  s.stiffness_N_per_m = 1e3;
+  s.relaxation_time_s = 0.02;
+  s.friction = 0.9;
+  const ContactProperties c = CombineHydroelasticContactProperties(
+      Props(1e6, 10, 0.1, 0.5), 1e7, Props(1e6, 50, 0.3, 0.5), 1e7, s);
+  EXPECT_EQ(c.stiffness_N_per_m, 0);
+  EXPECT_DOUBLE_EQ(c.hunt_crossley_s_per_m, 30);  // not overridden: (10 + 50) / 2
+  EXPECT_EQ(c.relaxation_time_s, 0.02);
+  EXPECT_EQ(c.friction, 0.9);
+}
+
 }  // namespace
 }  // namespace contactlab
