@@ -391,6 +391,50 @@ TEST(CommandLine, ScriptedPegInsertionSucceedsHeadless) {
   std::filesystem::remove(summary);
 }
 
+// Issue 35, item 5: a replay runs for the recording's length, not the scene's (peg_in_hole: 5 s).
+// A 33 s run recorded headless (rows at t = 0 … 33 s − δt) replays without --duration to t = 33 s
+// and ends in the recorded run's final state, as a replay given --duration 33 does; a shorter
+// --duration cuts it short. (δt = 2 ms: the same contract at half the steps.)
+TEST(CommandLine, AReplayRunsForTheRecordingsLengthByDefault) {
+  const std::string recording = TempPath("long.csv");
+  const std::string original = TempPath("long_original.json"),
+                    by_default = TempPath("long_by_default.json"),
+                    explicit_33 = TempPath("long_explicit.json"), cut = TempPath("long_cut.json");
+  const std::string run = "--headless --scene peg_in_hole --dt 0.002 --summary ";
+  const Result r0 = RunContactlab(run + original + " --duration 33 --record " + recording +
+                                  " --input replay:" + contactlab::testing::SourceDirectory() +
+                                  "/assets/teleop/insert_peg.csv");
+  ASSERT_EQ(r0.exit_code, 0) << r0.output;
+  for (const auto& [summary, duration] :
+       {std::pair{by_default, std::string()}, std::pair{explicit_33, std::string(" --duration 33")},
+        std::pair{cut, std::string(" --duration 10")}}) {
+    const Result r = RunContactlab(run + summary + " --input replay:" + recording + duration);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  // The run's end: steps, time, and the final state the task monitor and the controller saw
+  // (the kinetic energy, the peg's pose, the tracking error: one step more or less changes them).
+  auto field = [](const std::string& json, const std::string& key) {
+    const size_t at = json.find("\"" + key + "\"");
+    return at == std::string::npos ? std::string("(none)")
+                                   : json.substr(at, json.find_first_of(",}", at) - at);
+  };
+  auto task = [](const std::string& json) {
+    const size_t at = json.find("\"task\"");
+    return at == std::string::npos ? std::string("(none)") : json.substr(at);
+  };
+  const std::string o = ReadFile(original), d = ReadFile(by_default), e = ReadFile(explicit_33);
+  EXPECT_EQ(field(d, "steps"), "\"steps\": 16500");
+  EXPECT_EQ(field(d, "sim_time"), "\"sim_time\": 33");
+  EXPECT_EQ(task(d), task(o));
+  EXPECT_EQ(task(d), task(e));
+  EXPECT_EQ(field(d, "final_tracking_error"), field(o, "final_tracking_error"));
+  EXPECT_EQ(field(d, "final_tracking_error"), field(e, "final_tracking_error"));
+  EXPECT_EQ(field(ReadFile(cut), "steps"), "\"steps\": 5000");
+  for (const auto& f : {recording, original, by_default, explicit_33, cut}) {
+    std::filesystem::remove(f);
+  }
+}
+
 TEST(CommandLine, ARecordedRunReplaysToTheSameInsertion) {
   // --record stores the commands applied (here: the scripted insertion's); replaying the
   // recording reproduces the run, so both summaries report the same insertion depth.

@@ -12,14 +12,16 @@
 #include "app/teleop/teleop_controller.h"
 #include "engine/world/world.h"
 #include "input/input_spec.h"
+#include "input/replay_device.h"
 #include "io/printable_text.h"
 #include "io/scene_loader.h"
 
 namespace contactlab {
 namespace {
 
-// The scene's duration, unless --duration says otherwise; the paths of its outputs; unpaced
-// unless asked (or in real time where the GUI was asked of a build without one).
+// The scene's duration, unless --duration says otherwise (or a replay's, RunForTheReplay); the
+// paths of its outputs; unpaced unless asked (or in real time where the GUI was asked of a build
+// without one).
 HeadlessOptions MakeHeadlessOptions(const CommandLine& cl, const SceneSpec& scene, bool gui_built) {
   HeadlessOptions options;
   options.duration_s = cl.duration_s.value_or(scene.duration_s);
@@ -51,6 +53,25 @@ struct HeadlessTeleop {
   Recorder recorder;
 };
 
+// A replay given with --input and no --duration runs until its last command has been applied:
+// its last row's t plus one step (a recording of N steps has rows at t = 0 … (N − 1)·δt), so that
+// a recording of any length reproduces the recorded run, not the scene's default duration. A
+// --duration cuts it short (or runs on, the arm at rest). False (said in one line) when that is
+// more steps than a run may take.
+bool RunForTheReplay(const CommandLine& cl, const ReplayDevice& replay, double dt_s,
+                     HeadlessOptions* options) {
+  const double duration_s = replay.end_time() + dt_s;
+  if (!(duration_s > 0)) return true;  // rows before t = 0 only: the scene's duration
+  if (HeadlessStepCount(duration_s, dt_s) < 0) {
+    spdlog::error("--input {} ends at t = {} s: more than {} steps at dt = {} s; give --duration",
+                  cl.input, replay.end_time(), kMaxHeadlessSteps, dt_s);
+    return false;
+  }
+  options->duration_s = duration_s;
+  spdlog::info("replay: running to its end, t = {:.6g} s (--duration T to change)", duration_s);
+  return true;
+}
+
 // Sets up teleoperation into *teleop and *options when the scene has a robot arm; false (said
 // in one line) on a bad --input or --record.
 bool SetUpTeleop(const CommandLine& cl, const World& world, HeadlessTeleop* teleop,
@@ -72,6 +93,11 @@ bool SetUpTeleop(const CommandLine& cl, const World& world, HeadlessTeleop* tele
   if ((!cl.record_path.empty() && !teleop->recorder.Open(cl.record_path, &error)) ||
       !CreateInputDevices(input, &teleop->devices, &error)) {
     spdlog::error("{}", error);
+    return false;
+  }
+  const auto* replay = dynamic_cast<const ReplayDevice*>(teleop->devices.active.get());
+  if (replay && !cl.input.empty() && !cl.duration_s &&
+      !RunForTheReplay(cl, *replay, world.dt(), options)) {
     return false;
   }
   teleop->controller = std::make_unique<TeleopController>(world, *config);

@@ -11,8 +11,15 @@ namespace contactlab {
 
 TeleopSession::TeleopSession(std::function<void(std::string)> error) : error_(std::move(error)) {}
 
+// A replay from the command line (--input replay:FILE) plays as the Play button's does: for
+// its length, with its progress shown, and then the keyboard takes over (docs/architecture.md
+// §5), instead of holding the arm still for as long as the window is open.
 void TeleopSession::SetDevices(InputDevices devices, const World& world) {
   devices_ = std::move(devices);
+  if (auto replay = std::dynamic_pointer_cast<ReplayDevice>(devices_.active)) {
+    replay_device_ = std::move(replay);
+    live_device_ = MakeLiveInputDevice(InputSpec::Kind::kKeyboard, devices_);
+  }
   Rebuild(world);
 }
 

@@ -25,7 +25,8 @@ class TeleopSession {
   explicit TeleopSession(std::function<void(std::string)> error);
 
   // ---- Before the sim thread starts.
-  void SetDevices(InputDevices devices, const World& world);  // and Rebuild(world)
+  // And Rebuild(world). A replay among them plays as PlayReplay's does, then the keyboard.
+  void SetDevices(InputDevices devices, const World& world);
   void SetRecorder(std::unique_ptr<Recorder> recorder);
   // Any thread: set before the start, never changed (null without devices).
   std::shared_ptr<KeyboardDevice> keyboard() const { return devices_.keyboard; }

@@ -139,6 +139,52 @@ TEST_F(TeleopSessionTest, BadSettingsAndFilesAreReportedAndChangeNothing) {
   EXPECT_FALSE(Recording().replaying);
 }
 
+// `--input replay:FILE` in the window (issue 35, item 5) plays as Play does: for the recording's
+// length, shown as a replay with its end, and then the keyboard takes over.
+TEST(TeleopSession, AReplayFromTheCommandLinePlaysForItsLengthThenTheKeyboardTakesOver) {
+  World world(PegInHole());
+  std::vector<std::string> errors;
+  TeleopSession session([&](std::string e) { errors.push_back(std::move(e)); });
+  const std::string path = ::testing::TempDir() + "/teleop_session_command_line.csv";
+  const int kRows = 20;  // one a step, from t = 0: the last at 19 δt
+  double last_t = 0;
+  {
+    Recorder recorder;
+    std::string error;
+    ASSERT_TRUE(recorder.Open(path, &error)) << error;
+    double t = 0;  // the world's clock: summed steps
+    for (int i = 0; i < kRows; ++i, t += world.dt()) {
+      TeleopCommand c;
+      c.t = t;
+      c.linear_m_per_s = Eigen::Vector3d(0.05, 0, 0);
+      recorder.Record(c);
+      last_t = t;
+    }
+  }
+  InputDevices devices;
+  std::string error;
+  ASSERT_TRUE(CreateInputDevices("replay:" + path, &devices, &error)) << error;
+  session.SetDevices(devices, world);
+  RecordingView r;
+  session.Fill(&r);
+  EXPECT_TRUE(r.replaying);
+  EXPECT_EQ(r.replay_end_s, last_t);
+  for (int i = 0; i < kRows; ++i) {
+    session.Fill(&r);
+    EXPECT_TRUE(r.replaying) << "step " << i;
+    session.Update(&world);
+    ASSERT_TRUE(world.Step());
+    session.EndReplayIfDone(world.time());
+  }
+  session.Fill(&r);
+  EXPECT_FALSE(r.replaying);  // every row applied, one step each
+  session.RefreshDeviceStatus();
+  TeleopView view;
+  session.Fill(&view);
+  EXPECT_EQ(view.device_name, "keyboard");
+  EXPECT_TRUE(errors.empty());
+}
+
 TEST(TeleopSession, WithoutDevicesThereIsNoControllerAndNoReplay) {
   World world(PegInHole());
   std::vector<std::string> errors;
