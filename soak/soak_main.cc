@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
@@ -125,6 +126,9 @@ void RunGui(double minutes, std::mt19937_64& rng, SoakFigures* f) {
   o.visible = false;
   o.vsync = false;
   o.input = "keyboard";
+  // What its random clicks save (Record, Screenshot, Export) lands where it runs, not in the
+  // user's data folder.
+  o.output_dir = std::filesystem::current_path().string();
   Application app(o);
   const int teleop_keys[] = {GLFW_KEY_W, GLFW_KEY_S, GLFW_KEY_A,    GLFW_KEY_D,
                              GLFW_KEY_E, GLFW_KEY_Q, GLFW_KEY_SPACE};

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "input/input_spec.h"
+#include "io/output_folder.h"
 
 namespace contactlab {
 
@@ -82,6 +83,9 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
                   "GUI contact point colours: state (default), gliding (offset) or slip (speed)");
   app->add_option("--camera", out->camera,
                   "GUI main camera: a camera the scene names (e.g. task, wrist) or free (orbit)");
+  app->add_option("--output-dir", out->output_dir,
+                  "GUI: folder for recordings, screenshots and exports saved without a path "
+                  "(default: $XDG_DATA_HOME/contactlab or ~/.local/share/contactlab)");
   app->add_flag("-v,--verbose", out->verbose, "debug logging");
 }
 
@@ -100,7 +104,9 @@ bool TakePositive(const CLI::App& app, double value, const char* name,
   return true;
 }
 
-// The GUI's options: --frames, --window-size, --max-fps, --msaa, --gui-stats.
+// The GUI's options: --frames, --window-size, --max-fps, --msaa, --contact-colors,
+// --output-dir (created here: a folder that cannot be is an error now, not at the first save),
+// --gui-stats.
 std::string CheckGuiOptions(const CLI::App& app, const RawOptions& raw, CommandLine* out) {
   if (app.count("--frames") && out->frames <= 0) return "--frames must be positive";
   if (app.count("--window-size") &&
@@ -121,6 +127,13 @@ std::string CheckGuiOptions(const CLI::App& app, const RawOptions& raw, CommandL
       std::find(std::begin(kContactColorModes), std::end(kContactColorModes),
                 out->contact_colors) == std::end(kContactColorModes)) {
     return "--contact-colors must be state, gliding or slip, got '" + out->contact_colors + "'";
+  }
+  if (app.count("--output-dir")) {
+    if (out->output_dir.empty()) return "--output-dir must name a folder";
+    const std::string given = out->output_dir;
+    if (const std::string error = PrepareOutputDirectory(given, &out->output_dir); !error.empty()) {
+      return "--output-dir " + error;
+    }
   }
   if (!out->gui_stats_path.empty()) {
     if (out->headless) return "--gui-stats measures the GUI; it can't be combined with --headless";

@@ -42,6 +42,10 @@ struct CommandLine {
   // --camera NAME: the GUI's (and --screenshot's) main camera, a camera of the scene or "free"
   // (checked against the scene once it is loaded); "" the scene's default.
   std::string camera;
+  // --output-dir DIR: where the GUI saves what the user gave no path for (recordings, F12
+  // screenshots, exports; io/output_folder.h), checked (created, writable) and made absolute
+  // here; "" the GUI's setting or DefaultOutputDirectory().
+  std::string output_dir;
   bool verbose = false;
   bool no_settings = false;  // --no-settings: the GUI neither reads nor writes its settings file
 };

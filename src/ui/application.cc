@@ -15,6 +15,7 @@
 
 #include "app/runtime/thread_priority.h"
 #include "io/asset_directory.h"
+#include "io/output_folder.h"
 #include "render/png_writer.h"
 #include "render/shader_directory.h"
 #include "ui/application_impl.h"
@@ -22,8 +23,10 @@
 #include "ui/panels/contact_panel.h"
 #include "ui/panels/exports.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/recording_panel.h"
 #include "ui/panels/shortcuts.h"
 #include "ui/panels/teleop_panel.h"
+#include "ui/panels/toast_overlay.h"
 #include "ui/state/gui_settings.h"
 #include "ui/view/alignment_hud.h"
 #include "ui/view/camera_controller.h"
@@ -123,6 +126,7 @@ void Application::Impl::InitUiState() {
   if (options.quality_level >= 0) ui.render_quality.SetLevel(options.quality_level);
   ApplyCameraPreset(CameraPreset::kIso, &ui.camera);
   ui.layers.contact_colors = options.contact_colors;
+  ui.files.output_dir = options.output_dir.empty() ? DefaultOutputDirectory() : options.output_dir;
 }
 
 // Paused until the first run (and the ghost, if asked for, from the first step on).
@@ -151,6 +155,11 @@ void Application::Impl::RestoreSettings() {
     options.width = saved.width;
     options.height = saved.height;
   }
+  // The folder chosen in the window, unless the command line names one for this run.
+  ui.files.output_dir_setting = saved.output_dir;
+  if (options.output_dir.empty() && !saved.output_dir.empty()) {
+    ui.files.output_dir = saved.output_dir;
+  }
   imgui_ini_path = (std::filesystem::path(options.settings_dir) / "imgui.ini").string();
 }
 
@@ -162,6 +171,7 @@ void Application::Impl::SaveSettings() const {
   s.layers = ui.layers;
   s.scene = ui.current_scene;
   s.camera = ui.camera;
+  s.output_dir = ui.files.output_dir_setting;
   SaveGuiSettings(options.settings_dir, s);
   window->SaveImGuiSettings(imgui_ini_path);
 }
@@ -221,17 +231,24 @@ Application::Impl::FrameWork Application::Impl::BeginFrame() {
   const FramePacing::FrameStart start = pacing.BeginFrame(work.wall_start);
   work.frame_start = start.time;
   frame_period_s = start.period_s;
+  // The toasts age by the frame clock: by frames, not the machine's speed, in stepped runs.
+  ui.files.toasts.Tick(Seconds(start.time.time_since_epoch()));
   AdaptRenderQuality(start, &ui.render_quality);
   drawing.SetQuality(ui.render_quality.quality());
   return work;
 }
 
 std::shared_ptr<const Snapshot> Application::Impl::TakeSimOutput() {
-  for (std::string& e : runtime->TakeErrors()) AddError(e, &ui);
+  for (std::string& e : runtime->TakeErrors()) {
+    // A recording that could not start is a failed save: a toast too.
+    if (e.starts_with(kRecordingNotStarted)) ui.files.toasts.Push(e, ToastKind::kError);
+    AddError(e, &ui);
+  }
   // Samples first, then the snapshot: it is at least as new as every sample drained.
   runtime->DrainPlotSamples(&samples);
   std::shared_ptr<const Snapshot> snapshot = runtime->Latest();
   if (scenes.IsNew(*snapshot)) OnNewScene(*snapshot);
+  WatchRecording(snapshot->recording, &ui.recording, &ui.files.toasts);
   plot_feed.AppendMain(samples, snapshot->ghost.active);
   CountConvergence(samples, &ui);
   samples.clear();
@@ -284,10 +301,10 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
   HandlePointer(snapshot);
   ui.frame_stats = timer.stats();
   DrawUi(snapshot, plot_feed.plots(), io.DisplaySize.x, io.DisplaySize.y, &ui, &actions);
-  AlignmentHud(
-      snapshot, ui.layers.alignment,
-      ComputePanelLayout(io.DisplaySize.x, io.DisplaySize.y, ui.show_panels).sidebar_w + 10.0f,
-      10.0f);
+  const PanelLayout layout = ComputePanelLayout(io.DisplaySize.x, io.DisplaySize.y, ui.show_panels);
+  AlignmentHud(snapshot, ui.layers.alignment, layout.sidebar_w + 10.0f, 10.0f);
+  ToastOverlay(ui.files.toasts, layout.sidebar_w + 10.0f,
+               io.DisplaySize.y - layout.plots_h - 10.0f);
   if (ui.show_panels) InspectWindow(snapshot, io.DisplaySize.x, &inspect, &actions);
   Execute(actions, snapshot);
 }
@@ -317,13 +334,10 @@ void Application::Impl::Execute(UiActions& actions, const Snapshot& snapshot) {
   if (actions.load_scene) LoadScene(*actions.load_scene);
   if (actions.export_csv) ExportPlotCsv();
   if (actions.export_contacts) {
-    const std::string error = ExportContacts(snapshot, &ui.contacts);
-    if (error.empty()) {
-      ui.status = ui.contacts.export_message;
-    } else {
-      AddError(error, &ui);
-    }
+    ReportSave(ExportContacts(snapshot, ui.files.output_dir, &ui.contacts),
+               ui.contacts.export_message);
   }
+  if (actions.set_output_dir) SetOutputDirectory(*actions.set_output_dir);
   pending_plot_png = actions.export_plot_png;
   pending_screenshot = actions.save_screenshot;
   if (actions.reload_shaders) {
@@ -404,37 +418,64 @@ void Application::Impl::DropFiles(const std::vector<std::string>& paths) {
 void Application::Impl::ExportPlotCsv() {
   const PlotData& plots = plot_feed.plots();
   const double t1 = ui.plot_window.End(plots), t0 = t1 - ui.plot_window.span_s;
+  std::string error;
+  const std::string path =
+      ExportPath(ui.csv_path, ui.files.output_dir, "contactlab_plot", "csv", &error);
+  if (path.empty()) return ReportSave(error, "");
   try {
-    WritePlotCsv(ui.csv_path, plots, t0, t1);
-    const auto [first, last] = plots.Range(t0, t1);
-    ui.status = "wrote " + std::to_string(last - first) + " rows to " + ui.csv_path;
-    spdlog::info("{}", ui.status);
+    WritePlotCsv(path, plots, t0, t1);
   } catch (const std::exception& e) {
-    AddError(e.what(), &ui);
+    return ReportSave(e.what(), "");
   }
+  const auto [first, last] = plots.Range(t0, t1);
+  const std::string message = "wrote " + std::to_string(last - first) + " rows to " + path;
+  spdlog::info("{}", message);
+  ReportSave("", message);
 }
 
 void Application::Impl::ExportShownPlot(int fb_w, int fb_h) {
   const int plot = std::clamp(ui.contacts.png_plot, 0, kNumPlots - 1);
   const float scale = ImGui::GetIO().DisplaySize.x > 0 ? fb_w / ImGui::GetIO().DisplaySize.x : 1;
   const std::string error = ExportPlotPng(drawing.ReadPixels(fb_w, fb_h), fb_w, fb_h, scale,
-                                          ui.plot_views[plot], &ui.contacts);
-  if (error.empty()) {
-    ui.status = ui.contacts.export_message;
-  } else {
-    AddError(error, &ui);
-  }
+                                          ui.plot_views[plot], ui.files.output_dir, &ui.contacts);
+  ReportSave(error, ui.contacts.export_message);
 }
 
 void Application::Impl::SaveScreenshot(int fb_w, int fb_h) {
-  const std::string path = TimestampedPath("contactlab", "png", std::time(nullptr));
+  std::string error;
+  const std::string path =
+      NewOutputPath(ui.files.output_dir, "contactlab", "png", std::time(nullptr), &error);
+  if (path.empty()) return ReportSave("screenshot not saved: " + error, "");
   try {
     WritePng(path, fb_w, fb_h, drawing.ReadPixels(fb_w, fb_h));
-    ui.status = "saved " + path;
-    spdlog::info("{}", ui.status);
   } catch (const std::exception& e) {
-    AddError(e.what(), &ui);
+    return ReportSave(e.what(), "");
   }
+  spdlog::info("saved {}", path);
+  ReportSave("", "saved " + path);
+}
+
+void Application::Impl::ReportSave(const std::string& error, const std::string& message) {
+  if (!error.empty()) {
+    ui.files.toasts.Push(error, ToastKind::kError);
+    AddError(error, &ui);
+    return;
+  }
+  ui.status = message;
+  ui.files.toasts.Push(message);
+}
+
+void Application::Impl::SetOutputDirectory(const std::string& directory) {
+  std::string absolute;
+  if (const std::string error = PrepareOutputDirectory(directory, &absolute); !error.empty()) {
+    ui.files.toasts.Push("output folder not changed: " + error, ToastKind::kError);
+    return;
+  }
+  ui.files.output_dir = ui.files.output_dir_setting = absolute;
+  ui.files.output_dir_field[0] = '\0';
+  ui.recording.listed = false;  // its recordings, in the chooser
+  spdlog::info("saving into {}", absolute);
+  ui.files.toasts.Push("saving into " + absolute);
 }
 
 Application::Application(const ApplicationOptions& options)
@@ -465,5 +506,13 @@ void Application::DropFiles(const std::vector<std::string>& paths) { impl_->Drop
 void Application::SendKey(int glfw_key, int action) { impl_->window->SendKey(glfw_key, action); }
 
 int Application::selected_body() const { return impl_->inspect.selected_body; }
+
+std::vector<std::string> Application::ToastTexts() const {
+  std::vector<std::string> texts;
+  for (const Toast& t : impl_->ui.files.toasts.toasts()) texts.push_back(t.text);
+  return texts;
+}
+
+const std::string& Application::output_dir() const { return impl_->ui.files.output_dir; }
 
 }  // namespace contactlab

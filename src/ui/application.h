@@ -73,6 +73,9 @@ struct ApplicationOptions {
   std::string camera;
   // A ghost run with this approximation from the start (--ghost); unset: none.
   std::optional<ContactApproximation> ghost;
+  // Where the files saved without a path go (--output-dir; io/output_folder.h); "": the folder
+  // chosen in the window (saved settings), else DefaultOutputDirectory().
+  std::string output_dir;
 };
 
 // What a run of frames did (RunFrames / RunFor).
@@ -153,6 +156,10 @@ class Application {
   // The newest snapshot of the sim thread, and the body picked by double-click (−1: none).
   std::shared_ptr<const Snapshot> LatestSnapshot() const;
   int selected_body() const;
+  // The toasts shown now (ui/state/toast_queue.h): a save's confirmation or error.
+  std::vector<std::string> ToastTexts() const;
+  // The folder the window saves into (ApplicationOptions::output_dir).
+  const std::string& output_dir() const;
 
   // A shader or renderer error ("" if the renderer is fine).
   const std::string& render_error() const;

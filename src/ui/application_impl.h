@@ -115,6 +115,10 @@ struct Application::Impl {
   // The plot the PNG button chose, from the framebuffer just drawn (exports.h).
   void ExportShownPlot(int fb_w, int fb_h);
   void SaveScreenshot(int fb_w, int fb_h);
+  // A save's outcome: the status line, a toast (and the red banner for an error).
+  void ReportSave(const std::string& error, const std::string& message);
+  // The Files panel's folder, if it can be created and written (else an error toast).
+  void SetOutputDirectory(const std::string& directory);
 
   // application_runs.cc. The sim thread exists (paused) from construction on; the first run
   // lets it go, and so does a free-running run after stepped ones.

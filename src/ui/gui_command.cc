@@ -63,6 +63,7 @@ void SetWindowAndInput(const CommandLine& cl, ApplicationOptions* options) {
   options->input =
       !cl.input.empty() ? cl.input : (screenshot || gui_stats ? "keyboard" : "spacemouse");
   options->record_path = cl.record_path;
+  options->output_dir = cl.output_dir;  // checked and made absolute by ParseCommandLine
   // Validated by ParseCommandLine against the same names.
   if (const auto mode = ParseContactColorMode(cl.contact_colors)) options->contact_colors = *mode;
 }

@@ -1,7 +1,10 @@
 // ParseCommandLine's checks of the options against each other and against the build, called
 // in-process (command_line_test.cc runs the binary for the rest).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -50,6 +53,25 @@ TEST(ParseCommandLine, ContactOptionsAreCheckedAsTheSceneAndTheSlidersAre) {
   EXPECT_EQ(Parse({"--friction", "0"}, true, &zero_friction), kExitOk);
   EXPECT_EQ(zero_friction.overrides.friction, 0.0);
   EXPECT_EQ(Parse({"--stiction-tolerance", "0"}, true, &bad), kExitBadInput);
+}
+
+// --output-dir: created if missing, made absolute (the GUI shows it); a folder that cannot be
+// created or written is bad input.
+TEST(ParseCommandLine, TheOutputFolderIsCreatedOrRefused) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("contactlab_parse_output_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  CommandLine good, under_a_file, none;
+  EXPECT_EQ(Parse({"--output-dir", (dir / "a/../b").string()}, true, &good), kExitOk);
+  EXPECT_EQ(good.output_dir, (dir / "b").string());
+  EXPECT_TRUE(fs::is_directory(dir / "b"));
+  std::ofstream(dir / "file") << "x";
+  EXPECT_EQ(Parse({"--output-dir", (dir / "file/out").string()}, true, &under_a_file),
+            kExitBadInput);
+  EXPECT_EQ(Parse({}, true, &none), kExitOk);
+  EXPECT_EQ(none.output_dir, "");  // the GUI's setting or the default
+  fs::remove_all(dir);
 }
 
 }  // namespace

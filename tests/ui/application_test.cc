@@ -205,46 +205,71 @@ TEST(ApplicationKeys, TapsWithinOneFrameReachTheKeyboard) {
       << s->teleop.device_status;
 }
 
-// Runs `warm_up_frames` frames of an application with the working directory set to a fresh
-// temporary `dir`, taps F12 (press, a frame, release, two frames) and returns the files the
-// tap left in `dir`. *empty_before: whether `dir` was still empty before the tap.
-std::vector<std::filesystem::path> TapF12(const ApplicationOptions& options, int warm_up_frames,
-                                          const std::filesystem::path& dir, bool* empty_before) {
+// What a tap of F12 left: the files in the output folder and in the working directory, and the
+// toasts shown after it.
+struct F12Result {
+  std::vector<std::filesystem::path> saved, in_working_dir;
+  bool empty_before = false;  // the output folder had no file before the tap
+  std::vector<std::string> toasts;
+  std::string output_dir;  // the application's
+};
+
+// Runs `warm_up_frames` frames of an application whose user data folder (XDG_DATA_HOME) and
+// working directory are fresh folders of `dir`, taps F12 (press, a frame, release, two frames)
+// and returns what the tap left. `options.output_dir` empty: the default folder under
+// XDG_DATA_HOME.
+F12Result TapF12(const ApplicationOptions& options, int warm_up_frames,
+                 const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
   fs::remove_all(dir);
-  fs::create_directories(dir);
+  fs::create_directories(dir / "cwd");
   const fs::path previous = fs::current_path();
-  fs::current_path(dir);
+  fs::current_path(dir / "cwd");
+  const char* old_data_home = std::getenv("XDG_DATA_HOME");
+  const std::string saved_data_home = old_data_home ? old_data_home : "";
+  setenv("XDG_DATA_HOME", (dir / "data").c_str(), 1);
+  F12Result r;
   {
     Application app(options);
+    r.output_dir = app.output_dir();
     app.RunFrames(warm_up_frames);
-    *empty_before = fs::is_empty(dir);
+    r.empty_before = !fs::exists(r.output_dir) || fs::is_empty(r.output_dir);
+    // From the tap on, frames of a stepped clock: the toasts' age is these frames' 1/60 s
+    // each, however long the machine takes to draw them.
     app.SendKey(GLFW_KEY_F12, GLFW_PRESS);
-    app.RunFrames(1);
+    app.RunSteppedFrames(1);
     app.SendKey(GLFW_KEY_F12, GLFW_RELEASE);
-    app.RunFrames(2);
+    app.RunSteppedFrames(2);
+    r.toasts = app.ToastTexts();
   }
+  old_data_home ? setenv("XDG_DATA_HOME", saved_data_home.c_str(), 1) : unsetenv("XDG_DATA_HOME");
   fs::current_path(previous);
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());
-  return files;
+  if (fs::exists(r.output_dir)) {
+    for (const auto& e : fs::directory_iterator(r.output_dir)) r.saved.push_back(e.path());
+  }
+  for (const auto& e : fs::directory_iterator(dir / "cwd")) r.in_working_dir.push_back(e.path());
+  return r;
 }
 
-// F12 saves the next frame as contactlab_DATE_TIME.png in the working directory.
-TEST(ApplicationScreenshotKey, F12SavesTheWindowAsATimestampedPng) {
+// F12 saves the next frame as contactlab_DATE_TIME.png in the output folder, by default
+// $XDG_DATA_HOME/contactlab (created by this first save), never in the working directory; a
+// toast in the window names the file (issue 35, item 5).
+TEST(ApplicationScreenshotKey, F12SavesTheWindowAsATimestampedPngInTheOutputFolder) {
   CONTACTLAB_REQUIRE_DISPLAY();
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "contactlab_f12_test";
-  bool empty_before = false;
-  const std::vector<fs::path> pngs =
-      TapF12(SmallHiddenWindow("falling_sphere"), 2, dir, &empty_before);
-  EXPECT_TRUE(empty_before);
-  ASSERT_EQ(pngs.size(), 1u);  // one press, one file
-  const std::string name = pngs[0].filename().string();
+  const F12Result r = TapF12(SmallHiddenWindow("falling_sphere"), 2, dir);
+  EXPECT_EQ(r.output_dir, (dir / "data" / "contactlab").string());
+  EXPECT_TRUE(r.empty_before);
+  EXPECT_TRUE(r.in_working_dir.empty());
+  ASSERT_EQ(r.saved.size(), 1u);  // one press, one file
+  const fs::path png = r.saved[0];
+  const std::string name = png.filename().string();
   EXPECT_EQ(name.rfind("contactlab_", 0), 0u) << name;
-  EXPECT_EQ(pngs[0].extension(), ".png");
+  EXPECT_EQ(png.extension(), ".png");
+  EXPECT_EQ(r.toasts, std::vector<std::string>{"saved " + png.string()});
   // The PNG header's IHDR: the window's framebuffer size, 640 x 480.
-  std::ifstream in(pngs[0], std::ios::binary);
+  std::ifstream in(png, std::ios::binary);
   unsigned char header[24] = {};
   in.read(reinterpret_cast<char*>(header), sizeof header);
   EXPECT_EQ(std::string(reinterpret_cast<char*>(header) + 1, 3), "PNG");
@@ -253,6 +278,29 @@ TEST(ApplicationScreenshotKey, F12SavesTheWindowAsATimestampedPng) {
   };
   EXPECT_EQ(be32(16), 640);
   EXPECT_EQ(be32(20), 480);
+  fs::remove_all(dir);
+}
+
+// --output-dir's folder (ApplicationOptions::output_dir) takes F12's file; one that cannot be
+// written is an error toast, and nothing is saved anywhere.
+TEST(ApplicationScreenshotKey, F12SavesIntoTheOutputFolderGivenOrSaysWhyNot) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "contactlab_f12_given_test";
+  ApplicationOptions options = SmallHiddenWindow("falling_sphere");
+  options.output_dir = (dir / "given").string();
+  const F12Result given = TapF12(options, 2, dir);
+  ASSERT_EQ(given.saved.size(), 1u);
+  EXPECT_EQ(given.saved[0].parent_path(), dir / "given");
+  EXPECT_FALSE(fs::exists(dir / "data"));
+
+  options.output_dir = "/proc/contactlab_out";
+  const F12Result refused = TapF12(options, 2, dir);
+  EXPECT_TRUE(refused.saved.empty());
+  EXPECT_TRUE(refused.in_working_dir.empty());
+  ASSERT_EQ(refused.toasts.size(), 1u);
+  EXPECT_EQ(refused.toasts[0].rfind("screenshot not saved: /proc/contactlab_out", 0), 0u)
+      << refused.toasts[0];
   fs::remove_all(dir);
 }
 
@@ -266,9 +314,8 @@ TEST(ApplicationScreenshotKey, SlowedPanelsShowAndAnswerTheKeyAtOnce) {
   ApplicationOptions options = SmallHiddenWindow("falling_sphere");
   options.quality_level = AutoQuality(options.msaa_samples).num_levels() - 1;
   ASSERT_GT(AutoQuality(options.msaa_samples).quality(options.quality_level).panel_refresh_hz, 0);
-  bool empty_before = false;
   // Past the first frames, which build.
-  const std::vector<fs::path> pngs = TapF12(options, 12, dir, &empty_before);
+  const std::vector<fs::path> pngs = TapF12(options, 12, dir).saved;
   ASSERT_EQ(pngs.size(), 1u);
   int w = 0, h = 0, channels = 0;
   unsigned char* rgb = stbi_load(pngs[0].string().c_str(), &w, &h, &channels, 3);

@@ -125,6 +125,9 @@ int Run(const CommandLine& cl, const SceneSpec& scene, const HeadlessOptions& ba
 }  // namespace
 
 int RunHeadlessCommand(const CommandLine& cl, bool gui_built) {
+  if (!cl.output_dir.empty()) {
+    spdlog::warn("--output-dir is where the GUI saves; a headless run writes only the files named");
+  }
   SceneSpec scene;
   try {
     scene = LoadSceneFile(ResolveScenePath(cl.scene));

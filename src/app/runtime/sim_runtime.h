@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <variant>
 #include <vector>
@@ -22,6 +23,10 @@
 #include "input/recorder.h"
 
 namespace contactlab {
+
+// How the error of a recording that could not start begins (command::StartRecording): the GUI
+// shows it as a failed save.
+inline constexpr std::string_view kRecordingNotStarted = "recording not started: ";
 
 // Commands from the UI, applied by the sim thread between steps, in the order posted.
 namespace command {
@@ -92,7 +97,8 @@ struct StepTimeline {
 struct Branch {};
 // Recording in the window (the replay CSV of --record): resets to the scene's initial state and
 // records every teleoperation command applied from there, so that `--headless --input
-// replay:FILE` reproduces the run bit for bit. A file that cannot be written is an error.
+// replay:FILE` reproduces the run bit for bit. A file that cannot be written is an error
+// (beginning with kRecordingNotStarted).
 struct StartRecording {
   std::string path;
 };

@@ -156,7 +156,7 @@ std::unique_ptr<Recorder> TeleopSession::OpenRecording(const std::string& path) 
   auto fresh = std::make_unique<Recorder>();
   std::string error;
   if (!fresh->Open(path, &error)) {
-    error_(fmt::format("recording not started: {}", error));
+    error_(std::string(kRecordingNotStarted) + error);
     return nullptr;
   }
   StopRecording();

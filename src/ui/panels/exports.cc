@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <ctime>
 #include <exception>
 
 #include "app/headless/contact_log.h"
+#include "io/output_folder.h"
 #include "render/png_writer.h"
 #include "ui/widgets/widgets.h"
 
@@ -33,18 +35,10 @@ void ExportMessage(const ContactInspectorState& state) {
 
 }  // namespace
 
-std::string TimestampedPath(const std::string& prefix, const std::string& extension,
-                            std::time_t t) {
-  std::tm local{};
-  localtime_r(&t, &local);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", &local);
-  return prefix + "_" + stamp + "." + extension;
-}
-
-std::string ExportPath(const char* field, const std::string& prefix, const std::string& extension) {
+std::string ExportPath(const char* field, const std::string& output_dir, const std::string& prefix,
+                       const std::string& extension, std::string* error) {
   if (field != nullptr && field[0] != '\0') return field;
-  return TimestampedPath(prefix, extension, std::time(nullptr));
+  return NewOutputPath(output_dir, prefix, extension, std::time(nullptr), error);
 }
 
 std::vector<uint8_t> CropRgba(const std::vector<uint8_t>& rgba, int width, int height, int x0,
@@ -66,9 +60,13 @@ std::vector<uint8_t> CropRgba(const std::vector<uint8_t>& rgba, int width, int h
   return out;
 }
 
-std::string ExportContacts(const Snapshot& snapshot, ContactInspectorState* state) {
-  const std::string path = ExportPath(state->contacts_csv_path, "contactlab_contacts", "csv");
-  if (!snapshot.scene) return Report("no scene to export contacts of", path, state);
+std::string ExportContacts(const Snapshot& snapshot, const std::string& output_dir,
+                           ContactInspectorState* state) {
+  if (!snapshot.scene) return Report("no scene to export contacts of", "", state);
+  std::string error;
+  const std::string path =
+      ExportPath(state->contacts_csv_path, output_dir, "contactlab_contacts", "csv", &error);
+  if (path.empty()) return Report(error, path, state);
   try {
     WriteContactsCsv(path, snapshot.time_s, snapshot.scene->bodies, snapshot.contacts);
   } catch (const std::exception& e) {
@@ -78,15 +76,19 @@ std::string ExportContacts(const Snapshot& snapshot, ContactInspectorState* stat
 }
 
 std::string ExportPlotPng(const std::vector<uint8_t>& rgba, int fb_w, int fb_h, float scale,
-                          const PlotViewState& view, ContactInspectorState* state) {
-  const std::string path = ExportPath(state->plot_png_path, "contactlab_plot", "png");
+                          const PlotViewState& view, const std::string& output_dir,
+                          ContactInspectorState* state) {
   int w = 0, h = 0;
   const std::vector<uint8_t> plot =
       CropRgba(rgba, fb_w, fb_h, static_cast<int>(std::floor(view.rect_x0 * scale)),
                static_cast<int>(std::floor(view.rect_y0 * scale)),
                static_cast<int>(std::ceil(view.rect_x1 * scale)),
                static_cast<int>(std::ceil(view.rect_y1 * scale)), &w, &h);
-  if (plot.empty()) return Report("the plot is not on screen (panels hidden?)", path, state);
+  if (plot.empty()) return Report("the plot is not on screen (panels hidden?)", "", state);
+  std::string error;
+  const std::string path =
+      ExportPath(state->plot_png_path, output_dir, "contactlab_plot", "png", &error);
+  if (path.empty()) return Report(error, path, state);
   try {
     WritePng(path, w, h, plot);
   } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 #include "ui/panels/contact_model_panel.h"
 #include "ui/panels/contact_panel.h"
 #include "ui/panels/exports.h"
+#include "ui/panels/files_panel.h"
 #include "ui/panels/hydroelastic_panel.h"
 #include "ui/panels/recording_panel.h"
 #include "ui/panels/shortcuts.h"
@@ -409,7 +410,10 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
       if (snapshot.teleop.active &&
           ImGui::CollapsingHeader("Teleoperation", ImGuiTreeNodeFlags_DefaultOpen)) {
         TeleopPanel(snapshot, ui, actions);
-        RecordingPanel(snapshot, &ui->recording, actions);
+        RecordingPanel(snapshot, &ui->recording, &ui->files, actions);
+      }
+      if (ImGui::CollapsingHeader("Files", ImGuiTreeNodeFlags_DefaultOpen)) {
+        FilesPanel(&ui->files, actions);
       }
       if (ImGui::CollapsingHeader("Camera and layers")) LayersPanel(snapshot, ui, actions);
       ImGui::Separator();

@@ -22,7 +22,7 @@ constexpr Shortcut kShortcuts[] = {
     {"H or F1", "this help"},
     {"Esc", "dismiss error messages, close help"},
     {"Ctrl+Q", "quit"},
-    {"F12", "save a screenshot (contactlab_DATE_TIME.png in the working directory)"},
+    {"F12", "save a screenshot (contactlab_DATE_TIME.png in the output folder)"},
     {"Left drag", "orbit"},
     {"Right / middle drag", "pan"},
     {"Wheel", "zoom (over a plot: zoom its y axis)"},

@@ -15,11 +15,13 @@ namespace contactlab {
 struct UiActions {
   std::vector<Command> commands;          // posted to the SimRuntime in order
   std::optional<std::string> load_scene;  // built-in name or path
-  bool export_csv = false;                // write the visible plot window to csv_path
-  bool export_contacts = false;           // write the shown step's contacts (exports.h)
-  bool export_plot_png = false;           // read back the chosen plot's pixels (exports.h)
+  bool export_csv = false;       // write the visible plot window to csv_path (or the output folder)
+  bool export_contacts = false;  // write the shown step's contacts (exports.h)
+  bool export_plot_png = false;  // read back the chosen plot's pixels (exports.h)
   bool reload_shaders = false;
-  bool save_screenshot = false;  // F12: the next frame as a time-stamped PNG in the working dir
+  // F12: the next frame as a time-stamped PNG in the output folder (io/output_folder.h).
+  bool save_screenshot = false;
+  std::optional<std::string> set_output_dir;  // the Files panel: save into this folder
   std::optional<CameraPreset> camera_preset;
   bool frame_scene = false;  // aim the camera at the whole scene
   bool quit = false;

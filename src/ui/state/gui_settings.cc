@@ -69,6 +69,12 @@ const std::map<std::string, Field>& Fields() {
         [](const std::string& t, GuiSettings* s) {
           return (t == "0" || t == "1") && ((s->show_panels = t == "1"), true);
         }}},
+      {"output_dir",
+       {[](const GuiSettings& s) { return s.output_dir; },
+        [](const std::string& t, GuiSettings* s) {
+          s->output_dir = t;
+          return !t.empty();
+        }}},
       {"layer.bodies", Bool(&RenderLayers::bodies)},
       {"layer.grid", Bool(&RenderLayers::grid)},
       {"layer.shadows", Bool(&RenderLayers::shadows)},

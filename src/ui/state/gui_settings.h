@@ -1,8 +1,9 @@
 // What the GUI remembers between runs (MuJoCo simulate's persisted settings): the window size,
-// the panels shown, the visual layers, and the camera of the scene last shown, in a small
-// `key = value` file next to Dear ImGui's own ini (window positions) in the user's config
-// directory. A missing or unreadable file is no error (the defaults apply, a bad line is
-// logged and skipped); screenshots and timed runs never read it, so they stay reproducible.
+// the panels shown, the visual layers, the camera of the scene last shown and the output folder
+// chosen in the window, in a small `key = value` file next to Dear ImGui's own ini (window
+// positions) in the user's config directory. A missing or unreadable file is no error (the defaults
+// apply, a bad line is logged and skipped); screenshots and timed runs never read it, so they stay
+// reproducible.
 #pragma once
 
 #include <optional>
@@ -19,6 +20,9 @@ struct GuiSettings {
   RenderLayers layers;
   std::string scene;  // the scene the camera belongs to
   std::optional<Camera> camera;
+  // The output folder chosen in the window (io/output_folder.h); "" none: --output-dir, else
+  // DefaultOutputDirectory().
+  std::string output_dir;
 };
 
 // $XDG_CONFIG_HOME/contactlab, else $HOME/.config/contactlab; "" when neither is set.

@@ -12,6 +12,7 @@
 #include "render/render_layers.h"
 #include "ui/state/auto_quality.h"
 #include "ui/state/frame_timer.h"
+#include "ui/state/toast_queue.h"
 #include "ui/view/camera_views.h"
 #include "ui/view/contact_inspector_state.h"
 #include "ui/widgets/plot_widget.h"
@@ -62,8 +63,25 @@ struct HydroelasticPanelState {
 
 // The recording panel's paths (ui/panels/recording_panel.h).
 struct RecordingPanelState {
-  char record_path[512] = "";  // empty: contactlab_teleop_DATE_TIME.csv in the working dir
-  char replay_path[512] = "";
+  char record_path[512] = "";  // empty: contactlab_teleop_DATE_TIME.csv in the output folder
+  char replay_path[512] = "";  // Play's file: the latest recording unless chosen or typed
+  // The recordings in the output folder, newest first (io/output_folder.h), listed again when
+  // `listed` is false: at the first frame, when the chooser opens, after a recording ends.
+  std::vector<std::string> recordings;
+  bool listed = false;
+  bool chooser_open = false;
+  std::string message;  // why Play did nothing (no file), or ""
+  // The recording under way, as the last snapshot showed it: its end is a save to confirm.
+  bool was_recording = false;
+};
+
+// Where the files the GUI saves without a path from the user go (io/output_folder.h), and the
+// toasts that confirm each save or say why it failed.
+struct FilesState {
+  std::string output_dir;           // in force: --output-dir, else the setting, else the default
+  std::string output_dir_setting;   // chosen in the window, saved with the GUI settings; "" none
+  char output_dir_field[512] = "";  // the Files panel's folder field
+  ToastQueue toasts;
 };
 
 struct UiState {
@@ -90,7 +108,7 @@ struct UiState {
   int plot_body = -1;
   PlotTimeWindow plot_window;
   PlotViewState plot_views[kNumPlots];
-  char csv_path[512] = "contactlab_plot.csv";
+  char csv_path[512] = "";  // empty: contactlab_plot_DATE_TIME.csv in the output folder
 
   // Camera and visual layers. auto_frame: the camera eases towards the framing of the moving
   // bodies every frame (on for a new scene, off once the mouse moves the camera).
@@ -102,6 +120,7 @@ struct UiState {
   ContactInspectorState contacts;    // contact read-out, gliding overlay, exports
 
   RecordingPanelState recording;  // teleoperation record / replay paths
+  FilesState files;               // the output folder, the toasts
   HydroelasticPanelState hydroelastic;
   // Windows and messages.
   bool show_help = false;

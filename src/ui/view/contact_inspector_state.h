@@ -13,7 +13,7 @@ struct ContactInspectorState {
   PinnedContact pinned;
   // The gliding overlay over the plot body's pressed contacts (GlidingOverlay).
   bool gliding_overlay = true;
-  // Export paths; empty: a time-stamped name in the working directory (TimestampedPath).
+  // Export paths; empty: a time-stamped name in the output folder (io/output_folder.h).
   char contacts_csv_path[512] = "";
   char plot_png_path[512] = "";
   int png_plot = 0;            // which plot of the plots panel the PNG button exports

@@ -302,11 +302,13 @@ bool PlotToolbar(const PlotData& data, PlotTimeWindow* window, char* csv_path, s
   }
   ImGui::SetNextItemWidth(
       std::max(80.0f, ImGui::GetContentRegionAvail().x - 120.0f - reserve_right_px));
-  ImGui::InputText("##csv", csv_path, csv_path_size);
+  ImGui::InputTextWithHint("##csv", "(time-stamped name)", csv_path, csv_path_size);
   ImGui::SameLine();
   if (ImGui::Button("Export CSV")) export_requested = true;
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("Write the visible window (every series) to this file: t,<series>");
+    ImGui::SetTooltip(
+        "Write the visible window (every series) to this file, or to a time-stamped name in "
+        "the output folder: t,<series>");
   }
   return export_requested;
 }

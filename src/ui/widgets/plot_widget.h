@@ -54,7 +54,8 @@ void PlotWidget(const char* id, const char* title, const PlotData& data,
                 PlotViewState* view);
 
 // Pause / window span / CSV export controls. `csv_path` is an editable buffer; returns true when
-// the user asked to export (the caller writes PlotCsv of the visible window to csv_path).
+// the user asked to export (the caller writes PlotCsv of the visible window to csv_path, or to
+// a time-stamped name in the output folder when it is empty).
 // reserve_right_px: room left after the Export CSV button for the caller's controls.
 bool PlotToolbar(const PlotData& data, PlotTimeWindow* window, char* csv_path, size_t csv_path_size,
                  float reserve_right_px = 0.0f);

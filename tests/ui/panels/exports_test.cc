@@ -48,12 +48,36 @@ Snapshot TwoBodySnapshot() {
   return s;
 }
 
-TEST(Exports, TimestampedPathNamesTheSecond) {
-  const std::string path = TimestampedPath("contactlab_contacts", "csv", std::time(nullptr));
-  EXPECT_TRUE(std::regex_match(path, std::regex(R"(contactlab_contacts_\d{8}_\d{6}\.csv)")))
+// A temporary output folder of this test process (never the source checkout or $HOME).
+std::string OutputDir(const std::string& name) {
+  return (fs::temp_directory_path() /
+          ("contactlab_exports_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+// Without a path the export gets a time-stamped name in the output folder, which is created on
+// this first save; a typed path is taken as it is.
+TEST(Exports, AnEmptyPathIsATimestampedNameInTheOutputFolder) {
+  const std::string dir = OutputDir("empty_path");
+  fs::remove_all(dir);
+  std::string error;
+  const std::string path = ExportPath("", dir, "contactlab_contacts", "csv", &error);
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(fs::is_directory(dir));
+  EXPECT_EQ(fs::path(path).parent_path(), fs::path(dir));
+  EXPECT_TRUE(std::regex_match(fs::path(path).filename().string(),
+                               std::regex(R"(contactlab_contacts_\d{8}_\d{6}\.csv)")))
       << path;
-  char field[16] = "mine.csv";
-  EXPECT_EQ(ExportPath(field, "x", "csv"), "mine.csv");
+  EXPECT_EQ(ExportPath("mine.csv", dir, "x", "csv", &error), "mine.csv");
+
+  ContactInspectorState state;
+  EXPECT_EQ(ExportContacts(TwoBodySnapshot(), dir, &state), "");
+  std::vector<fs::path> written;
+  for (const auto& e : fs::directory_iterator(dir)) written.push_back(e.path());
+  ASSERT_EQ(written.size(), 1u);
+  EXPECT_NE(state.export_message.find(written[0].string()), std::string::npos);
+  EXPECT_EQ(ReadFile(written[0].string()).rfind(kContactCsvHeader, 0), 0u);
+  fs::remove_all(dir);
 }
 
 TEST(Exports, CropsARectangleClippedToTheImage) {
@@ -79,7 +103,7 @@ TEST(Exports, ContactsCsvHasTheContactLogColumnsAndARowPerContact) {
           .string();
   ContactInspectorState state;
   std::snprintf(state.contacts_csv_path, sizeof state.contacts_csv_path, "%s", path.c_str());
-  EXPECT_EQ(ExportContacts(TwoBodySnapshot(), &state), "");
+  EXPECT_EQ(ExportContacts(TwoBodySnapshot(), OutputDir("unused"), &state), "");
   EXPECT_FALSE(state.export_failed);
   EXPECT_NE(state.export_message.find(path), std::string::npos);
   const std::string csv = ReadFile(path);
@@ -102,17 +126,21 @@ TEST(Exports, AnUnwritablePathIsAMessageNotACrash) {
   ContactInspectorState state;
   std::snprintf(state.contacts_csv_path, sizeof state.contacts_csv_path, "%s",
                 "/nonexistent_dir/contacts.csv");
-  const std::string error = ExportContacts(TwoBodySnapshot(), &state);
+  const std::string error = ExportContacts(TwoBodySnapshot(), OutputDir("unused"), &state);
   EXPECT_NE(error.find("/nonexistent_dir/contacts.csv"), std::string::npos) << error;
   EXPECT_TRUE(state.export_failed);
   EXPECT_EQ(state.export_message, error);
   PlotViewState view;  // never drawn: an empty rectangle
   std::snprintf(state.plot_png_path, sizeof state.plot_png_path, "%s", "/tmp/unused.png");
-  EXPECT_NE(ExportPlotPng(std::vector<uint8_t>(16 * 16 * 4), 16, 16, 1.0f, view, &state), "");
+  EXPECT_NE(ExportPlotPng(std::vector<uint8_t>(16 * 16 * 4), 16, 16, 1.0f, view,
+                          OutputDir("unused"), &state),
+            "");
   EXPECT_TRUE(state.export_failed);
   view.rect_x1 = view.rect_y1 = 8;
   std::snprintf(state.plot_png_path, sizeof state.plot_png_path, "%s", "/nonexistent_dir/p.png");
-  EXPECT_NE(ExportPlotPng(std::vector<uint8_t>(16 * 16 * 4), 16, 16, 1.0f, view, &state), "");
+  EXPECT_NE(ExportPlotPng(std::vector<uint8_t>(16 * 16 * 4), 16, 16, 1.0f, view,
+                          OutputDir("unused"), &state),
+            "");
 }
 
 TEST(ContactColorBar, LabelsInTheUnitOfTheTop) {
