@@ -160,10 +160,7 @@ std::unique_ptr<Recorder> TeleopSession::OpenRecording(const std::string& path) 
     return nullptr;
   }
   StopRecording();
-  if (replay_device_) {  // what is recorded is the live device
-    devices_.active = std::move(live_device_);
-    replay_device_.reset();
-  }
+  if (replay_device_) HandOverToTheLiveDevice();  // what is recorded is the live device
   return fresh;
 }
 
@@ -209,8 +206,16 @@ void TeleopSession::SelectInput(InputSpec::Kind kind) {
 void TeleopSession::EndReplayIfDone(double time_s) {
   if (!replay_device_ || !replay_device_->Finished(time_s)) return;
   spdlog::info("sim runtime: replay finished at t = {:.3f} s; live input again", time_s);
+  HandOverToTheLiveDevice();
+}
+
+// The keyboard's Space toggles from the grip the replay left applied, as it does from a scene's
+// latch (StartKeyboardAtTheLatchedGrip): taking over neither opens nor closes the gripper.
+void TeleopSession::HandOverToTheLiveDevice() {
   devices_.active = std::move(live_device_);
   replay_device_.reset();
+  if (devices_.keyboard && controller_)
+    devices_.keyboard->SetGrip(controller_->state().command.grip);
 }
 
 }  // namespace contactlab

@@ -71,6 +71,7 @@ class TeleopSession {
 
  private:
   void StartKeyboardAtTheLatchedGrip();
+  void HandOverToTheLiveDevice();
   std::function<void(std::string)> error_;
   InputDevices devices_;
   std::unique_ptr<Recorder> recorder_;

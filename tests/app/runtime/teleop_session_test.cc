@@ -185,6 +185,34 @@ TEST(TeleopSession, AReplayFromTheCommandLinePlaysForItsLengthThenTheKeyboardTak
   EXPECT_TRUE(errors.empty());
 }
 
+// peg_in_hole starts with the peg held (the scene's grip latch closes the keyboard's toggle); a
+// replay that opened the gripper hands over with the keyboard's toggle open too, so the gripper
+// stays open and the first Space closes it.
+TEST_F(TeleopSessionTest, TheKeyboardTakesOverAtTheGripTheReplayLeft) {
+  ASSERT_EQ(devices.keyboard->grip(), 1.0);  // the scene's latch
+  const std::string path = ::testing::TempDir() + "/teleop_session_opened.csv";
+  {
+    Recorder recorder;
+    std::string error;
+    ASSERT_TRUE(recorder.Open(path, &error)) << error;
+    TeleopCommand c;  // the latch's closed grip, then open: a change, which ends the latch
+    for (int i = 0; i < 10; ++i, c.t += world.dt()) {
+      c.grip = i < 5 ? 1.0 : 0.0;
+      recorder.Record(c);
+    }
+  }
+  ASSERT_TRUE(session.PlayReplay(path, world.scene().name));
+  world.Reset();
+  session.Reset(world);
+  Step(10);
+  ASSERT_FALSE(Recording().replaying);
+  ASSERT_EQ(Teleop().grip, 0.0);
+  Step(1);  // the keyboard's first command
+  EXPECT_EQ(Teleop().grip, 0.0);
+  EXPECT_EQ(devices.keyboard->grip(), 0.0);
+  EXPECT_TRUE(errors.empty());
+}
+
 TEST(TeleopSession, WithoutDevicesThereIsNoControllerAndNoReplay) {
   World world(PegInHole());
   std::vector<std::string> errors;
