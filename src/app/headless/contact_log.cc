@@ -1,5 +1,6 @@
 #include "app/headless/contact_log.h"
 
+#include <cmath>
 #include <iterator>
 
 namespace contactlab {
@@ -21,7 +22,21 @@ const char* ContactStateName(ContactResult::State state) {
 const char kContactCsvHeader[] =
     "t,body_a,body_b,px,py,pz,nx,ny,nz,signed_distance,signed_distance_end,"
     "normal_velocity,slip_speed,normal_force,friction_force,state,gliding_offset,"
-    "effective_stiffness,effective_stiction_tolerance";
+    "effective_stiffness,effective_stiction_tolerance,pressure";
+
+namespace {
+
+// ",value", or "," alone for a value that is not there (a hydroelastic face's penetration
+// where its pressure field does not define one; a point contact's pressure).
+void AppendOptional(bool present, double value, fmt::memory_buffer* row) {
+  if (present) {
+    fmt::format_to(std::back_inserter(*row), ",{:.9g}", value);
+  } else {
+    row->push_back(',');
+  }
+}
+
+}  // namespace
 
 void AppendContactRow(double t_s, const std::vector<SceneBody>& bodies, const ContactResult& c,
                       fmt::memory_buffer* row) {
@@ -30,11 +45,16 @@ void AppendContactRow(double t_s, const std::vector<SceneBody>& bodies, const Co
                  bodies[c.body_a].body.name, bodies[c.body_b].body.name, c.position_W.x(),
                  c.position_W.y(), c.position_W.z(), c.normal_W.x(), c.normal_W.y(),
                  c.normal_W.z());
-  fmt::format_to(out, ",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{}", c.signed_distance_m,
-                 c.signed_distance_end_m, c.normal_velocity, c.slip_velocity_W.norm(),
-                 c.normal_force_W.norm(), c.friction_force_W.norm(), ContactStateName(c.state));
+  // A hydroelastic face's distances are the penetration its pressure implies
+  // (docs/contact-model.md §5), not the solver's φ0 = −p/g.
+  AppendOptional(std::isfinite(c.signed_distance_m), c.signed_distance_m, row);
+  AppendOptional(std::isfinite(c.signed_distance_end_m), c.signed_distance_end_m, row);
+  fmt::format_to(out, ",{:.9g},{:.9g},{:.9g},{:.9g},{}", c.normal_velocity,
+                 c.slip_velocity_W.norm(), c.normal_force_W.norm(), c.friction_force_W.norm(),
+                 ContactStateName(c.state));
   fmt::format_to(out, ",{:.9g},{:.9g},{:.9g}", c.gliding_offset_m, c.effective_stiffness_N_per_m,
                  c.effective_stiction_tolerance_m_per_s);
+  AppendOptional(c.hydroelastic_patch >= 0, c.pressure_Pa, row);
 }
 
 ContactLog::ContactLog(const std::string& path) : file_(path, "contact log", kContactCsvHeader) {}

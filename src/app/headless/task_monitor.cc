@@ -14,9 +14,9 @@ namespace contactlab {
 namespace {
 
 // Deepest overlap of any point contact that carries force, and how fast things still move.
-// Hydroelastic faces are left out: their signed distance φ0_f = −p0_f/g_f (docs/contact-model.md
-// §5) is a virtual spring length, not an overlap, and grows without bound where the pressure
-// gradient runs along the face.
+// Hydroelastic faces are left out: their penetration is the one their pressure field implies
+// (docs/contact-model.md §5), a compliant body's deformation rather than an overlap of the
+// nominally rigid shapes this reports.
 class GenericMonitor : public TaskMonitor {
  public:
   void Observe(const World& world) override {

@@ -131,7 +131,7 @@ struct PlotSample {
   double normal_force_N = 0;      // |net normal contact force| on the selected body
   double friction_force_N = 0;    // |net friction force| on the selected body
   double slip_speed_m_per_s = 0;  // of the selected body's strongest contact
-  double signed_distance_m = 0;   // of that contact
+  double signed_distance_m = 0;   // of that contact (ContactResult::signed_distance_m)
   int iterations = 0;
   double step_ms = 0;
   bool converged = true;  // the step's solve met its tolerance

@@ -97,13 +97,36 @@ void SliceTet(const std::array<Eigen::Vector3d, 4>& x, const std::array<double, 
   }
 }
 
+// One body's pressure field where a polygon lies: |∇p| of the tet [Pa/m] (∞: a rigid body), and
+// the deepest any point of the body can lie [m] — at most half the smallest extent of its
+// bounding box, which holds its inscribed ball.
+struct FieldDepth {
+  double gradient_norm = kRigidPressureGradient;
+  double max_depth_m = 0.0;
+};
+
+FieldDepth CompliantFieldDepth(const CompliantGeometry& g, int tet) {
+  return {g.tet_pressure[tet].gradient.norm(), g.bvh.nodes()[0].half_extent.minCoeff()};
+}
+
+// How deep a point of pressure p lies in the body (ContactFace::penetration_m): p/|∇p|, the
+// distance to the zero of the tet's linear field; for the generated fields (p = E_h·distance/r
+// in a face's region) exactly the distance to the surface. A tet whose field is (nearly) flat
+// puts that zero farther away than any point of the body can be deep: not defined (NaN).
+double DepthInBody(double p, const FieldDepth& field) {
+  if (std::isinf(field.gradient_norm) || !(p > 0.0)) return 0.0;  // rigid side, or the surface
+  const double d = p / field.gradient_norm;
+  return d <= field.max_depth_m * (1.0 + 1e-9) ? d : std::numeric_limits<double>::quiet_NaN();
+}
+
 // Appends the fan of `poly` (frame A) to the surface. `pressure` evaluates p at a point of
 // frame A; n_A is the unit normal (A into B) in frame A; tet_size_sq the tet's longest edge
-// squared (ContactFace::polygon_size).
+// squared (ContactFace::polygon_size); field_A, field_B the two bodies' fields there (the
+// faces' penetration).
 template <typename Pressure>
 void EmitPolygon(const Polygon& poly, const Eigen::Vector3d& n_A, const Pressure& pressure,
-                 double g_A, double g_B, double tet_size_sq, const Eigen::Isometry3d& X_WA,
-                 ContactSurface* out) {
+                 double g_A, double g_B, double tet_size_sq, const FieldDepth& field_A,
+                 const FieldDepth& field_B, const Eigen::Isometry3d& X_WA, ContactSurface* out) {
   if (poly.n < 3) return;
   // Area centroid (continuous in the vertices, unlike the vertex mean, which jumps when a
   // vertex appears) of the planar convex polygon.
@@ -139,6 +162,7 @@ void EmitPolygon(const Polygon& poly, const Eigen::Vector3d& n_A, const Pressure
     f.pressure_Pa = std::max(0.0, pressure(centroid));
     f.g_A_Pa_per_m = g_A;
     f.g_B_Pa_per_m = g_B;
+    f.penetration_m = DepthInBody(f.pressure_Pa, field_A) + DepthInBody(f.pressure_Pa, field_B);
     out->faces.push_back(f);
   }
   if (out->faces.size() > first_face) {
@@ -226,7 +250,7 @@ void HalfSpaceSurface(const CompliantGeometry& A, const Eigen::Isometry3d& X_WA,
                                   n_out.dot(x[3]) - d};
     SliceTet(x, s, &poly);
     EmitPolygon(poly, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient,
-                A.tet_size_sq[t], X_WA, out);
+                A.tet_size_sq[t], CompliantFieldDepth(A, t), FieldDepth(), X_WA, out);
   });
 }
 
@@ -338,7 +362,7 @@ void ComputeContactSurface(const CompliantGeometry& A, const Eigen::Isometry3d& 
           const Polygon& clipped = ClipToFace(face, &poly, &tmp);
           const Eigen::Vector3d n_hat = -face.n_out;
           EmitPolygon(clipped, n_hat, p, std::abs(p.gradient.dot(n_hat)), kRigidPressureGradient,
-                      A.tet_size_sq[t], X_WA, out);
+                      A.tet_size_sq[t], CompliantFieldDepth(A, t), FieldDepth(), X_WA, out);
         });
   };
   // The rigid faces whose boxes meet A's bounds (B's BVH, in B's frame).
@@ -386,7 +410,8 @@ void ComputeContactSurface(const CompliantGeometry& A, const Eigen::Isometry3d& 
       std::swap(cur, next);
     }
     EmitPolygon(*cur, n_hat, pA, std::abs(pA.gradient.dot(n_hat)), std::abs(pB.gradient.dot(n_hat)),
-                std::min(A.tet_size_sq[ta], B.tet_size_sq[tb]), X_WA, out);
+                std::min(A.tet_size_sq[ta], B.tet_size_sq[tb]), CompliantFieldDepth(A, ta),
+                CompliantFieldDepth(B, tb), X_WA, out);
   });
 }
 

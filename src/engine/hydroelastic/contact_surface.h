@@ -30,6 +30,13 @@ struct ContactFace {
   // kRigidPressureGradient (∞) for a rigid body.
   double g_A_Pa_per_m = 0.0;
   double g_B_Pa_per_m = 0.0;
+  // The penetration the pressure field implies at c_f [m] (docs/contact-model.md §5): how deep
+  // c_f lies in A plus how deep in B, each p0_f/|∇p_X|, the distance from c_f to where X's
+  // pressure, linear in its tet, falls to zero (0 for a rigid side: c_f is on its surface).
+  // NaN where a tet's field is so flat that this is deeper than any point of the body can lie.
+  // Unlike the solver's −φ0_f = p0_f/g_f it stays a depth where n̂ runs across the field (g
+  // along n̂ → 0: the side of a rigid box sunk into a pad).
+  double penetration_m = 0.0;
   // The polygon this face is a piece of: its fan's faces are consecutive; on the first one,
   // polygon_faces = the fan's face count and polygon_size = the polygon's area over its tet's
   // longest edge squared (how big it is for its mesh); 0 on the other faces. The solver

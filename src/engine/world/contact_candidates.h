@@ -15,11 +15,13 @@ struct ContactCandidate {
   ContactPoint point;  // normal from A into B; for a face set: at its centre of pressure
   // Hydroelastic face sets only (patch ≥ 0): the patch, its first face and their number (0:
   // a patch's pooled tiny polygons), their total area and mean pressure, and the stiffness
-  // k = Σ A_f·g_f and elastic force f0 = Σ A_f·p0_f of the set (φ0 = −f0/k).
+  // k = Σ A_f·g_f and elastic force f0 = Σ A_f·p0_f of the set (φ0 = −f0/k), and the
+  // penetration the pressure field implies there (FaceSum::Penetration; NaN: not defined).
   int patch = -1, face = -1;
   int num_faces = 0;
   double face_area_m2 = 0, face_pressure_Pa = 0;
   double face_stiffness_N_per_m = 0, face_elastic_force_N = 0;
+  double face_penetration_m = 0;
 };
 
 // One hydroelastic contact surface of the last step (for rendering and analysis). A is the

@@ -1,6 +1,8 @@
 #include "engine/world/hydroelastic_faces.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace contactlab {
 namespace {
@@ -21,6 +23,7 @@ void AppendSet(int geometry_a, int geometry_b, int patch, int first_face, int nu
   c.face_pressure_Pa = sum.area_m2 > 0 ? sum.elastic_force_N / sum.area_m2 : 0.0;
   c.face_stiffness_N_per_m = sum.stiffness_N_per_m;
   c.face_elastic_force_N = sum.elastic_force_N;
+  c.face_penetration_m = sum.Penetration();
   out->push_back(c);
 }
 
@@ -48,6 +51,15 @@ void FaceSum::Add(const hydroelastic::ContactFace& face) {
   elastic_force_N += force;
   force_moment += force * face.centroid_W;
   area_moment += area * face.centroid_W;
+  if (std::isfinite(face.penetration_m)) {
+    penetration_area_m2 += area;
+    penetration_volume_m3 += area * face.penetration_m;
+  }
+}
+
+double FaceSum::Penetration() const {
+  return penetration_area_m2 > 0 ? penetration_volume_m3 / penetration_area_m2
+                                 : std::numeric_limits<double>::quiet_NaN();
 }
 
 Eigen::Vector3d FaceSum::CenterOfPressure() const {

@@ -23,10 +23,16 @@ struct FaceSum {
   double area_m2 = 0, stiffness_N_per_m = 0, elastic_force_N = 0;  // Σ A, Σ A g, Σ A p0
   Eigen::Vector3d force_moment = Eigen::Vector3d::Zero();          // Σ A p0 c
   Eigen::Vector3d area_moment = Eigen::Vector3d::Zero();           // Σ A c
+  // Over the faces whose penetration δ_f is defined: Σ A and Σ A δ.
+  double penetration_area_m2 = 0, penetration_volume_m3 = 0;
   // Adds a face (one with no pressure gradient along n̂ has no spring and adds nothing).
   void Add(const hydroelastic::ContactFace& face);
   // Σ A p0 c / Σ A p0, or the area centroid when there is no force.
   Eigen::Vector3d CenterOfPressure() const;
+  // The penetration the pressure field implies (hydroelastic::ContactFace::penetration_m),
+  // area-weighted: Σ A δ / Σ A, the overlap's mean depth; −φ0 = Σ A p0 / Σ A g where n̂ runs
+  // along the field (g = |∇p|, conforming faces). NaN if no face has one.
+  double Penetration() const;
 };
 
 // Reused storage: tiny polygons pooled by normal, as (first face, sum).

@@ -31,6 +31,13 @@ void SetHydroelasticFields(const ContactCandidate& candidate, ContactResult* r) 
   r->pressure_Pa = face ? candidate.face_pressure_Pa : 0;
 }
 
+// The distance a contact reports (docs/contact-model.md §5): a point contact's φ0; for a face
+// set −δ, the penetration its pressure field implies, not the solver's φ0 = −f0/k — the rest
+// offset of the set's spring, which grows without bound where n̂ runs across the field.
+double ReportedSignedDistance(const ContactCandidate& candidate) {
+  return candidate.patch >= 0 ? -candidate.face_penetration_m : candidate.point.signed_distance_m;
+}
+
 }  // namespace
 
 void StepResults::ZeroForces() {
@@ -71,7 +78,7 @@ void CollectStepResults(const WorldModel& model, const std::vector<ContactCandid
     r.body_b = model.geometry(candidate.geometry_b).scene_body;
     r.position_W = candidate.point.Midpoint();
     r.normal_W = candidate.point.normal_W;
-    r.signed_distance_m = candidate.point.signed_distance_m;
+    r.signed_distance_m = ReportedSignedDistance(candidate);
     r.normal_force_W = R.col(2) * (g.z() / dt_s);
     r.friction_force_W = R.leftCols<2>() * (g.head<2>() / dt_s);
     r.slip_velocity_W = R.leftCols<2>() * v_c.head<2>();

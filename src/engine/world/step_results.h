@@ -20,7 +20,9 @@ struct ContactResult {
   int body_a = -1, body_b = -1;  // scene body indices
   Eigen::Vector3d position_W;    // where the force acts
   Eigen::Vector3d normal_W;      // from A into B
-  double signed_distance_m = 0;  // at the start of the step
+  // At the start of the step; for hydroelastic faces the penetration their pressure implies
+  // (negative; NaN where not defined), below.
+  double signed_distance_m = 0;
   // Force on B (minus on A) averaged over the step [N], split into normal and friction.
   Eigen::Vector3d normal_force_W = Eigen::Vector3d::Zero();
   Eigen::Vector3d friction_force_W = Eigen::Vector3d::Zero();
@@ -43,12 +45,16 @@ struct ContactResult {
   // Hydroelastic faces only (§5): index into World::hydroelastic_patches() and of the face in
   // that patch's surface (both −1 for a point contact), the face area A_f [m²] and the
   // pressure p0_f at its centroid [Pa] at the start of the step. For a face,
-  // signed_distance_m is φ0_f = −p0_f/g_f. Small polygons are merged (kFanPolygonSize): the
+  // signed_distance_m is −δ_f, the penetration the pressure field implies
+  // (hydroelastic::ContactFace::penetration_m; NaN where not defined), not the solver's
+  // φ0_f = −p0_f/g_f, which is a spring's rest offset and grows without bound where the
+  // normal runs across the field (docs/contact-model.md §5); signed_distance_end_m is
+  // −δ_f + δt·v_n. Small polygons are merged (kFanPolygonSize): the
   // contact then stands for faces [hydroelastic_face, hydroelastic_face +
   // hydroelastic_num_faces) (one polygon's fan), or, with hydroelastic_num_faces = 0, for all
   // of the patch's tiny polygons with this normal (hydroelastic_face: the first of them); area
-  // and pressure are then the set's total area and mean pressure, and position_W its centre of
-  // pressure.
+  // and pressure are then the set's total area and mean pressure, position_W its centre of
+  // pressure and δ the faces' area-weighted mean (FaceSum::Penetration).
   int hydroelastic_patch = -1;
   int hydroelastic_face = -1;
   int hydroelastic_num_faces = 0;

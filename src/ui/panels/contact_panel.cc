@@ -1,8 +1,11 @@
 #include "ui/panels/contact_panel.h"
 
 #include <imgui.h>
+#include <spdlog/fmt/fmt.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "app/headless/contact_log.h"
 #include "render/camera.h"
@@ -26,11 +29,26 @@ const char* Name(const Snapshot& s, int b) {
   return s.scene->bodies[b].body.name.c_str();
 }
 
-void Row(const char* label, double value, const char* unit) {
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(label);
-  ImGui::TableNextColumn();
-  ImGui::Text("%.4g %s", value, unit);
+std::string Value(double value, const char* unit) { return fmt::format("{:.4g} {}", value, unit); }
+
+// A penetration from a negated signed distance; NaN: the pressure field defines none there.
+std::string Penetration(double signed_distance_m) {
+  return std::isfinite(signed_distance_m) ? Value(-signed_distance_m, "m") : "n/a";
+}
+
+// The distance rows (docs/contact-model.md §5 for a hydroelastic face set).
+void AppendDistanceRows(const ContactResult& c, std::vector<DiagnosticRow>* rows) {
+  if (c.hydroelastic_patch < 0) {
+    rows->push_back({"phi start", Value(c.signed_distance_m, "m")});
+    rows->push_back({"phi end", Value(c.signed_distance_end_m, "m")});
+    return;
+  }
+  rows->push_back({"penetration (p field)", Penetration(c.signed_distance_m)});
+  rows->push_back({"penetration end", Penetration(c.signed_distance_end_m)});
+  rows->push_back({"pressure", Value(c.pressure_Pa, "Pa")});
+  rows->push_back({"face area", Value(c.face_area_m2, "m^2")});
+  rows->push_back({"faces", c.hydroelastic_num_faces > 0 ? std::to_string(c.hydroelastic_num_faces)
+                                                         : std::string("tiny polygons, pooled")});
 }
 
 void ColorModeCombo(RenderLayers* layers) {
@@ -87,20 +105,28 @@ void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c) {
   const Rgb8 color = ContactStateColor(c.state);
   ImGui::TextColored(ImVec4(color.r / 255.f, color.g / 255.f, color.b / 255.f, 1), "%s",
                      ContactStateName(c.state));
-  Row("slip speed", c.slip_velocity_W.norm(), "m/s");
-  Row("v_n (end)", c.normal_velocity, "m/s");
-  Row("phi start", c.signed_distance_m, "m");
-  Row("phi end", c.signed_distance_end_m, "m");
-  Row("gliding offset", c.gliding_offset_m, "m");
-  Row("eff. stiffness", c.effective_stiffness_N_per_m, "N/m");
-  Row("eff. stiction tol.", c.effective_stiction_tolerance_m_per_s, "m/s");
-  Row("normal force", c.normal_force_W.norm(), "N");
-  Row("friction force", c.friction_force_W.norm(), "N");
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted("position");
-  ImGui::TableNextColumn();
-  ImGui::Text("%.4f %.4f %.4f m", c.position_W.x(), c.position_W.y(), c.position_W.z());
+  for (const DiagnosticRow& row : ContactDiagnosticRows(c)) {
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(row.label);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(row.value.c_str());
+  }
   ImGui::EndTable();
+}
+
+std::vector<DiagnosticRow> ContactDiagnosticRows(const ContactResult& c) {
+  std::vector<DiagnosticRow> rows;
+  rows.push_back({"slip speed", Value(c.slip_velocity_W.norm(), "m/s")});
+  rows.push_back({"v_n (end)", Value(c.normal_velocity, "m/s")});
+  AppendDistanceRows(c, &rows);
+  rows.push_back({"gliding offset", Value(c.gliding_offset_m, "m")});
+  rows.push_back({"eff. stiffness", Value(c.effective_stiffness_N_per_m, "N/m")});
+  rows.push_back({"eff. stiction tol.", Value(c.effective_stiction_tolerance_m_per_s, "m/s")});
+  rows.push_back({"normal force", Value(c.normal_force_W.norm(), "N")});
+  rows.push_back({"friction force", Value(c.friction_force_W.norm(), "N")});
+  rows.push_back({"position", fmt::format("{:.4f} {:.4f} {:.4f} m", c.position_W.x(),
+                                          c.position_W.y(), c.position_W.z())});
+  return rows;
 }
 
 void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {

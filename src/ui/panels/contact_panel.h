@@ -3,6 +3,9 @@
 // toggles the gliding overlay (item 5) and exports the shown step's contacts (item 6).
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "app/runtime/snapshot.h"
 #include "render/camera.h"
 #include "ui/state/actions.h"
@@ -13,7 +16,20 @@ namespace contactlab {
 // How close [pixels] the mouse must be to a contact point's projection to hover it.
 inline constexpr float kContactHoverRadiusPx = 6.0f;
 
-// A table of every diagnostic of `c` (docs/contact-model.md §2.5), bodies by name.
+// One row of the read-out: a label and its value with the unit.
+struct DiagnosticRow {
+  const char* label;
+  std::string value;
+};
+
+// The read-out's rows after the bodies and the state (docs/contact-model.md §2.5). The distance
+// rows of a point contact are its signed distance φ at the start and end of the step; those of
+// a hydroelastic face set the penetration its pressure field implies (ContactResult's
+// signed_distance_m negated; "n/a" where the field defines none) and its pressure, area and
+// face count (§5) — never the solver's φ0 = −p/g labelled a distance.
+std::vector<DiagnosticRow> ContactDiagnosticRows(const ContactResult& c);
+
+// A table of every diagnostic of `c`, bodies by name: the rows above.
 void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c);
 
 // The panel's content (DrawUi places it in the sidebar); first follows the pinned contact into

@@ -265,6 +265,91 @@ TEST(CompliantCompliant, IdenticalBoxesFaceToFaceMeetMidway) {
   EXPECT_LT(F.z(), kE * (delta / 2) / h.z() * 4 * h.x() * h.y());
 }
 
+// How deep a point (in the box's frame) lies in a box: its distance to the nearest face.
+double DepthInBox(const V& half, const V& x_B) { return (half - x_B.cwiseAbs()).minCoeff(); }
+
+// Two compliant blocks of different moduli overlapping by δ: every face's penetration is how
+// deep its centroid lies in A plus how deep in B (the box field is E_h·distance/r in each face's
+// region, exactly); away from B's rim that is the overlap δ itself, at the pressure of the two
+// fields in series, p = δ/(r_A/E_A + r_B/E_B), where the solver's −φ0 = p/g_f is δ too.
+TEST(FacePenetration, TwoCompliantBlocksPenetrateByTheirOverlap) {
+  const V h_A(0.1, 0.1, 0.02), h_B(0.04, 0.04, 0.01);  // inradii r = h_z
+  const double E_A = 1e6, E_B = 4e6, delta = 0.001;
+  const auto A = MakeCompliantGeometry(Shape::Box(h_A), E_A, 0.01);  // two shells
+  const auto B = MakeCompliantGeometry(Shape::Box(h_B), E_B, 0.005);
+  const auto X_WB = Pose(V(0.013, -0.021, h_A.z() + h_B.z() - delta));
+  ContactSurfaceScratch scratch;
+  ContactSurface s;
+  ComputeContactSurface(A, Pose(V::Zero()), B, X_WB, &scratch, &s);
+  ASSERT_GT(s.faces.size(), 10u);
+  const double p_series = delta / (h_A.z() / E_A + h_B.z() / E_B);
+  int interior = 0;
+  for (const ContactFace& f : s.faces) {
+    const V c_B = X_WB.inverse() * f.centroid_W;
+    EXPECT_NEAR(f.penetration_m, DepthInBox(h_A, f.centroid_W) + DepthInBox(h_B, c_B), 1e-12);
+    if (std::min(h_B.x() - std::abs(c_B.x()), h_B.y() - std::abs(c_B.y())) > delta) {
+      EXPECT_NEAR(f.penetration_m, delta, 1e-12);
+      EXPECT_NEAR(f.pressure_Pa, p_series, 1e-9 * p_series);
+      EXPECT_NEAR(-ComputeFacePointContact(f).phi0_m, delta, 1e-12);
+      ++interior;
+    }
+  }
+  EXPECT_GT(interior, static_cast<int>(s.faces.size()) / 2);
+}
+
+// A rigid box tilted by 1 mrad and sunk a few µm into a compliant pad, as the peg between
+// peg_in_hole's pads: on its sides, which cut the pad's thin overlap layer, n̂ runs across the
+// pad's field, so g_f = |∇p·n̂| ≈ 7e-4·E_h/r and the solver's −φ0_f = p0_f/g_f is a thousand
+// times the overlap; the penetration is still the depth of the face below the pad's surface.
+TEST(FacePenetration, ARigidBoxTiltedIntoAPadPenetratesByItsDepth) {
+  const V h(0.02, 0.02, 0.006), h_B(0.01, 0.01, 0.04);
+  const auto pad = MakeCompliantGeometry(Shape::Box(h), 2e7, 0.003);
+  const auto box = MakeRigidGeometry(Shape::Box(h_B), 1.0);
+  const Eigen::Matrix3d R = Rot(1e-3, V(1, 1, 0));
+  const V bottom_centre(0.001, -0.002, h.z() - 3e-6);
+  const auto X_WB = Pose(bottom_centre + R * V(0, 0, h_B.z()), R);
+  ContactSurfaceScratch scratch;
+  ContactSurface s;
+  ComputeContactSurface(pad, Pose(V::Zero()), box, X_WB, &scratch, &s);
+  ASSERT_GT(s.faces.size(), 4u);
+  double max_penetration = 0, max_spring_offset = 0;
+  int sides = 0;
+  for (const ContactFace& f : s.faces) {
+    EXPECT_NEAR(f.penetration_m, h.z() - f.centroid_W.z(), 1e-13);
+    EXPECT_GE(f.penetration_m, 0.0);
+    max_penetration = std::max(max_penetration, f.penetration_m);
+    const FacePointContact c = ComputeFacePointContact(f);
+    if (c.valid) max_spring_offset = std::max(max_spring_offset, -c.phi0_m);
+    sides += std::abs(f.normal_W.z()) < 0.01;
+  }
+  EXPECT_GT(sides, 0);
+  EXPECT_LT(max_penetration, 2e-5);  // 3 µm + the tilt over the half diagonal, 14 µm
+  EXPECT_GT(max_spring_offset, 100 * max_penetration);
+}
+
+// A tet whose field is flat (p = E_h at every vertex: a plateau deep inside a body) or nearly
+// so says nothing about how deep a point lies: its p/|∇p| is infinite, or farther than any
+// point of the tet can be deep. The face has no penetration (NaN), rather than kilometres.
+TEST(FacePenetration, AFlatFieldGivesNone) {
+  VolumeMesh mesh;
+  mesh.vertices_m = {V(0, 0, 0), V(0.01, 0, 0), V(0, 0.01, 0), V(0, 0, 0.01)};
+  mesh.tets = {{0, 1, 2, 3}};
+  ContactSurfaceScratch scratch;
+  ContactSurface s;
+  for (double base : {kE, kE * (1 - 1e-9)}) {  // rising towards the half-space's outside
+    SCOPED_TRACE(base);
+    const auto tet =
+        CompliantGeometry::Create(mesh, PressureField::FromPressure({base, base, base, kE}));
+    ComputeContactSurface(tet, Pose(V::Zero()), RigidGeometry::HalfSpace(), Pose(V(0, 0, 0.005)),
+                          &scratch, &s);
+    ASSERT_FALSE(s.empty());
+    for (const ContactFace& f : s.faces) {
+      EXPECT_GT(f.pressure_Pa, 0.9 * kE);
+      EXPECT_TRUE(std::isnan(f.penetration_m)) << f.penetration_m;
+    }
+  }
+}
+
 TEST(FacePointContact, SolverQuantitiesAreConsistentAndFinite) {
   const auto box = MakeCompliantGeometry(Shape::Box(V(0.1, 0.1, 0.05)), kE, 0.02);
   ContactSurfaceScratch scratch;

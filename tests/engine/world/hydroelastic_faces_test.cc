@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace contactlab {
 namespace {
 
@@ -86,6 +88,33 @@ TEST(HydroelasticFaces, TinyPolygonsArePooledPerNormal) {
   EXPECT_EQ(out[1].face, 1);
   EXPECT_DOUBLE_EQ(out[1].face_area_m2, 2e-9);
   EXPECT_TRUE(out[1].point.normal_W.isApprox(side));
+}
+
+// The penetration a candidate reports (docs/contact-model.md §5) is its faces' own
+// (hydroelastic::ContactFace::penetration_m), area-weighted over a merged set, the faces
+// without one left out; a set none of whose faces has one has none (NaN) — whatever the
+// solver's φ0 = −f0/k, which here, with g along n̂ a thousandth of |∇p|, is kilometres.
+TEST(HydroelasticFaces, CandidatesReportTheFacesPenetrationAreaWeighted) {
+  ContactSurface s;
+  s.faces = {Face(1e-6, {0, 0, 0}, 1e4, 10.0), Face(3e-6, {0.004, 0, 0}, 3e4, 10.0),
+             Face(2e-6, {0.008, 0, 0}, 2e4, 10.0), Face(1e-4, {0.02, 0, 0}, 2e4, 10.0),
+             Face(1e-4, {0.03, 0, 0}, 2e4, 10.0)};
+  s.faces[0].penetration_m = 1e-5;
+  s.faces[1].penetration_m = 3e-5;
+  s.faces[2].penetration_m = NAN;  // a flat field: no depth
+  s.faces[3].penetration_m = 2e-5;
+  s.faces[4].penetration_m = NAN;
+  Polygon(&s, 0, 3, 0.5 * kFanPolygonSize);  // one small polygon: one candidate
+  Polygon(&s, 3, 1, 0.5);
+  Polygon(&s, 4, 1, 0.5);
+  TinyPolygonPools pools;
+  std::vector<ContactCandidate> out;
+  AppendFaceContacts(s, 0, 1, 0, &pools, &out);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_DOUBLE_EQ(out[0].face_penetration_m, (1e-6 * 1e-5 + 3e-6 * 3e-5) / 4e-6);
+  EXPECT_LT(out[0].point.signed_distance_m, -1e3);  // the solver's φ0: a spring's rest offset
+  EXPECT_DOUBLE_EQ(out[1].face_penetration_m, 2e-5);
+  EXPECT_TRUE(std::isnan(out[2].face_penetration_m));
 }
 
 TEST(HydroelasticFaces, FaceWithoutGradientAlongTheNormalIsSkipped) {

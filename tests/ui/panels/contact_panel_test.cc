@@ -7,6 +7,8 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "render/camera.h"
 
@@ -104,6 +106,49 @@ TEST_F(ContactPanelTest, GlidingOverlayOnlyWhenOnAndForThePlotBody) {
   ui_.contacts.gliding_overlay = true;
   ui_.plot_body = 5;  // no contact of its own
   EXPECT_EQ(Frame(10, 10, false), 0);
+}
+
+// The value of the read-out's row `label`, or "" if there is none.
+std::string RowValue(const std::vector<DiagnosticRow>& rows, const std::string& label) {
+  for (const DiagnosticRow& row : rows) {
+    if (label == row.label) return row.value;
+  }
+  return "";
+}
+
+// A hydroelastic face set reads as the penetration its pressure field implies and its pressure
+// (docs/contact-model.md §5), not as a signed distance φ: the solver's φ0 = −p/g of such a face
+// read −1.7e4 m in peg_in_hole (issue 35, item 4). A point contact keeps its φ rows.
+TEST(ContactDiagnosticRows, AHydroelasticFaceReadsAsPenetrationAndPressure) {
+  ContactResult face;
+  face.hydroelastic_patch = 0;
+  face.hydroelastic_face = 3;
+  face.hydroelastic_num_faces = 2;
+  face.signed_distance_m = -4.25e-6;
+  face.signed_distance_end_m = -4.5e-6;
+  face.pressure_Pa = 1.5e4;
+  face.face_area_m2 = 2e-5;
+  const std::vector<DiagnosticRow> rows = ContactDiagnosticRows(face);
+  for (const DiagnosticRow& row : rows) {
+    const std::string label = row.label;
+    EXPECT_EQ(label.find("phi"), std::string::npos) << label;
+    EXPECT_EQ(label.find("signed"), std::string::npos) << label;
+  }
+  EXPECT_EQ(RowValue(rows, "penetration (p field)"), "4.25e-06 m");
+  EXPECT_EQ(RowValue(rows, "penetration end"), "4.5e-06 m");
+  EXPECT_EQ(RowValue(rows, "pressure"), "1.5e+04 Pa");
+  EXPECT_EQ(RowValue(rows, "face area"), "2e-05 m^2");
+  EXPECT_EQ(RowValue(rows, "faces"), "2");
+  face.signed_distance_m = face.signed_distance_end_m = NAN;  // the field defines none
+  EXPECT_EQ(RowValue(ContactDiagnosticRows(face), "penetration (p field)"), "n/a");
+
+  ContactResult point;
+  point.signed_distance_m = -1e-3;
+  point.signed_distance_end_m = 2e-4;
+  const std::vector<DiagnosticRow> point_rows = ContactDiagnosticRows(point);
+  EXPECT_EQ(RowValue(point_rows, "phi start"), "-0.001 m");
+  EXPECT_EQ(RowValue(point_rows, "phi end"), "0.0002 m");
+  EXPECT_EQ(RowValue(point_rows, "pressure"), "");
 }
 
 }  // namespace
