@@ -1,10 +1,15 @@
 // Gamepad teleoperation: the GUI reads the pad through GLFW every frame (GLFW's joystick calls
-// belong to the main thread) and hands the state to this device; the simulation thread polls it.
+// belong to the main thread) and hands the state to this device, stamped with the time it read
+// it; the simulation thread polls it. The sticks and triggers are velocities; the shoulder
+// buttons (±z) are buttons in time, as the keyboard's keys: a tap moves one jog step, a hold
+// moves at the speed for as long as it was held (input/button_motion.h).
 #pragma once
 
+#include <cstdint>
 #include <mutex>
 #include <string>
 
+#include "input/button_motion.h"
 #include "input/gamepad_mapping.h"
 #include "input/input_device.h"
 
@@ -19,9 +24,16 @@ class GamepadDevice : public InputDevice {
 
   explicit GamepadDevice(GamepadConfig config = {});
 
-  // Thread-safe. The grip toggles on the A button's press (a rising edge between two calls), so
-  // holding it does not re-toggle; a disconnected state releases every button.
-  void SetState(const GamepadState& state);
+  // Thread-safe. The state read at t_s (on GamepadConfig::clock) by the GUI's poll number `poll`
+  // (−1: t_s is exact): button edges between two states happen at t_s. The grip toggles on the A
+  // button's press (a rising edge between two calls), so holding it does not re-toggle; a
+  // disconnected state releases every button.
+  void SetState(const GamepadState& state, double t_s, int64_t poll = -1);
+  void SetState(const GamepadState& state);  // read now
+  // Motion not yet executed is dropped (the arm's targets were set anew: a reset, a new scene).
+  void RestartMotion();
+  // The speeds the commands are clamped to downstream (ButtonMotion::SetSpeedLimits).
+  void SetSpeedLimits(double linear_m_per_s, double angular_rad_per_s);
 
   TeleopCommand Poll(double t) override;
   std::string Status() const override;  // "gamepad: NAME" or kNoGamepadStatus
@@ -29,12 +41,16 @@ class GamepadDevice : public InputDevice {
   bool Connected() const override;
 
   double grip() const;
+  // The shoulder buttons' displacement owed and executed so far [m] (tests).
+  Eigen::Vector3d budget_m() const;
+  Eigen::Vector3d executed_m() const;
 
  private:
   GamepadConfig config_;
   mutable std::mutex mutex_;
   GamepadState state_;
   double grip_ = 0.0;
+  ButtonMotion bumpers_;
 };
 
 }  // namespace contactlab

@@ -11,8 +11,6 @@ double TriggerAxis(float raw, const GamepadConfig& config) {
   return ShapeGamepadAxis((static_cast<double>(raw) + 1.0) * 0.5, config);
 }
 
-double ButtonAxis(bool pos, bool neg) { return (pos ? 1.0 : 0.0) - (neg ? 1.0 : 0.0); }
-
 }  // namespace
 
 double ShapeGamepadAxis(double value, const GamepadConfig& config) {
@@ -32,9 +30,7 @@ void GamepadToTwist(const GamepadState& state, const GamepadConfig& config,
   using S = GamepadState;
   const auto axis = [&](S::Axis a) { return ShapeGamepadAxis(state.axes[a], config); };
   // GLFW's y axes point down and x right; the robot's x is forward (stick up) and y left.
-  const Eigen::Vector3d v(
-      -axis(S::kLeftY), -axis(S::kLeftX),
-      ButtonAxis(state.buttons[S::kRightBumper], state.buttons[S::kLeftBumper]));
+  const Eigen::Vector3d v(-axis(S::kLeftY), -axis(S::kLeftX), 0.0);
   const Eigen::Vector3d w(TriggerAxis(state.axes[S::kRightTrigger], config) -
                               TriggerAxis(state.axes[S::kLeftTrigger], config),
                           -axis(S::kRightY), -axis(S::kRightX));

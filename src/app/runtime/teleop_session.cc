@@ -30,12 +30,14 @@ void TeleopSession::SetRecorder(std::unique_ptr<Recorder> recorder) {
 void TeleopSession::Rebuild(const World& world) {
   controller_.reset();
   grip_force_N_measured_ = 0;
+  RestartButtonMotion();
   if (!devices_.active) return;
   const std::optional<TeleopConfig> config = FindTeleopConfig(world.scene());
   if (!config) return;
   try {
     controller_ = std::make_unique<TeleopController>(world, *config);
     if (grip_force_N_) controller_->SetGripForce(*grip_force_N_);
+    LimitButtonSpeeds();
     StartKeyboardAtTheLatchedGrip();
   } catch (const std::exception& e) {
     error_(fmt::format("teleoperation unavailable for '{}': {}", world.scene().name, e.what()));
@@ -48,9 +50,29 @@ void TeleopSession::Reset(const World& world) {
 }
 
 void TeleopSession::ResetTargets(const World& world) {
+  RestartButtonMotion();
   if (!controller_) return;
   controller_->Reset(world);
   StartKeyboardAtTheLatchedGrip();
+}
+
+// The controller clamps the commands it is given, and the sensitivity scales a live device's
+// before that: the keys and shoulder buttons move and catch up at no more than the clamp lets
+// through, so that the displacement they owe is applied as they count it.
+void TeleopSession::LimitButtonSpeeds() {
+  if (!controller_) return;
+  constexpr double kBelow = 1 - 1e-9;  // × sensitivity rounds to no more than the clamp
+  const double linear = kBelow * controller_->config().max_linear_speed_m_per_s / sensitivity_;
+  const double angular = kBelow * controller_->config().max_angular_speed_rad_per_s / sensitivity_;
+  if (devices_.keyboard) devices_.keyboard->SetSpeedLimits(linear, angular);
+  if (devices_.gamepad) devices_.gamepad->SetSpeedLimits(linear, angular);
+}
+
+// The keys' and shoulder buttons' displacement not yet executed belongs to targets that were
+// just set anew (input/button_motion.h): dropped, not carried into the new ones.
+void TeleopSession::RestartButtonMotion() {
+  if (devices_.keyboard) devices_.keyboard->RestartMotion();
+  if (devices_.gamepad) devices_.gamepad->RestartMotion();
 }
 
 // The controller holds a scene's initial grip until the device's grip changes
@@ -76,6 +98,7 @@ void TeleopSession::SetOptions(const command::SetTeleopOptions& options) {
       error_(fmt::format("teleop sensitivity {} rejected: must be within [0.05, 10]", *s));
     } else {
       sensitivity_ = *s;
+      LimitButtonSpeeds();
     }
   }
   if (const std::optional<TeleopFrame>& frame = options.frame) {
@@ -200,6 +223,8 @@ void TeleopSession::SelectInput(InputSpec::Kind kind) {
   if (!devices_.keyboard || kind == InputSpec::Kind::kReplay) return;
   std::shared_ptr<InputDevice> live = MakeLiveInputDevice(kind, devices_);
   spdlog::info("sim runtime: teleoperation input {}", live->Name());
+  // A pad not polled until now owes its buttons' steps of the meantime to no one.
+  if (devices_.gamepad) devices_.gamepad->RestartMotion();
   (replay_device_ ? live_device_ : devices_.active) = std::move(live);
 }
 
@@ -216,6 +241,7 @@ void TeleopSession::HandOverToTheLiveDevice() {
   replay_device_.reset();
   if (devices_.keyboard && controller_)
     devices_.keyboard->SetGrip(controller_->state().command.grip);
+  RestartButtonMotion();  // keys pressed during the replay were not the live device's
 }
 
 }  // namespace contactlab

@@ -72,6 +72,8 @@ class TeleopSession {
  private:
   void StartKeyboardAtTheLatchedGrip();
   void HandOverToTheLiveDevice();
+  void RestartButtonMotion();
+  void LimitButtonSpeeds();
   std::function<void(std::string)> error_;
   InputDevices devices_;
   std::unique_ptr<Recorder> recorder_;

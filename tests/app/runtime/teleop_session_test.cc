@@ -1,5 +1,6 @@
-// The teleoperation session without the sim thread (the test steps peg_in_hole itself): a held
-// key moves the arm's target at the keyboard's speed and each command is recorded; the
+// The teleoperation session without the sim thread (the test steps peg_in_hole itself, the
+// event clock in step with it): a held key moves the arm's target at the keyboard's speed for
+// as long as it was held and each command is recorded; a reset drops what the keys still owed; the
 // recording, played back from a reset, reproduces the run bit for bit and then hands over to
 // the live device chosen meanwhile; bad settings and files are reported and change nothing.
 #include "app/runtime/teleop_session.h"
@@ -13,6 +14,7 @@
 #include "input/keyboard_device.h"
 #include "io/scene_loader.h"
 #include "test_support/build_paths.h"
+#include "test_support/timed_input_run.h"
 
 namespace contactlab {
 namespace {
@@ -26,15 +28,27 @@ struct TeleopSessionTest : ::testing::Test {
   std::vector<std::string> errors;
   TeleopSession session{[this](std::string e) { errors.push_back(std::move(e)); }};
   InputDevices devices;
+  testing::FakeClock clock;
+  int steps = 0;
 
   void SetUp() override {
     std::string error;
-    ASSERT_TRUE(CreateInputDevices(InputSpec{}, &devices, &error)) << error;  // the keyboard
+    KeyboardConfig keyboard;
+    keyboard.clock = clock.clock();
+    ASSERT_TRUE(CreateInputDevices(InputSpec{}, &devices, &error, keyboard)) << error;
     session.SetDevices(devices, world);
   }
-  // What the sim thread does around a step with live input.
+  // A key event now, as the GUI hands it over.
+  void Key(KeyAction action, bool down) {
+    const TimedKeyEvent e{action, down, clock.now_s, -1};
+    devices.keyboard->HandOver({&e, 1}, clock.now_s);
+  }
+  // What the sim thread does around a step with live input; the event clock keeps pace with the
+  // simulation (a real-time factor of 1) and the GUI hands the keys over every 20 ms.
   void Step(int n) {
     for (int i = 0; i < n; ++i) {
+      clock.now_s = clock.now_s + world.dt();
+      if (++steps % 20 == 0) devices.keyboard->HandOver({}, clock.now_s);
       session.Update(&world);
       ASSERT_TRUE(world.Step());
       session.MeasureGrip(world);
@@ -62,12 +76,16 @@ TEST_F(TeleopSessionTest, AHeldKeyMovesTheTargetAtTheKeyboardSpeedAndIsRecorded)
   ASSERT_NE(recorder, nullptr);
   session.StartRecording(std::move(recorder), path);
   const Eigen::Vector3d p0 = Teleop().target_tcp_W.translation();
-  devices.keyboard->SetKey(KeyAction::kMoveZPos, true);
-  Step(100);
-  // KeyboardConfig: 0.10 m/s at speed scale 1, integrated exactly into the target.
-  const double expected = KeyboardConfig{}.linear_speed_m_per_s * 100 * world.dt();
-  EXPECT_NEAR((Teleop().target_tcp_W.translation() - p0).z(), expected, 1e-3 * expected);
-  EXPECT_EQ(Recording().rows, 100u);
+  Key(KeyAction::kMoveZPos, true);
+  Step(400);
+  Key(KeyAction::kMoveZPos, false);
+  Step(200);  // the last frame's hold and the catch-up
+  // KeyboardConfig: 0.10 m/s at speed scale 1 for the 0.4 s held, integrated exactly into the
+  // target; to within two steps (each end of the hold is timed by a poll beside it).
+  const double expected = KeyboardConfig{}.linear_speed_m_per_s * 400 * world.dt();
+  EXPECT_NEAR((Teleop().target_tcp_W.translation() - p0).z(), expected,
+              2 * KeyboardConfig{}.linear_speed_m_per_s * world.dt() + 1e-12);
+  EXPECT_EQ(Recording().rows, 600u);
   EXPECT_TRUE(Recording().recording);
   session.StopRecording();
   EXPECT_FALSE(Recording().recording);
@@ -75,19 +93,34 @@ TEST_F(TeleopSessionTest, AHeldKeyMovesTheTargetAtTheKeyboardSpeedAndIsRecorded)
   EXPECT_TRUE(errors.empty());
 }
 
+// A reset sets the targets anew: what a hold owed and was not executed yet is dropped, not
+// carried into the reset run (and a tap during a replay does not move the live device after it).
+TEST_F(TeleopSessionTest, AResetDropsWhatTheKeysStillOwed) {
+  const Eigen::Vector3d p0 = Teleop().target_tcp_W.translation();
+  Key(KeyAction::kMoveXPos, true);
+  Step(300);
+  Key(KeyAction::kMoveXPos, false);  // 30 mm owed, 10 mm of it not yet executed
+  ASSERT_GT((devices.keyboard->budget_m() - devices.keyboard->executed_m()).x(), 5e-3);
+  world.Reset();
+  session.Reset(world);
+  Step(200);
+  EXPECT_LT((Teleop().target_tcp_W.translation() - p0).norm(), 1e-12);
+  EXPECT_TRUE(errors.empty());
+}
+
 TEST_F(TeleopSessionTest, ARecordingPlayedFromAResetReproducesTheRunThenTheLiveDeviceTakesOver) {
   const std::string path = ::testing::TempDir() + "/teleop_session_replay.csv";
   session.StartRecording(session.OpenRecording(path), path);
-  devices.keyboard->SetKey(KeyAction::kMoveXPos, true);
-  devices.keyboard->SetKey(KeyAction::kRotZPos, true);
-  Step(59);
+  Key(KeyAction::kMoveXPos, true);
+  Key(KeyAction::kRotZPos, true);
+  Step(299);
   const double last_command_s = world.time();
   Step(1);
-  devices.keyboard->SetKey(KeyAction::kMoveXPos, false);
+  Key(KeyAction::kMoveXPos, false);
   const Eigen::VectorXd q_live = world.q();
   const Eigen::Isometry3d target_live = Teleop().target_tcp_W;
 
-  devices.keyboard->SetKey(KeyAction::kRotZPos, false);
+  Key(KeyAction::kRotZPos, false);
   session.StopRecording();  // the file is complete once closed
   const std::string other = ::testing::TempDir() + "/teleop_session_other.csv";
   session.StartRecording(session.OpenRecording(other), other);
@@ -98,7 +131,7 @@ TEST_F(TeleopSessionTest, ARecordingPlayedFromAResetReproducesTheRunThenTheLiveD
   session.SelectInput(InputSpec::Kind::kGamepad);  // takes over at the replay's end
   world.Reset();
   session.Reset(world);
-  Step(59);
+  Step(299);
   EXPECT_TRUE(Recording().replaying);
   Step(1);
   EXPECT_EQ(world.q(), q_live);
