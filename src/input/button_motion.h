@@ -33,9 +33,10 @@ class ButtonMotion {
   // The budget is executed at up to this multiple of the speed (after the tap window the hold's
   // first tap_max_s is owed at once).
   static constexpr double kCatchUpFactor = 2.0;
-  // Events are stamped when the GUI's event poll delivers them, so their times have the
-  // resolution of the polls (a frame: 0.33 s at 3 fps). A release delivered by the poll right
-  // after the press's is a tap when within this of the press, whatever tap_max_s says.
+  // Events stamped when the GUI's event poll delivered them (poll ≥ 0; no time of their own to
+  // be had) have the resolution of the polls (a frame: 0.33 s at 3 fps). Such a release
+  // delivered by the poll right after the press's is a tap when within this of the press,
+  // whatever tap_max_s says.
   static constexpr double kNextPollTapMax_s = 0.5;
   // (event clock, simulated time) pairs kept, at least 1 ms apart: 4 s and more of history.
   static constexpr int kHistory = 4096;

@@ -195,7 +195,10 @@ void Application::Impl::OpenWindow() {
   w.imgui_ini_path = imgui_ini_path;
   WindowEvents events;
   events.on_input = [this] { panel_refresh.OnInput(); };
-  events.on_key = [this](int key, int action) { key_events.Push(key, action); };
+  events.on_key = [this](int key, int action, InputStamp stamp) {
+    key_events.Push(key, action, stamp.t_s, stamp.exact ? -1 : stamp.poll);
+  };
+  events.on_mouse_button = [this](const MouseButtonEvent& e) { mouse_events.push_back(e); };
   events.on_drop = [this](std::vector<std::string> paths) { DropFiles(paths); };
   window = std::make_unique<Window>(w, std::move(events));
 }
@@ -215,10 +218,14 @@ void Application::Impl::Frame(FrameCapture* capture) {
   if (build_panels) {
     HandleInputAndPanels(*snapshot);
   } else {
-    FeedGamepad(runtime->gamepad().get());  // a device, not an event: read every frame
+    // No input came (it builds the panels): held keys are held until this poll; the pad is a
+    // device, not an event: read every frame.
+    FeedTeleopKeys(snapshot->teleop.active, {}, window->poll_start_s(), window->polls(),
+                   runtime->keyboard().get());
+    FeedGamepad(runtime->gamepad().get(), window->polls());
   }
   const Camera view = MainViewCamera(*snapshot, MainView(), &ui);
-  if (build_panels) InspectContacts(*snapshot, view, &ui);
+  if (build_panels) InspectContacts(*snapshot, view, viewport.clicks(), &ui);
   Draw(*snapshot, view, build_panels, capture);
   SwapAndPace(work);
 }
@@ -295,9 +302,10 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
   const ImGuiIO& io = ImGui::GetIO();
   UiActions actions;
   HandleShortcuts(snapshot, &ui, &actions);
-  FeedTeleopKeys(snapshot.teleop.active, key_events.events(), runtime->keyboard().get());
+  FeedTeleopKeys(snapshot.teleop.active, key_events.events(), window->poll_start_s(),
+                 window->polls(), runtime->keyboard().get());
   key_events.Clear();
-  FeedGamepad(runtime->gamepad().get());
+  FeedGamepad(runtime->gamepad().get(), window->polls());
   HandlePointer(snapshot);
   ui.frame_stats = timer.stats();
   DrawUi(snapshot, plot_feed.plots(), io.DisplaySize.x, io.DisplaySize.y, &ui, &actions);
@@ -311,7 +319,9 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
 
 void Application::Impl::HandlePointer(const Snapshot& snapshot) {
   const ImGuiIO& io = ImGui::GetIO();
-  const PointerInput pointer = viewport.ReadPointer(io);
+  const PointerInput pointer =
+      viewport.ReadPointer(io, mouse_events, window->polls(), window->poll_start_s());
+  mouse_events.clear();
   const ViewportEvents events = viewport.Handle(pointer, snapshot, drawing.view_projection(),
                                                 {io.DisplaySize.x, io.DisplaySize.y});
   if (events.selected_body >= 0) {

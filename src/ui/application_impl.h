@@ -51,9 +51,10 @@ struct Application::Impl {
   std::unique_ptr<Window> window;
   FrameDrawing drawing;  // declared after the window: its GL objects go first
   FramePacing pacing;
-  FrameTimer timer;            // the Solver panel's frame times
-  PanelRefresh panel_refresh;  // told of every input event (WindowEvents::on_input)
-  KeyEventQueue key_events;    // this frame's, for the keyboard device
+  FrameTimer timer;                            // the Solver panel's frame times
+  PanelRefresh panel_refresh;                  // told of every input event (WindowEvents::on_input)
+  KeyEventQueue key_events;                    // this frame's, for the keyboard device
+  std::vector<MouseButtonEvent> mouse_events;  // this frame's, for the view's clicks
 
   UiState ui;
   InspectState inspect;

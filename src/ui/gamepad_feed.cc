@@ -2,6 +2,8 @@
 
 #include <GLFW/glfw3.h>
 
+#include "input/event_clock.h"
+
 static_assert(GLFW_GAMEPAD_AXIS_LAST + 1 == contactlab::GamepadState::kAxisCount);
 static_assert(GLFW_GAMEPAD_BUTTON_LAST + 1 == contactlab::GamepadState::kButtonCount);
 
@@ -24,8 +26,10 @@ GamepadState ReadGlfwGamepad() {
   return state;
 }
 
-void FeedGamepad(GamepadDevice* gamepad) {
-  if (gamepad != nullptr) gamepad->SetState(ReadGlfwGamepad());
+void FeedGamepad(GamepadDevice* gamepad, int64_t poll) {
+  if (gamepad == nullptr) return;
+  const GamepadState state = ReadGlfwGamepad();
+  gamepad->SetState(state, SteadyClockSeconds(), poll);
 }
 
 }  // namespace contactlab

@@ -2,6 +2,8 @@
 // allows joystick calls, and hands the state to the GamepadDevice the simulation thread polls.
 #pragma once
 
+#include <cstdint>
+
 #include "input/gamepad_device.h"
 
 namespace contactlab {
@@ -11,9 +13,11 @@ namespace contactlab {
 // pads arriving and leaving when it is asked.
 GamepadState ReadGlfwGamepad();
 
-// Every frame: ReadGlfwGamepad into the device (no-op without a device, i.e. not --input
-// gamepad). Unlike the keyboard the pad keeps working while ImGui has the keyboard or the window
-// is not focused: it is a separate device the operator holds.
-void FeedGamepad(GamepadDevice* gamepad);
+// Every frame: ReadGlfwGamepad into the device (no-op without a device), stamped with the time
+// it was read (the event clock) and the window's event poll `poll` of the frame, so that the
+// shoulder buttons' edges are timed as the keys' are. Unlike the keyboard the pad keeps working
+// while ImGui has the keyboard or the window is not focused: it is a separate device the
+// operator holds.
+void FeedGamepad(GamepadDevice* gamepad, int64_t poll);
 
 }  // namespace contactlab

@@ -52,7 +52,8 @@ std::optional<Command> SceneSession::OnNewScene(const Snapshot& snapshot, float 
     ui->defaults = ComputeSceneDefaults(*snapshot.scene);
   }
   ui->posted_settings.reset();
-  Unpin(&ui->contacts.pinned);     // body indices of another scene
+  Unpin(&ui->contacts.pinned);  // body indices of another scene
+  Unpin(&ui->contacts.click_candidate);
   TrackConvergence(snapshot, ui);  // a new scene is a new run
   std::optional<Command> select;
   if (snapshot.scene) {

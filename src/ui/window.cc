@@ -10,7 +10,9 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
+#include <optional>
 
+#include "input/event_clock.h"
 #include "render/gl_loader.h"
 #include "ui/application.h"
 
@@ -130,17 +132,38 @@ void Window::InitImGui(const WindowOptions& options) {
 }
 
 void Window::WatchInput() {
+  double x = 0, y = 0;
+  glfwGetCursorPos(window_, &x, &y);  // until the first cursor event
+  cursor_x_ = static_cast<float>(x);
+  cursor_y_ = static_cast<float>(y);
   ImGuiCallbacks& chained = *imgui_callbacks_;
   chained.key =
       glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
         Window& self = Of(w);
-        if (self.events_.on_key) self.events_.on_key(key, action);
+        if (self.events_.on_key) {
+          InputStamp stamp = self.Stamp();
+          if (const std::optional<double> t =
+                  self.x11_times_.TakeKey(action != GLFW_RELEASE, scancode, stamp.t_s)) {
+            stamp = {*t, stamp.poll, true};
+          }
+          self.events_.on_key(key, action, stamp);
+        }
         if (self.events_.on_input) self.events_.on_input();
         if (self.imgui_callbacks_->key) self.imgui_callbacks_->key(w, key, scancode, action, mods);
       });
   chained.mouse_button =
       glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int button, int action, int mods) {
         Window& self = Of(w);
+        if (self.events_.on_mouse_button) {
+          InputStamp stamp = self.Stamp();
+          if (const std::optional<double> t =
+                  self.x11_times_.TakeButton(action == GLFW_PRESS, button, stamp.t_s)) {
+            stamp = {*t, stamp.poll, true};
+          }
+          self.events_.on_mouse_button({button, action == GLFW_PRESS, self.cursor_x_,
+                                        self.cursor_y_, (mods & GLFW_MOD_CONTROL) != 0, stamp.t_s,
+                                        stamp.poll, stamp.exact});
+        }
         if (self.events_.on_input) self.events_.on_input();
         if (self.imgui_callbacks_->mouse_button) {
           self.imgui_callbacks_->mouse_button(w, button, action, mods);
@@ -168,8 +191,11 @@ void Window::WatchInput() {
   });
   // Dear ImGui 1.86 reads the cursor and the window's size itself each frame: no callbacks of
   // its own to call.
-  glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double, double) {
-    if (Of(w).events_.on_input) Of(w).events_.on_input();
+  glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double x, double y) {
+    Window& self = Of(w);
+    self.cursor_x_ = static_cast<float>(x);
+    self.cursor_y_ = static_cast<float>(y);
+    if (self.events_.on_input) self.events_.on_input();
   });
   glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) {
     if (Of(w).events_.on_input) Of(w).events_.on_input();
@@ -186,7 +212,16 @@ void Window::Close() {
   window_ = nullptr;
 }
 
-void Window::PollEvents() { glfwPollEvents(); }
+void Window::PollEvents() {
+  poll_start_s_ = SteadyClockSeconds();
+  ++polls_;
+  x11_times_.Scan(window_);
+  polling_ = true;
+  glfwPollEvents();
+  polling_ = false;
+}
+
+InputStamp Window::Stamp() const { return {SteadyClockSeconds(), polling_ ? polls_ : polls_ + 1}; }
 
 void Window::BeginImGuiFrame() {
   ImGui_ImplOpenGL3_NewFrame();
@@ -214,11 +249,19 @@ void Window::SaveImGuiSettings(const std::string& path) const {
 }
 
 void Window::SendKey(int glfw_key, int action) {
+  x11_times_ = {};  // not a queued event: the callback's time
   // GLFW has no getter for the installed callback (ours, which chains Dear ImGui's): take it out
   // and put it back.
   const GLFWkeyfun callback = glfwSetKeyCallback(window_, nullptr);
   glfwSetKeyCallback(window_, callback);
   if (callback) callback(window_, glfw_key, glfwGetKeyScancode(glfw_key), action, 0);
+}
+
+void Window::SendMouseButton(int button, int action, int mods) {
+  x11_times_ = {};
+  const GLFWmousebuttonfun callback = glfwSetMouseButtonCallback(window_, nullptr);
+  glfwSetMouseButtonCallback(window_, callback);
+  if (callback) callback(window_, button, action, mods);
 }
 
 }  // namespace contactlab

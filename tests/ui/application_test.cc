@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/teleop/perturbation.h"
+#include "input/keyboard_device.h"
 #include "io/scene_loader.h"
 #include "render/camera.h"
 #include "test_support/display.h"
@@ -203,6 +204,24 @@ TEST(ApplicationKeys, TapsWithinOneFrameReachTheKeyboard) {
   EXPECT_EQ(s->teleop.grip, 0.0);  // the toggle from the scene's closed grip: open
   EXPECT_NE(s->teleop.device_status.find("speed x2.00"), std::string::npos)
       << s->teleop.device_status;
+}
+
+// A motion key's tap within one frame (press and release delivered by one event poll, as at a
+// few frames a second) moves the arm's target one jog step, 1 mm, through the window's
+// callbacks, the frame's hand-over and the sim thread's polls; at 60 frames a second as at 3.
+TEST(ApplicationKeys, AMotionKeyTapWithinAFrameMovesOneJogStep) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  for (const double frame_period_s : {1.0 / 60.0, 1.0 / 3.0}) {
+    Application app(SmallHiddenWindow("peg_in_hole"));
+    app.RunSteppedFrames(2, frame_period_s);
+    const Eigen::Vector3d p0 = app.LatestSnapshot()->teleop.target_tcp_W.translation();
+    app.SendKey(GLFW_KEY_E, GLFW_PRESS);  // +z
+    app.SendKey(GLFW_KEY_E, GLFW_RELEASE);
+    app.RunSteppedFrames(3, frame_period_s);  // the step takes 5 ms at twice the speed
+    const Eigen::Vector3d moved = app.LatestSnapshot()->teleop.target_tcp_W.translation() - p0;
+    EXPECT_NEAR(moved.z(), KeyboardConfig{}.jog_step_m, 1e-9) << "frame period " << frame_period_s;
+    EXPECT_NEAR(moved.head<2>().norm(), 0.0, 1e-12);
+  }
 }
 
 // What a tap of F12 left: the files in the output folder and in the working directory, and the

@@ -19,9 +19,15 @@ namespace {
 TEST(Window, KeysReachTheOwnerAndDearImGui) {
   CONTACTLAB_REQUIRE_DISPLAY();
   std::vector<std::pair<int, int>> keys;
+  std::vector<InputStamp> stamps;
+  std::vector<MouseButtonEvent> buttons;
   int inputs = 0;
   WindowEvents events;
-  events.on_key = [&](int key, int action) { keys.emplace_back(key, action); };
+  events.on_key = [&](int key, int action, InputStamp stamp) {
+    keys.emplace_back(key, action);
+    stamps.push_back(stamp);
+  };
+  events.on_mouse_button = [&](const MouseButtonEvent& e) { buttons.push_back(e); };
   events.on_input = [&] { ++inputs; };
   Window window(testing::HiddenWindow(), std::move(events));
   int w = 0, h = 0;
@@ -38,6 +44,21 @@ TEST(Window, KeysReachTheOwnerAndDearImGui) {
   EXPECT_EQ(keys.size(), 2u);
   EXPECT_EQ(inputs, 2);
   EXPECT_FALSE(ImGui::GetIO().KeysDown[GLFW_KEY_A]);
+  // Stamped in order, for the poll that will deliver them (none yet: the first).
+  ASSERT_EQ(stamps.size(), 2u);
+  EXPECT_LE(stamps[0].t_s, stamps[1].t_s);
+  EXPECT_EQ(stamps[0].poll, 1);
+  EXPECT_FALSE(stamps[0].exact) << "sent, not queued: the callback's time";
+  window.PollEvents();
+  EXPECT_EQ(window.polls(), 1);
+  EXPECT_GE(window.poll_start_s(), stamps[1].t_s);
+  window.SendMouseButton(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, GLFW_MOD_CONTROL);
+  ASSERT_EQ(buttons.size(), 1u);
+  EXPECT_EQ(buttons[0].button, 0);
+  EXPECT_TRUE(buttons[0].down);
+  EXPECT_TRUE(buttons[0].ctrl);
+  EXPECT_EQ(buttons[0].poll, 2);
+  EXPECT_GE(buttons[0].t_s, window.poll_start_s());
 }
 
 TEST(Window, ClosesSoThatTheNextOpensAsTheFirstDid) {

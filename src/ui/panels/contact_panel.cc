@@ -143,7 +143,31 @@ void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ContactExportControls(snapshot, &ui->contacts, actions);
 }
 
-void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui) {
+namespace {
+
+// A click prepares the pin of the contact under it (the step it was clicked in); the pin is made
+// when the click is confirmed single and dropped when it becomes a double-click's first.
+void PinOnClick(const Snapshot& snapshot, const Eigen::Matrix4f& vp,
+                const Eigen::Vector2f& viewport, const Clicks& clicks, bool points_shown,
+                ContactInspectorState* state) {
+  if (clicks.cancelled) Unpin(&state->click_candidate);
+  if (clicks.click) {
+    Unpin(&state->click_candidate);
+    const int i = points_shown ? PickContact(snapshot.contacts, vp, viewport, *clicks.click,
+                                             kContactHoverRadiusPx)
+                               : -1;
+    if (i >= 0) Pin(snapshot.contacts, i, snapshot.time_s, &state->click_candidate);
+  }
+  if (clicks.confirmed && state->click_candidate.active) {
+    state->pinned = state->click_candidate;
+    Unpin(&state->click_candidate);
+  }
+}
+
+}  // namespace
+
+void InspectContacts(const Snapshot& snapshot, const Camera& view, const Clicks& clicks,
+                     UiState* ui) {
   ContactInspectorState& state = ui->contacts;
   // Again (it finds the same contact) for when the panels are hidden: the ring follows.
   FollowPinned(snapshot.contacts, snapshot.time_s, &state.pinned);
@@ -158,6 +182,7 @@ void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui) 
         PickContact(snapshot.contacts, vp, viewport, Eigen::Vector2f(io.MousePos.x, io.MousePos.y),
                     kContactHoverRadiusPx);
   }
+  PinOnClick(snapshot, vp, viewport, clicks, ui->layers.contact_points, &state);
   if (state.pinned.active && state.pinned.present) {
     DrawRing(vp, viewport, state.pinned.last.position_W, kPinRing);
   }
@@ -168,11 +193,6 @@ void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui) 
   ContactDiagnosticsTable(snapshot, c);
   ImGui::TextColored(kDimColor, "click: pin in the Contacts panel");
   ImGui::EndTooltip();
-  // Ctrl+click belongs to the mouse spring (Ctrl+drag pulls a body).
-  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 9.0f &&
-      !io.KeyCtrl) {
-    Pin(snapshot.contacts, state.hovered, snapshot.time_s, &state.pinned);
-  }
 }
 
 }  // namespace contactlab

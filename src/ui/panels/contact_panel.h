@@ -10,6 +10,7 @@
 #include "render/camera.h"
 #include "ui/state/actions.h"
 #include "ui/state/ui_state.h"
+#include "ui/view/click_timing.h"
 
 namespace contactlab {
 
@@ -37,10 +38,12 @@ void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c);
 void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
 
 // After the panels, with the camera the scene is drawn with this frame: finds the hovered
-// contact (tooltip, ring) unless the mouse is over
-// a window, pins it on a click (a press and release without a drag, which orbits the camera;
-// without Ctrl, which the mouse spring takes),
-// and draws the gliding overlay. Between ImGui::NewFrame and ImGui::Render.
-void InspectContacts(const Snapshot& snapshot, const Camera& view, UiState* ui);
+// contact (tooltip, ring) unless the mouse is over a window, pins the contact a click was on
+// (a press and release without a drag, which orbits the camera, and without Ctrl, which the
+// mouse spring takes) once the click is confirmed single — the first click of a double-click
+// pins nothing (`clicks`: the view's this frame, ui/view/click_timing.h) — and draws the gliding
+// overlay. Between ImGui::NewFrame and ImGui::Render.
+void InspectContacts(const Snapshot& snapshot, const Camera& view, const Clicks& clicks,
+                     UiState* ui);
 
 }  // namespace contactlab

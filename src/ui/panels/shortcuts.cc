@@ -27,6 +27,7 @@ constexpr Shortcut kShortcuts[] = {
     {"Right / middle drag", "pan"},
     {"Wheel", "zoom (over a plot: zoom its y axis)"},
     {"Double-click", "select a body (Inspect window, plot body)"},
+    {"Click a contact point", "pin its read-out in the Contacts panel"},
     {"Ctrl + left drag", "pull a body toward the mouse with a spring"},
 };
 

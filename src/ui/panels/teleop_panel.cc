@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "app/runtime/sim_runtime.h"
 #include "ui/widgets/widgets.h"
@@ -59,8 +60,8 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ImGui::TextColored(t.device_connected ? kDimColor : kWarnColor, "%s", t.device_status.c_str());
   if (t.device_name.rfind("gamepad", 0) == 0) {  // the pad has no labels of its own
     ImGui::TextColored(kDimColor,
-                       "pad: left stick x/y, LB/RB z, right stick yaw/pitch, triggers roll, "
-                       "A gripper, hold B fine");
+                       "pad: left stick x/y, LB/RB z (tap: 1 mm step, hold: speed), right "
+                       "stick yaw/pitch, triggers roll, A gripper, hold B fine");
   }
   ImGui::PopTextWrapPos();
 
@@ -110,6 +111,9 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     ImGui::TextColored(kGoodColor, "IK ok, sigma_min %.3f", t.ik_min_singular_value);
   }
   if (ImGui::TreeNode("keys")) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kDimColor, "%s", MotionKeysHelp(KeyboardConfig{}).c_str());
+    ImGui::PopTextWrapPos();
     for (const KeyBinding& b : DefaultKeyMap()) {
       ImGui::Text("%-6s %s", b.key, b.description);
     }
@@ -145,23 +149,26 @@ int GlfwKeysForName(const char* key_name, int keys[2]) {
   return 0;
 }
 
-void FeedTeleopKeys(bool teleop_active, std::span<const KeyEvent> events,
-                    KeyboardDevice* keyboard) {
+void FeedTeleopKeys(bool teleop_active, std::span<const KeyEvent> events, double known_until_s,
+                    int64_t poll, KeyboardDevice* keyboard) {
   if (keyboard == nullptr) return;
   const ImGuiIO& io = ImGui::GetIO();
   if (!teleop_active || io.WantCaptureKeyboard || io.KeyCtrl || io.KeyAlt || io.KeySuper) {
-    keyboard->ReleaseAll();
+    keyboard->ReleaseAll(known_until_s, poll);
     return;
   }
+  std::vector<TimedKeyEvent> timed;
+  timed.reserve(events.size());
   for (const KeyEvent& e : events) {
     for (const KeyBinding& b : DefaultKeyMap()) {
       int keys[2] = {-1, -1};
       const int n = GlfwKeysForName(b.key, keys);
       for (int k = 0; k < n; ++k) {
-        if (keys[k] == e.glfw_key) keyboard->SetKey(b.action, e.down);
+        if (keys[k] == e.glfw_key) timed.push_back({b.action, e.down, e.t_s, e.poll});
       }
     }
   }
+  keyboard->HandOver(timed, known_until_s);
 }
 
 }  // namespace contactlab

@@ -25,10 +25,13 @@ std::string GripStateLabel(double grip, bool latched);
 // Returns the number written to keys (at most 2: e.g. '=' and keypad '+' for "+").
 int GlfwKeysForName(const char* key_name, int keys[2]);
 
-// Every frame: the frame's key events, in order, go to the keyboard device (a press and release
-// within one frame toggles the grip); while Dear ImGui has the keyboard (typing into a field),
-// a modifier other than Shift is held or the scene has no arm, every key is released so none
-// sticks. (GLFW itself releases the held keys when the window loses focus.)
-void FeedTeleopKeys(bool teleop_active, std::span<const KeyEvent> events, KeyboardDevice* keyboard);
+// Every frame: the frame's key events, in order and with their stamps, are handed over to the
+// keyboard device (a press and release within one frame toggles the grip, or moves one jog
+// step), known until `known_until_s`, the start of the frame's event poll `poll`; while Dear
+// ImGui has the keyboard (typing into a field), a modifier other than Shift is held or the scene
+// has no arm, every key is released so none sticks. (GLFW itself releases the held keys when the
+// window loses focus.)
+void FeedTeleopKeys(bool teleop_active, std::span<const KeyEvent> events, double known_until_s,
+                    int64_t poll, KeyboardDevice* keyboard);
 
 }  // namespace contactlab

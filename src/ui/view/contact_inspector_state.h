@@ -11,6 +11,9 @@ namespace contactlab {
 struct ContactInspectorState {
   int hovered = -1;  // index into the shown snapshot's contacts, this frame
   PinnedContact pinned;
+  // The contact a click was on, pinned once the click is confirmed single (not the first of a
+  // double-click, ui/view/click_timing.h).
+  PinnedContact click_candidate;
   // The gliding overlay over the plot body's pressed contacts (GlidingOverlay).
   bool gliding_overlay = true;
   // Export paths; empty: a time-stamped name in the output folder (io/output_folder.h).

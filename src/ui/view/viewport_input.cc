@@ -4,14 +4,25 @@
 
 namespace contactlab {
 
-PointerInput ViewportInput::ReadPointer(const ImGuiIO& io) {
+PointerInput ViewportInput::ReadPointer(const ImGuiIO& io, std::span<const MouseButtonEvent> events,
+                                        int64_t poll, double poll_s) {
+  // Over a panel the clicks are the panel's; the timing still runs, to confirm a click.
+  const bool over_panel = io.WantCaptureMouse && drag_.body < 0;
+  clicks_ =
+      click_timing_.Update(over_panel ? std::span<const MouseButtonEvent>{} : events, poll, poll_s);
   if (synthetic_) {
     const PointerInput p = *synthetic_;
     synthetic_->double_click = false;  // one frame
     return p;
   }
-  if (io.WantCaptureMouse && drag_.body < 0) return PointerInput{};  // over a panel
-  return {io.MousePos.x, io.MousePos.y, io.MouseDown[0], io.MouseDoubleClicked[0], io.KeyCtrl};
+  if (over_panel) return PointerInput{};
+  PointerInput p{io.MousePos.x, io.MousePos.y, io.MouseDown[0], false, io.KeyCtrl};
+  if (clicks_.double_click) {  // where the second press was
+    p.double_click = true;
+    p.x = clicks_.double_click->x();
+    p.y = clicks_.double_click->y();
+  }
+  return p;
 }
 
 ViewportEvents ViewportInput::Handle(const PointerInput& pointer, const Snapshot& snapshot,

@@ -2,16 +2,20 @@
 // mouse, or a synthetic pointer that tests and scripted demos set), a double-click that selects
 // the body under it, a Ctrl+drag that pulls the body with the mouse spring (command::Perturb,
 // docs/architecture.md §4), and the mouse motion left for the camera. What it finds is returned
-// as ViewportEvents; the application applies them to the UI and the sim thread.
+// as ViewportEvents; the application applies them to the UI and the sim thread. Clicks and
+// double-clicks are decided by the button events' stamps, at any frame rate (click_timing.h).
 #pragma once
 
 #include <Eigen/Dense>
+#include <cstdint>
 #include <optional>
+#include <span>
 
 #include "app/runtime/sim_runtime.h"
 #include "app/runtime/snapshot.h"
 #include "ui/view/body_picker.h"
 #include "ui/view/camera_controller.h"
+#include "ui/view/click_timing.h"
 
 struct ImGuiIO;
 
@@ -42,8 +46,14 @@ class ViewportInput {
   bool synthetic() const { return synthetic_.has_value(); }
 
   // This frame's pointer: the synthetic one, or the mouse unless it is over a panel (Dear
-  // ImGui wants it) and no pull holds it.
-  PointerInput ReadPointer(const ImGuiIO& io);
+  // ImGui wants it) and no pull holds it. `events`: the frame's mouse-button events, up to the
+  // window's event poll `poll` that began at `poll_s` (the event clock); a double-click among
+  // them is the pointer's, at its second press. Those over a panel are not the view's.
+  PointerInput ReadPointer(const ImGuiIO& io, std::span<const MouseButtonEvent> events = {},
+                           int64_t poll = 0, double poll_s = 0);
+  // This frame's clicks in the view (ReadPointer decides them): a click pins a contact once it
+  // is confirmed single (ui/panels/contact_panel.h).
+  const Clicks& clicks() const { return clicks_; }
   // Double-click selects, Ctrl+press grabs, the drag moves the target in the plane through the
   // grabbed point facing the camera, the release lets go. view_projection: the last frame's
   // (what the user clicked on); display: the window's size in pixels.
@@ -52,6 +62,8 @@ class ViewportInput {
 
  private:
   BodyPicker picker_;
+  ClickTiming click_timing_;
+  Clicks clicks_;
   std::optional<PointerInput> synthetic_;
   bool left_was_down_ = false;
   struct Drag {

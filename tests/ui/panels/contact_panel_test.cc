@@ -1,6 +1,8 @@
 // The contact read-out through Dear ImGui, headless (a context without a window or renderer):
-// the mouse over a contact's projection hovers it, a click pins it, a drag (the camera's orbit)
-// does not; the gliding overlay draws only when on and the plot body has a pressed contact.
+// the mouse over a contact's projection hovers it, a click pins it once it is confirmed single,
+// the first click of a double-click (which selects a body) does not — at 2 fps, clicks by their
+// stamps (ui/view/click_timing.h); the gliding overlay draws only when on and the plot body has
+// a pressed contact.
 #include "ui/panels/contact_panel.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "render/camera.h"
+#include "ui/view/click_timing.h"
 
 namespace contactlab {
 namespace {
@@ -48,22 +51,39 @@ class ContactPanelTest : public ::testing::Test {
     return c;
   }
 
-  // One frame with the mouse at (x, y), the left button down or not; returns the number of
-  // vertices the background draw list (the gliding overlay) got.
-  int Frame(float x, float y, bool down) {
+  // One frame with the mouse at (x, y), the left button down or not, and the view's clicks;
+  // returns the number of vertices the background draw list (the gliding overlay) got.
+  int Frame(float x, float y, bool down, const Clicks& clicks = {}) {
     ImGuiIO& io = ImGui::GetIO();
     io.MousePos = ImVec2(x, y);
     io.MouseDown[0] = down;
     ImGui::NewFrame();
-    InspectContacts(snapshot_, camera_, &ui_);
+    InspectContacts(snapshot_, camera_, clicks, &ui_);
     const int vertices = ImGui::GetBackgroundDrawList()->VtxBuffer.Size;
     ImGui::Render();
     return vertices;
   }
 
+  // A frame at 2 fps (poll k at k/2 s) whose event poll delivered a click (a press and release
+  // 10 ms apart) at (x, y), or nothing.
+  Clicks TwoFpsFrame(float x, float y, bool click) {
+    ++poll_;
+    const double poll_s = 0.5 * static_cast<double>(poll_);
+    std::vector<MouseButtonEvent> events;
+    if (click) {
+      events = {{0, true, x, y, false, poll_s, poll_},
+                {0, false, x, y, false, poll_s + 0.01, poll_}};
+    }
+    const Clicks clicks = timing_.Update(events, poll_, poll_s);
+    Frame(x, y, false, clicks);
+    return clicks;
+  }
+
   Camera camera_;
   Snapshot snapshot_;
   UiState ui_;
+  ClickTiming timing_;
+  int64_t poll_ = 0;
 };
 
 TEST_F(ContactPanelTest, HoverPicksTheContactUnderTheMouse) {
@@ -77,19 +97,13 @@ TEST_F(ContactPanelTest, HoverPicksTheContactUnderTheMouse) {
   EXPECT_FALSE(ui_.contacts.pinned.active);
 }
 
-TEST_F(ContactPanelTest, AClickPinsADragOrACtrlClickDoesNot) {
-  Frame(471, 300, false);
-  Frame(471, 300, true);   // press
-  Frame(430, 300, true);   // drag (orbit) ...
-  Frame(471, 300, false);  // ... and release over the contact: not a click
-  EXPECT_FALSE(ui_.contacts.pinned.active);
-  ImGui::GetIO().KeyCtrl = true;  // the mouse spring's gesture
-  Frame(471, 300, true);
-  Frame(471, 300, false);
-  EXPECT_FALSE(ui_.contacts.pinned.active);
-  ImGui::GetIO().KeyCtrl = false;
-  Frame(471, 300, true);
-  Frame(471, 300, false);
+// A click on a contact pins it once no second press can make it a double-click: at 2 fps, the
+// frame after. (Drags and Ctrl+clicks are no clicks: click_timing_test.)
+TEST_F(ContactPanelTest, AClickPinsTheContactItWasOnOnceConfirmed) {
+  ASSERT_FALSE(TwoFpsFrame(471, 300, true).confirmed);
+  EXPECT_FALSE(ui_.contacts.pinned.active) << "not before it is known to be single";
+  // The pinned contact is the one clicked, though the mouse has moved on.
+  ASSERT_TRUE(TwoFpsFrame(10, 10, false).confirmed);
   ASSERT_TRUE(ui_.contacts.pinned.active);
   EXPECT_DOUBLE_EQ(ui_.contacts.pinned.last.position_W.x(), 0.2);
   // The pin follows the pair into the next step (moved 5 mm), the mouse elsewhere.
@@ -97,6 +111,20 @@ TEST_F(ContactPanelTest, AClickPinsADragOrACtrlClickDoesNot) {
   Frame(10, 10, false);
   EXPECT_TRUE(ui_.contacts.pinned.present);
   EXPECT_DOUBLE_EQ(ui_.contacts.pinned.last.position_W.x(), 0.205);
+  // A click on nothing pins nothing (and leaves the pin).
+  TwoFpsFrame(430, 300, true);
+  TwoFpsFrame(430, 300, false);
+  EXPECT_DOUBLE_EQ(ui_.contacts.pinned.last.position_W.x(), 0.205);
+}
+
+// The case: the first click of a double-click (selecting a body) pinned the contact
+// under it. Both clicks in consecutive polls at 2 fps: nothing is pinned.
+TEST_F(ContactPanelTest, TheFirstClickOfADoubleClickPinsNothing) {
+  TwoFpsFrame(471, 300, true);
+  const Clicks second = TwoFpsFrame(471, 300, true);
+  ASSERT_TRUE(second.double_click.has_value());
+  for (int i = 0; i < 4; ++i) TwoFpsFrame(471, 300, false);
+  EXPECT_FALSE(ui_.contacts.pinned.active);
 }
 
 TEST_F(ContactPanelTest, GlidingOverlayOnlyWhenOnAndForThePlotBody) {
