@@ -9,7 +9,8 @@ namespace contactlab {
 inline constexpr Rgb8 kStickColor{40, 220, 70};    // sticking contact
 inline constexpr Rgb8 kSlipColor{245, 130, 20};    // sliding contact
 inline constexpr Rgb8 kMarginColor{70, 150, 245};  // in the margin, not touching
-inline constexpr Rgb8 kNormalForceColor{230, 40, 40};
+// Violet: next to the axes of a frame (x red) a red force arrow read as one more axis.
+inline constexpr Rgb8 kNormalForceColor{170, 110, 255};
 inline constexpr Rgb8 kFrictionForceColor{240, 220, 40};
 inline constexpr Rgb8 kTeleopTcpColor{250, 250, 250};    // measured TCP (teleoperation)
 inline constexpr Rgb8 kGhostColor{80, 200, 255};         // the ghost run's bodies (tinted)

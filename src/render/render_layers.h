@@ -17,7 +17,9 @@ struct RenderLayers {
   // Teleoperation: the commanded TCP pose (axes, x red, y green, z blue) and a marker at the
   // measured TCP, when the snapshot has an active teleop (Snapshot::teleop).
   bool teleop_target = true;
-  float force_scale_m_per_N = 0.01f;  // arrow length per newton
+  // Arrow length per newton; an arrow longer than half a fraction of the view's height there is
+  // drawn shortened (DrawnForceArrowLength).
+  float force_scale_m_per_N = 0.01f;
   // Diameter of the contact point markers (never drawn smaller than ~7 pixels across).
   float contact_point_size_m = 0.008f;
   // Colour by state, gliding offset or slip speed; the last two from 0 to contact_color_max

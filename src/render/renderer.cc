@@ -15,6 +15,7 @@
 
 #include "render/body_colors.h"
 #include "render/contact_colors.h"
+#include "render/force_arrow_length.h"
 #include "render/gpu_mesh.h"
 #include "render/marker_sprites.h"
 #include "render/overlay_batch.h"
@@ -93,6 +94,13 @@ Eigen::Vector3f LocalHalfExtents(const Shape& s) {
       break;
   }
   return Eigen::Vector3f::Zero();
+}
+
+// A force arrow at the layers' scale, shortened as drawn (DrawnForceArrowLength).
+Eigen::Vector3f Drawn(const Eigen::Vector3f& scaled_W, float max_length_m) {
+  const float length = scaled_W.norm();
+  if (!(length > 0)) return scaled_W;
+  return scaled_W * (DrawnForceArrowLength(length, max_length_m) / length);
 }
 
 // Whether the segment a→b crosses the box |x| ≤ half (slab test).
@@ -920,13 +928,14 @@ void Renderer::Impl::DrawContactForces(const Frame& f) {
     if (!p_WC.allFinite() || ShownAsPatch(c, f.snapshot, layers)) continue;
     const float pixel = PixelSize(p_WC);
     const float shaft = std::max(0.15f * layers.contact_point_size_m, kMinShaftRadiusPx * pixel);
+    const float max_length = MaxForceArrowLength(pixel, static_cast<float>(f.height));
     // Arrows shorter than a couple of pixels would only be a blob over the marker.
     if (layers.normal_forces) {
-      const Eigen::Vector3f arrow_W = c.normal_force_W.cast<float>() * scale;
+      const Eigen::Vector3f arrow_W = Drawn(c.normal_force_W.cast<float>() * scale, max_length);
       if (arrow_W.norm() > 2.0f * pixel) DrawArrow(p_WC, arrow_W, shaft, kNormalForceColor);
     }
     if (layers.friction_forces) {
-      const Eigen::Vector3f arrow_W = c.friction_force_W.cast<float>() * scale;
+      const Eigen::Vector3f arrow_W = Drawn(c.friction_force_W.cast<float>() * scale, max_length);
       if (arrow_W.norm() > 2.0f * pixel) DrawArrow(p_WC, arrow_W, shaft, kFrictionForceColor);
     }
   }
@@ -938,11 +947,13 @@ void Renderer::Impl::DrawPatchArrows(const Frame& f) {
   PatchArrows(f.snapshot, layers, &patch_arrows);
   for (const PatchArrow& a : patch_arrows) {
     const float pixel = PixelSize(a.origin_W);
-    if (a.vector_m.norm() <= 2.0f * pixel) continue;
+    const Eigen::Vector3f arrow_W =
+        Drawn(a.vector_m, MaxForceArrowLength(pixel, static_cast<float>(f.height)));
+    if (arrow_W.norm() <= 2.0f * pixel) continue;
     const float shaft_m = std::max(
         a.traction ? 0.05f * layers.contact_point_size_m : 0.15f * layers.contact_point_size_m,
         kMinShaftRadiusPx * pixel);
-    DrawArrow(a.origin_W, a.vector_m, shaft_m, a.color);
+    DrawArrow(a.origin_W, arrow_W, shaft_m, a.color);
   }
 }
 

@@ -21,6 +21,7 @@
 #include "engine/world/world.h"
 #include "render/camera.h"
 #include "render/color_map.h"
+#include "render/force_arrow_length.h"
 #include "render/gl_loader.h"
 #include "render/layer_texture.h"
 #include "render/palette.h"
@@ -560,6 +561,58 @@ TEST_F(RendererTest, AllShapesAllLayersAndScreenshot) {
   }
   EXPECT_THROW(WritePng("/nonexistent-dir/x.png", kWidth, kHeight, px), RenderError);
   EXPECT_THROW(WritePng("/tmp/x.png", kWidth, kHeight, std::vector<uint8_t>(3)), RenderError);
+}
+
+// The rows a colour covers (roughly: arrows are shaded): its vertical extent in pixels.
+int RowsSpanned(const std::vector<uint8_t>& rgba, Rgb8 c, int tolerance) {
+  int top = kHeight, bottom = -1;
+  for (int y = 0; y < kHeight; ++y) {
+    for (int x = 0; x < kWidth; ++x) {
+      const uint8_t* p = &rgba[4 * (static_cast<size_t>(y) * kWidth + x)];
+      if (std::abs(p[0] - c.r) <= tolerance && std::abs(p[1] - c.g) <= tolerance &&
+          std::abs(p[2] - c.b) <= tolerance) {
+        top = std::min(top, y);
+        bottom = std::max(bottom, y);
+      }
+    }
+  }
+  return bottom < 0 ? 0 : bottom - top + 1;
+}
+
+// A 30 N grip at 1 cm/N is 30 cm: across the view of a gripper it read as a coordinate axis. Long
+// arrows are drawn within kMaxForceArrowViewFraction of the view's height; short ones at the
+// layers' scale.
+TEST_F(RendererTest, AStrongForceStaysWithinAFractionOfTheViewAWeakOneKeepsItsScale) {
+  Snapshot snapshot = SettledSnapshot(RestingScene(false), 10);
+  snapshot.contacts.resize(1);
+  ContactResult& c = snapshot.contacts[0];
+  c.position_W = Eigen::Vector3d(0.2, 0.0, 0.0);  // beside the box, in front of nothing
+  c.normal_W = Eigen::Vector3d::UnitZ();
+  c.friction_force_W.setZero();
+  Camera camera;  // level, looking along +y at the contact from 0.9 m
+  camera.target = Eigen::Vector3f(0.2f, 0.0f, 0.0f);
+  camera.distance_m = 0.9f;
+  camera.yaw_rad = static_cast<float>(-M_PI / 2);
+  camera.pitch_rad = 0.0f;
+  const float view_height_m = 2.0f * 0.9f * std::tan(0.5f * camera.fov_y_rad);  // 0.76 m
+  const float px_per_m = kHeight / view_height_m;
+  Renderer renderer(ShaderDirectory());
+  RenderLayers layers;
+  layers.contact_points = layers.friction_forces = false;
+  layers.force_scale_m_per_N = 0.01f;
+  constexpr int kTolerance = 60;  // shaded
+
+  c.normal_force_W = Eigen::Vector3d(0, 0, 30);  // 30 cm at the scale: 190 pixels
+  const int strong = RowsSpanned(RenderToPixels(renderer, snapshot, camera, layers),
+                                 kNormalForceColor, kTolerance);
+  EXPECT_LE(strong, kMaxForceArrowViewFraction * kHeight + 2) << "30 N";
+  EXPECT_GE(strong, 0.5f * kMaxForceArrowViewFraction * kHeight) << "30 N: still long";
+
+  c.normal_force_W = Eigen::Vector3d(0, 0, 3);  // 3 cm: 19 pixels, below the knee
+  const int weak = RowsSpanned(RenderToPixels(renderer, snapshot, camera, layers),
+                               kNormalForceColor, kTolerance);
+  EXPECT_NEAR(weak, 0.03f * px_per_m, 3.0f) << "3 N";
+  EXPECT_LT(weak, strong);
 }
 
 TEST_F(RendererTest, TwoHundredBodiesShareMeshes) {

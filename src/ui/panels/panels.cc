@@ -241,6 +241,11 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     ImGui::TextUnformatted(label);
   };
   float_log_slider("force scale m/N", &l.force_scale_m_per_N, 1e-5, 1.0);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "normal forces violet, friction yellow; arrows longer than 7.5%% of the view's\n"
+        "height grow ever more slowly beyond it (at most 15%%)");
+  }
   float_log_slider("point size m", &l.contact_point_size_m, 1e-3, 0.05);
   // Hydroelastic patches (docs/contact-model.md §5): pressure colours, traction arrows.
   ImGui::Checkbox("contact patches", &l.contact_patches);
