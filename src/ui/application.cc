@@ -246,6 +246,8 @@ Application::Impl::FrameWork Application::Impl::BeginFrame() {
 }
 
 std::shared_ptr<const Snapshot> Application::Impl::TakeSimOutput() {
+  // Before the errors and the snapshot: the commands counted are in what they show.
+  const uint64_t processed = runtime->commands_processed();
   for (std::string& e : runtime->TakeErrors()) {
     // A recording that could not start is a failed save: a toast too.
     if (e.starts_with(kRecordingNotStarted)) ui.files.toasts.Push(e, ToastKind::kError);
@@ -256,6 +258,7 @@ std::shared_ptr<const Snapshot> Application::Impl::TakeSimOutput() {
   std::shared_ptr<const Snapshot> snapshot = runtime->Latest();
   if (scenes.IsNew(*snapshot)) OnNewScene(*snapshot);
   WatchRecording(snapshot->recording, &ui.recording, &ui.files.toasts);
+  scenes.CheckLoad(processed, &ui);
   plot_feed.AppendMain(samples, snapshot->ghost.active);
   CountConvergence(samples, &ui);
   samples.clear();
@@ -418,11 +421,15 @@ float Application::Impl::FreeViewFraction() const {
 }
 
 void Application::Impl::LoadScene(const std::string& name_or_path) {
-  if (std::optional<Command> load = scenes.Load(name_or_path, &ui)) runtime->Post(std::move(*load));
+  if (std::optional<Command> load = scenes.Load(name_or_path, &ui)) {
+    scenes.Posted(runtime->Post(std::move(*load)));
+  }
 }
 
 void Application::Impl::DropFiles(const std::vector<std::string>& paths) {
-  if (std::optional<Command> load = scenes.Drop(paths, &ui)) runtime->Post(std::move(*load));
+  if (std::optional<Command> load = scenes.Drop(paths, &ui)) {
+    scenes.Posted(runtime->Post(std::move(*load)));
+  }
 }
 
 void Application::Impl::ExportPlotCsv() {
@@ -524,5 +531,7 @@ std::vector<std::string> Application::ToastTexts() const {
 }
 
 const std::string& Application::output_dir() const { return impl_->ui.files.output_dir; }
+
+const std::string& Application::status_line() const { return impl_->ui.status; }
 
 }  // namespace contactlab

@@ -160,6 +160,8 @@ class Application {
   std::vector<std::string> ToastTexts() const;
   // The folder the window saves into (ApplicationOptions::output_dir).
   const std::string& output_dir() const;
+  // The sidebar's one-line status (e.g. "loaded mug_rack").
+  const std::string& status_line() const;
 
   // A shader or renderer error ("" if the renderer is fine).
   const std::string& render_error() const;

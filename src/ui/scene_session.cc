@@ -15,11 +15,21 @@ namespace contactlab {
 SceneSession::SceneSession(std::string name, const SceneDefaults& defaults, std::string camera)
     : camera_(std::move(camera)), pending_defaults_(defaults), pending_name_(std::move(name)) {}
 
+namespace {
+
+// The current scene stays; the banner and the status line say why.
+void LoadFailed(const std::string& name, const std::string& error, UiState* ui) {
+  AddError(error, ui);
+  ui->status = "could not load " + name + ": " + error;
+}
+
+}  // namespace
+
 std::optional<Command> SceneSession::Load(const std::string& name_or_path, UiState* ui) {
   try {
     return Load(LoadSceneFile(ResolveScenePath(name_or_path)), name_or_path, ui);
   } catch (const std::exception& e) {
-    AddError(e.what(), ui);  // the current scene stays
+    LoadFailed(name_or_path, e.what(), ui);
     return std::nullopt;
   }
 }
@@ -29,7 +39,7 @@ std::optional<Command> SceneSession::Drop(const std::vector<std::string>& paths,
   try {
     return Load(LoadDroppedFile(paths.front()), paths.front(), ui);
   } catch (const std::exception& e) {
-    AddError(e.what(), ui);  // the current scene stays
+    LoadFailed(paths.front(), e.what(), ui);
     return std::nullopt;
   }
 }
@@ -38,12 +48,26 @@ Command SceneSession::Load(SceneSpec scene, const std::string& name, UiState* ui
   pending_defaults_ = ComputeSceneDefaults(scene);
   pending_name_ = name;
   ui->status = "loading " + name;
+  loading_ = true;
+  load_number_.reset();
   return command::LoadScene{std::move(scene)};
+}
+
+void SceneSession::CheckLoad(uint64_t processed, UiState* ui) {
+  if (!loading_ || !load_number_ || processed < *load_number_) return;
+  // Handled without a new scene (OnNewScene would have ended the load): the sim thread's World
+  // rejected it, and its error is the newest in the banner.
+  loading_ = false;
+  pending_defaults_.reset();
+  ui->status = "could not load " + pending_name_ +
+               (ui->errors.empty() ? std::string() : ": " + ui->errors.back());
 }
 
 std::optional<Command> SceneSession::OnNewScene(const Snapshot& snapshot, float free_view_fraction,
                                                 UiState* ui) {
   generation_ = snapshot.scene_generation;
+  if (loading_) ui->status = "loaded " + pending_name_;
+  loading_ = false;
   if (pending_defaults_) {
     ui->defaults = *pending_defaults_;
     ui->current_scene = pending_name_;

@@ -2,7 +2,8 @@
 // or dropped on the window is posted to the sim thread (command::LoadScene), and when the sim
 // thread's first snapshot of a new scene arrives, the UI's per-scene state starts afresh from
 // it: the panels' reset values, the plot body, the camera views and the framing. A file that
-// cannot be loaded is an error in the banner, and the scene stays.
+// cannot be loaded is an error in the banner, and the scene stays. The status line follows a
+// load: "loading NAME" while the sim thread has it, then "loaded NAME" or what went wrong.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,14 @@ class SceneSession {
   std::optional<Command> Drop(const std::vector<std::string>& paths, UiState* ui);
   // The command that loads `scene`, shown as `name` in the scene picker once it is in.
   Command Load(SceneSpec scene, const std::string& name, UiState* ui);
+  // The load command returned last was posted as the sim thread's command number `number`
+  // (SimRuntime::Post).
+  void Posted(uint64_t number) { load_number_ = number; }
+  // Once the sim thread has handled `processed` commands (SimRuntime::commands_processed, read
+  // before its errors and snapshot were taken) and the load posted is among them, the scene it
+  // shows is the new one (OnNewScene has run) or the sim thread rejected it: then the status
+  // line says so, with the last error.
+  void CheckLoad(uint64_t processed, UiState* ui);
 
   // Whether the snapshot shows a scene the UI has not started afresh for.
   bool IsNew(const Snapshot& snapshot) const { return snapshot.scene_generation != generation_; }
@@ -50,6 +59,9 @@ class SceneSession {
   // scene is all the snapshot has, command-line overrides included) and its name.
   std::optional<SceneDefaults> pending_defaults_;
   std::string pending_name_;
+  // A load posted (Load) and not yet in or rejected, and its command number once posted.
+  bool loading_ = false;
+  std::optional<uint64_t> load_number_;
   std::optional<Camera> restored_camera_;
 };
 

@@ -178,6 +178,25 @@ TEST(ApplicationDrop, ADroppedSceneLoadsAndAnythingElseKeepsTheScene) {
   std::remove(text.c_str());
 }
 
+// The status line follows a load as the sidebar shows it: "loading NAME" while the sim thread
+// has it, "loaded NAME" once its first snapshot is shown (it said "loading" for good), the error
+// for a file that is no scene.
+TEST(ApplicationDrop, TheStatusLineSaysWhenTheSceneHasLoaded) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  Application app(SmallHiddenWindow("falling_sphere"));
+  app.RunFrames(1);
+  const std::string path = ResolveScenePath("incline");
+  app.DropFiles({path});
+  EXPECT_EQ(app.status_line(), "loading " + path);
+  // Free-running frames: a stepped run's step count would not survive the new scene's reset.
+  for (int i = 0; i < 1000 && app.status_line() == "loading " + path; ++i) app.RunFrames(1);
+  EXPECT_EQ(app.LatestSnapshot()->scene->name, "incline");
+  EXPECT_EQ(app.status_line(), "loaded " + path);
+  app.DropFiles({"/no/such/scene.yaml"});
+  EXPECT_EQ(app.status_line().rfind("could not load /no/such/scene.yaml: ", 0), 0u)
+      << app.status_line();
+}
+
 // Key taps shorter than a frame (press and release between two frames) are not lost: '+' twice
 // raises the keyboard's speed twice (x2), and a Space tap toggles the grip, which releases the
 // scene's grip latch once the sim steps (Enter resumes it).

@@ -61,11 +61,39 @@ TEST(SceneSession, ALoadedSceneIsShownUnderItsNameOnceItsSnapshotArrives) {
   EXPECT_EQ(ui.status, "loading incline");
   EXPECT_EQ(ui.current_scene, "first") << "until the sim thread has it";
 
+  session.Posted(7);
+  session.CheckLoad(6, &ui);
+  EXPECT_EQ(ui.status, "loading incline") << "not handled yet";
+
   const auto snapshot = SnapshotOf(incline, 1);
   ASSERT_TRUE(session.IsNew(*snapshot));
   session.OnNewScene(*snapshot, 1.0f, &ui);
   EXPECT_EQ(ui.current_scene, "incline");
   EXPECT_EQ(ui.defaults.contact_settings.dt_s, incline.contact_settings.dt_s);
+  // In: the status line says so (it said "loading incline" for as long as the scene was shown).
+  EXPECT_EQ(ui.status, "loaded incline");
+  session.CheckLoad(7, &ui);
+  EXPECT_EQ(ui.status, "loaded incline");
+}
+
+// The sim thread's World may still reject a scene that parsed ("scene 'x' rejected: ..."): once
+// it has handled the load without a new scene, the status line stops saying "loading".
+TEST(SceneSession, ALoadTheSimThreadRejectedEndsWithItsErrorInTheStatusLine) {
+  SceneSession session("first", MarkedDefaults(), "");
+  UiState ui;
+  session.OnNewScene(*SnapshotOf(testing::PileScene(1, 1e-3), 0), 1.0f, &ui);
+  ASSERT_TRUE(session.Load("incline", &ui).has_value());
+  session.Posted(3);
+  session.CheckLoad(2, &ui);
+  EXPECT_EQ(ui.status, "loading incline");
+  AddError("scene 'incline' rejected: too many bodies", &ui);
+  session.CheckLoad(3, &ui);
+  EXPECT_EQ(ui.status, "could not load incline: scene 'incline' rejected: too many bodies");
+  EXPECT_EQ(ui.current_scene, "first");
+  // The next scene to arrive is not taken for the rejected one.
+  session.OnNewScene(*SnapshotOf(testing::PileScene(2, 1e-3), 1), 1.0f, &ui);
+  EXPECT_EQ(ui.current_scene, "first");
+  EXPECT_EQ(ui.status, "could not load incline: scene 'incline' rejected: too many bodies");
 }
 
 TEST(SceneSession, AFileThatIsNoSceneIsAnErrorAndTheSceneStays) {
@@ -73,6 +101,7 @@ TEST(SceneSession, AFileThatIsNoSceneIsAnErrorAndTheSceneStays) {
   UiState ui;
   EXPECT_FALSE(session.Load("/no/such/scene.yaml", &ui).has_value());
   ASSERT_EQ(ui.errors.size(), 1u);
+  EXPECT_EQ(ui.status, "could not load /no/such/scene.yaml: " + ui.errors.back());
   const std::string text = ::testing::TempDir() + "/scene_session_notes.txt";
   std::ofstream(text) << "not a scene\n";
   EXPECT_FALSE(session.Drop({text}, &ui).has_value());

@@ -86,12 +86,15 @@ void SimRuntime::Stop() {
   impl_->thread.join();
 }
 
-void SimRuntime::Post(Command c) {
+uint64_t SimRuntime::Post(Command c) {
+  uint64_t number = 0;
   {
     std::lock_guard lock(impl_->mu);
     impl_->queue.push_back(std::move(c));
+    number = ++impl_->commands_posted;
   }
   impl_->cv.notify_all();  // wakes a paused or pacing sim thread
+  return number;
 }
 
 void SimRuntime::SetInputDevices(InputDevices devices) {

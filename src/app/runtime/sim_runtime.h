@@ -171,8 +171,9 @@ class SimRuntime {
   void Start();
   void Stop();  // joins; idempotent
 
-  // Main thread. Never blocks for longer than a queue push or a pointer swap.
-  void Post(Command c);
+  // Main thread. Never blocks for longer than a queue push or a pointer swap. Returns the
+  // command's number n (1 the first posted): commands_processed() >= n once it is handled.
+  uint64_t Post(Command c);
   // The newest complete snapshot (never null after construction: the initial state is
   // published before Start). Holding it keeps it alive and unchanged.
   std::shared_ptr<const Snapshot> Latest() const;

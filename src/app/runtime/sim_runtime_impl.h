@@ -39,9 +39,10 @@ struct SimRuntime::Impl {
   std::atomic<uint64_t> commands_processed{0};
   std::atomic<int> plot_body{-1};
 
-  std::mutex mu;  // guards queue and stop; cv waits on it
+  std::mutex mu;  // guards queue, commands_posted and stop; cv waits on it
   std::condition_variable cv;
   std::vector<Command> queue;
+  uint64_t commands_posted = 0;
   bool stop = false;
 
   std::mutex errors_mu;

@@ -422,7 +422,11 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
       }
       if (ImGui::CollapsingHeader("Camera and layers")) LayersPanel(snapshot, ui, actions);
       ImGui::Separator();
-      if (!ui->status.empty()) ImGui::TextColored(kDimColor, "%s", ui->status.c_str());
+      if (!ui->status.empty()) {  // wrapped: it may name a long path or an error
+        ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+        ImGui::TextWrapped("%s", ui->status.c_str());
+        ImGui::PopStyleColor();
+      }
       ImGui::TextColored(kDimColor, "H: help   Tab: hide panels");
     }
     ImGui::End();

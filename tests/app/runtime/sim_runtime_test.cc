@@ -380,10 +380,11 @@ TEST(SimRuntime, BadValuesAreRejectedAndTheOldOnesKept) {
   EXPECT_EQ(rt.plot_body(), 1);
   EXPECT_FALSE(s->paused);
 
-  // A bad scene is rejected and the old world kept; a good one replaces it.
+  // A bad scene is rejected and the old world kept; a good one replaces it. Post numbers the
+  // commands as commands_processed counts them (the UI's check that a load was handled).
   SceneSpec broken = Pile(1);
   broken.contact_settings.dt_s = 0;
-  rt.Post(command::LoadScene{broken});
+  EXPECT_EQ(rt.Post(command::LoadScene{broken}), 5u);
   Settle(&rt, 5);
   ASSERT_EQ(rt.TakeErrors().size(), 1u);
   EXPECT_EQ(rt.Latest()->scene_generation, 0u);
