@@ -792,16 +792,14 @@ void Renderer::Impl::DrawAlignment(const Frame& f) {
         AlongDirection(from, (to - from) / length, kLineWidthPx * PixelSize(from), length),
         ToFloat(color), 0.0f);
   };
-  for (int i = 0; i < 4; ++i) {
-    line(view.hole_outline_W[i], view.hole_outline_W[(i + 1) % 4], kHoleOutlineColor);
+  const RimPolygon& rim = view.hole_outline_W;
+  for (int i = 0; i < rim.size; ++i) {
+    line(rim.points_W[i], rim.points_W[(i + 1) % rim.size], kHoleOutlineColor);
   }
   const PegAlignment& a = view.alignment;
   if (!a.landing_point_W || a.height_above_hole_m <= 0) return;  // in the hole: nothing to aim
   const Eigen::Vector3d& land = *a.landing_point_W;
-  const Eigen::Vector2d off = (land - view.hole_outline_W[0]).head<2>();
-  const Eigen::Vector2d size = (view.hole_outline_W[2] - view.hole_outline_W[0]).head<2>();
-  const bool inside = off.x() >= 0 && off.y() >= 0 && off.x() <= size.x() && off.y() <= size.y();
-  const Rgb8 color = inside ? kAlignedColor : kMisalignedColor;
+  const Rgb8 color = a.landing_in_footprint ? kAlignedColor : kMisalignedColor;
   line(a.axis_bottom_W, land, color);
   const Eigen::Vector3f p = land.cast<float>();
   markers.Add(p, 4.0f * PixelSize(p), ToFloat(color));

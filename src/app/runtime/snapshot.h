@@ -114,7 +114,7 @@ struct TimelineView {
 struct AlignmentView {
   bool active = false;
   PegAlignment alignment;
-  std::array<Eigen::Vector3d, 4> hole_outline_W{};
+  RimPolygon hole_outline_W;
 };
 
 // Recording and replaying teleoperation in the window.

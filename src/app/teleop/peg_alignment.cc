@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 namespace contactlab {
 
@@ -69,10 +70,8 @@ PegAlignment MeasurePegAlignment(const PegHole& hole, const Eigen::Isometry3d& X
     a.peg_bottom_z_m = std::min(a.peg_bottom_z_m, (X_WP * c).z());
   }
   a.height_above_hole_m = a.peg_bottom_z_m - hole.block_top_z_m;
-  const Eigen::Vector2d offset = (X_WP.translation() - hole.hole_center_W).head<2>();
-  a.lateral_offset_m = offset.norm();
-  a.axis_in_footprint =
-      (hole.round_hole ? offset.norm() : offset.cwiseAbs().maxCoeff()) <= hole.hole_half_width_m;
+  a.lateral_offset_m = (X_WP.translation() - hole.hole_center_W).head<2>().norm();
+  a.axis_in_footprint = OverHole(hole, X_WP.translation());
   a.insertion_depth_m =
       a.axis_in_footprint ? std::max(0.0, hole.block_top_z_m - a.peg_bottom_z_m) : 0.0;
   a.inserted = a.axis_in_footprint && a.insertion_depth_m >= kInsertedDepth_m;
@@ -82,15 +81,34 @@ PegAlignment MeasurePegAlignment(const PegHole& hole, const Eigen::Isometry3d& X
   if (std::abs(z_W.z()) > 1e-9) {  // p + s z meets z = top
     const double s = (hole.block_top_z_m - a.axis_bottom_W.z()) / z_W.z();
     a.landing_point_W = a.axis_bottom_W + s * z_W;
+    a.landing_in_footprint = OverHole(hole, *a.landing_point_W);
   }
   return a;
 }
 
-std::array<Eigen::Vector3d, 4> HoleOutline(const PegHole& hole) {
+bool OverHole(const PegHole& hole, const Eigen::Vector3d& p_W) {
+  const Eigen::Vector2d offset = (p_W - hole.hole_center_W).head<2>();
+  return (hole.round_hole ? offset.norm() : offset.cwiseAbs().maxCoeff()) <= hole.hole_half_width_m;
+}
+
+RimPolygon HoleOutline(const PegHole& hole) {
   const double w = hole.hole_half_width_m;
   const Eigen::Vector3d c(hole.hole_center_W.x(), hole.hole_center_W.y(), hole.block_top_z_m);
-  return {c + Eigen::Vector3d(-w, -w, 0), c + Eigen::Vector3d(w, -w, 0),
-          c + Eigen::Vector3d(w, w, 0), c + Eigen::Vector3d(-w, w, 0)};
+  RimPolygon rim;
+  if (!hole.round_hole) {
+    rim.points_W[0] = c + Eigen::Vector3d(-w, -w, 0);
+    rim.points_W[1] = c + Eigen::Vector3d(w, -w, 0);
+    rim.points_W[2] = c + Eigen::Vector3d(w, w, 0);
+    rim.points_W[3] = c + Eigen::Vector3d(-w, w, 0);
+    rim.size = 4;
+    return rim;
+  }
+  for (int i = 0; i < kRoundRimPoints; ++i) {
+    const double angle = 2.0 * std::numbers::pi * i / kRoundRimPoints;
+    rim.points_W[i] = c + Eigen::Vector3d(w * std::cos(angle), w * std::sin(angle), 0);
+  }
+  rim.size = kRoundRimPoints;
+  return rim;
 }
 
 }  // namespace contactlab

@@ -39,13 +39,27 @@ struct PegAlignment {
   // the block's top plane (the landing point; nullopt when the axis is parallel to it).
   Eigen::Vector3d axis_bottom_W = Eigen::Vector3d::Zero();
   std::optional<Eigen::Vector3d> landing_point_W;
+  bool landing_in_footprint = false;  // the landing point is over the hole (OverHole)
 };
 
 inline constexpr double kInsertedDepth_m = 0.01;
 
 PegAlignment MeasurePegAlignment(const PegHole& hole, const Eigen::Isometry3d& X_WP);
 
-// The hole's outline on the block's top: its four corners, counter-clockwise from −x −y.
-std::array<Eigen::Vector3d, 4> HoleOutline(const PegHole& hole);
+// Whether p_W lies over the hole's footprint (in xy): within its half width of the hole's axis,
+// along each of x and y for a square hole, in distance for a round one.
+bool OverHole(const PegHole& hole, const Eigen::Vector3d& p_W);
+
+// The hole's rim on the block's top as a closed polygon, counter-clockwise: a square hole's four
+// corners from −x −y, a round hole's circle as kRoundRimPoints points on it from +x (a chord lies
+// within 0.22 % of the radius of the circle).
+inline constexpr int kRoundRimPoints = 48;
+struct RimPolygon {
+  std::array<Eigen::Vector3d, kRoundRimPoints> points_W{};
+  int size = 0;
+  const Eigen::Vector3d* begin() const { return points_W.data(); }
+  const Eigen::Vector3d* end() const { return points_W.data() + size; }
+};
+RimPolygon HoleOutline(const PegHole& hole);
 
 }  // namespace contactlab

@@ -150,5 +150,46 @@ TEST(PegAlignment, ARoundHolesFootprintIsItsCircle) {
   EXPECT_FALSE(UprightPegAt(hole, 1.01 * r, 0.0).axis_in_footprint);
 }
 
+// The alignment aid draws the rim the operator aims at: a round hole's circle (it was outlined
+// by the square around it), and the landing point counts as aligned within that circle.
+TEST(PegAlignment, ARoundHolesRimIsDrawnRound) {
+  World world(LoadSceneFile(ResolveScenePath("peg_in_hole_mesh")));
+  const PegHole hole = *FindPegHole(world);
+  const double r = kHoleHalfWidth_m;
+  const RimPolygon rim = HoleOutline(hole);
+  EXPECT_EQ(rim.size, kRoundRimPoints);
+  for (const Eigen::Vector3d& p : rim) {
+    EXPECT_EQ(p.z(), hole.block_top_z_m);
+    EXPECT_NEAR((p - hole.hole_center_W).head<2>().norm(), r, 1e-8) << p.transpose();
+  }
+  // Counter-clockwise, evenly spaced: every chord the same length, 2 r sin(π / n).
+  for (int i = 0; i < rim.size; ++i) {
+    const Eigen::Vector3d& a = rim.points_W[i];
+    const Eigen::Vector3d& b = rim.points_W[(i + 1) % rim.size];
+    EXPECT_NEAR((b - a).norm(), 2 * r * std::sin(std::numbers::pi / rim.size), 1e-8) << i;
+    EXPECT_GT((a - hole.hole_center_W).head<2>().x() * (b - hole.hole_center_W).head<2>().y() -
+                  (a - hole.hole_center_W).head<2>().y() * (b - hole.hole_center_W).head<2>().x(),
+              0.0)
+        << i;
+  }
+  // The peg's axis lands at (0.8r, 0.8r), inside the square but outside the circle: misaligned;
+  // at (0.7r, 0.7r), inside the circle: aligned.
+  EXPECT_FALSE(UprightPegAt(hole, 0.8 * r, 0.8 * r).landing_in_footprint);
+  EXPECT_TRUE(UprightPegAt(hole, 0.7 * r, -0.7 * r).landing_in_footprint);
+}
+
+TEST_F(PegAlignmentTest, ASquareHolesRimIsItsFourCorners) {
+  const PegHole hole = *FindPegHole(world_);
+  const double w = kHoleHalfWidth_m;
+  const RimPolygon rim = HoleOutline(hole);
+  ASSERT_EQ(rim.size, 4);
+  const Eigen::Vector2d corners[4] = {{-w, -w}, {w, -w}, {w, w}, {-w, w}};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_LT(((rim.points_W[i] - hole.hole_center_W).head<2>() - corners[i]).norm(), 1e-12) << i;
+  }
+  EXPECT_TRUE(UprightPegAt(hole, 0.9 * w, 0.9 * w).landing_in_footprint);  // in a corner
+  EXPECT_FALSE(UprightPegAt(hole, 1.1 * w, 0.0).landing_in_footprint);
+}
+
 }  // namespace
 }  // namespace contactlab
