@@ -30,6 +30,7 @@
 #include "ui/state/gui_settings.h"
 #include "ui/view/alignment_hud.h"
 #include "ui/view/camera_controller.h"
+#include "ui/view/camera_views.h"
 #include "ui/view/contact_picking.h"
 
 namespace contactlab {
@@ -322,9 +323,14 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
 
 void Application::Impl::HandlePointer(const Snapshot& snapshot) {
   const ImGuiIO& io = ImGui::GetIO();
-  const PointerInput pointer =
+  PointerInput pointer =
       viewport.ReadPointer(io, mouse_events, window->polls(), window->poll_start_s());
   mouse_events.clear();
+  // On the inset a click is on its picture: no body behind it is selected or grabbed (a pull
+  // already under way only needs the button held, and goes on).
+  if (OverInset(snapshot, ui.views, io.DisplaySize.x, io.DisplaySize.y, pointer.x, pointer.y)) {
+    pointer.double_click = pointer.ctrl = false;
+  }
   const ViewportEvents events = viewport.Handle(pointer, snapshot, drawing.view_projection(),
                                                 {io.DisplaySize.x, io.DisplaySize.y});
   if (events.selected_body >= 0) {

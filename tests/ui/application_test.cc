@@ -19,6 +19,7 @@
 #include "test_support/display.h"
 #include "ui/state/auto_quality.h"
 #include "ui/state/gui_settings.h"
+#include "ui/view/camera_views.h"
 
 namespace contactlab {
 namespace {
@@ -156,6 +157,44 @@ TEST(ApplicationPicking, DoubleClickSelectsABodyAndCtrlDragPullsIt) {
 
 namespace contactlab {
 namespace {
+
+// A double-click or a Ctrl+press on the camera inset is on its picture: the body the main view
+// shows behind it is neither selected nor grabbed. The scene: falling_sphere dropped straight
+// down, with a main camera that shows it under the inset (top right) and an inset camera.
+TEST(ApplicationPicking, ClicksOnTheCameraInsetDoNotPickTheBodyBehindIt) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  const std::string path = ::testing::TempDir() + "/falling_sphere_inset.yaml";
+  {
+    std::ofstream out(path);
+    out << std::ifstream(ResolveScenePath("falling_sphere")).rdbuf()
+        << "cameras:\n"
+           "  - {name: task, position: [-0.08, -0.5, 0.1], look_at: [-0.08, 0, 0]}\n"
+           "  - {name: wrist, position: [0.3, 0, 0.3], look_at: [0, 0, 0]}\n";
+  }
+  ApplicationOptions o = SmallHiddenWindow("falling_sphere");
+  o.scene = o.scene_defaults = LoadSceneFile(path);
+  for (SceneBody& b : o.scene.bodies) {
+    if (b.initial_velocity.size() > 0) b.initial_velocity.setZero();
+  }
+  Application app(o);
+  app.RunSteppedFrames(30);  // 0.5 s: landed and resting
+  const std::shared_ptr<const Snapshot> s = app.LatestSnapshot();
+  const int sphere = s->scene->FindBody("sphere");
+  const std::optional<Eigen::Vector2f> at =
+      app.ProjectToWindow(s->body_poses[sphere].translation());
+  ASSERT_TRUE(at.has_value());
+  const InsetRect inset = ComputeInsetRect(640, 480, CameraViews{}.inset_height_fraction);
+  ASSERT_GT(at->x(), inset.x + 10);
+  ASSERT_LT(at->y(), inset.y + inset.h - 10) << "the sphere is behind the inset";
+  app.SetSyntheticPointer(PointerInput{at->x(), at->y(), false, true, false});  // double-click
+  app.RunSteppedFrames(2);
+  EXPECT_EQ(app.selected_body(), -1);
+  app.SetSyntheticPointer(PointerInput{at->x(), at->y(), true, false, true});  // Ctrl+press
+  app.RunSteppedFrames(3);
+  EXPECT_EQ(app.LatestSnapshot()->perturbation.body, -1);
+  EXPECT_EQ(app.selected_body(), -1);
+  std::remove(path.c_str());
+}
 
 TEST(ApplicationDrop, ADroppedSceneLoadsAndAnythingElseKeepsTheScene) {
   CONTACTLAB_REQUIRE_DISPLAY();

@@ -14,6 +14,7 @@
 #include "render/rgb8.h"
 #include "render/view_projection.h"
 #include "ui/panels/exports.h"
+#include "ui/view/camera_views.h"
 #include "ui/view/contact_picking.h"
 #include "ui/view/gliding_overlay.h"
 #include "ui/widgets/widgets.h"
@@ -177,7 +178,8 @@ void InspectContacts(const Snapshot& snapshot, const Camera& view, const Clicks&
   const Eigen::Matrix4f vp = ViewProjection(view, snapshot, viewport.x() / viewport.y());
   if (state.gliding_overlay) GlidingOverlay(snapshot, vp, viewport, ui->plot_body);
   state.hovered = -1;
-  if (ui->layers.contact_points && !io.WantCaptureMouse && ImGui::IsMousePosValid()) {
+  if (ui->layers.contact_points && !io.WantCaptureMouse && ImGui::IsMousePosValid() &&
+      !OverInset(snapshot, ui->views, viewport.x(), viewport.y(), io.MousePos.x, io.MousePos.y)) {
     state.hovered =
         PickContact(snapshot.contacts, vp, viewport, Eigen::Vector2f(io.MousePos.x, io.MousePos.y),
                     kContactHoverRadiusPx);

@@ -95,6 +95,13 @@ InsetRect ComputeInsetRect(float display_w, float display_h, float height_fracti
   return r;
 }
 
+bool OverInset(const Snapshot& snapshot, const CameraViews& views, float display_w, float display_h,
+               float x, float y) {
+  if (!CameraAt(snapshot, views.inset)) return false;
+  const InsetRect r = ComputeInsetRect(display_w, display_h, views.inset_height_fraction);
+  return x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h;
+}
+
 void DrawCameraInset(Renderer& renderer, const Snapshot& snapshot, const CameraViews& views,
                      const RenderLayers& layers, int fb_w, int fb_h, float display_w,
                      float display_h, const Snapshot* ghost) {

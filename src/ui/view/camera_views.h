@@ -53,6 +53,12 @@ struct InsetRect {
 };
 InsetRect ComputeInsetRect(float display_w, float display_h, float height_fraction);
 
+// Whether the window point (x, y) (pixels, y down) lies on the inset the views show in the
+// snapshot's scene (false when they show none): what is under it there is the inset's picture,
+// so the main view neither picks a body nor hovers a contact there.
+bool OverInset(const Snapshot& snapshot, const CameraViews& views, float display_w, float display_h,
+               float x, float y);
+
 // Draws the inset camera (if any) into the current framebuffer of fb_w × fb_h pixels (the
 // window is display_w wide), with a frame and its name drawn by Dear ImGui in this frame.
 void DrawCameraInset(Renderer& renderer, const Snapshot& snapshot, const CameraViews& views,

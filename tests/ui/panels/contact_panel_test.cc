@@ -127,6 +127,27 @@ TEST_F(ContactPanelTest, TheFirstClickOfADoubleClickPinsNothing) {
   EXPECT_FALSE(ui_.contacts.pinned.active);
 }
 
+// A contact behind the camera inset (top right) is not hovered or pinned through it: the mouse
+// is on the inset's picture.
+TEST_F(ContactPanelTest, ContactsBehindTheInsetAreNeitherHoveredNorPinned) {
+  // 0.564 m right and up at 2 m: 0.564·300/tan 0.4 = 200 px right of and above the centre,
+  // (600, 100), inside the inset's 550…790 × 40…220 at 800 × 600.
+  ContactResult behind = Contact(0.564);
+  behind.position_W.z() = 0.564;
+  snapshot_.contacts = {behind};
+  Frame(600, 100, false);
+  ASSERT_EQ(ui_.contacts.hovered, 0) << "without an inset";
+  auto scene = std::make_shared<SceneSpec>();
+  scene->cameras.resize(1);
+  snapshot_.scene = scene;
+  ui_.views.inset = 0;
+  Frame(600, 100, false);
+  EXPECT_EQ(ui_.contacts.hovered, -1);
+  Frame(600, 100, true);
+  Frame(600, 100, false);
+  EXPECT_FALSE(ui_.contacts.pinned.active);
+}
+
 TEST_F(ContactPanelTest, GlidingOverlayOnlyWhenOnAndForThePlotBody) {
   EXPECT_GT(Frame(10, 10, false), 0);
   ui_.contacts.gliding_overlay = false;

@@ -61,6 +61,24 @@ TEST(CameraViews, TheFreeCameraTakesOverWhereTheSceneCameraLooked) {
   EXPECT_FLOAT_EQ(orbit.fov_y_rad, fixed.fov_y_rad);
 }
 
+TEST(CameraViews, APointIsOverTheInsetOnlyWhenTheViewsShowOne) {
+  auto scene = std::make_shared<SceneSpec>();
+  scene->cameras.resize(2);
+  Snapshot snapshot;
+  snapshot.scene = scene;
+  CameraViews views;
+  views.inset = 1;
+  const InsetRect r = ComputeInsetRect(1280, 720, views.inset_height_fraction);
+  EXPECT_TRUE(OverInset(snapshot, views, 1280, 720, r.x + 0.5f * r.w, r.y + 0.5f * r.h));
+  EXPECT_TRUE(OverInset(snapshot, views, 1280, 720, r.x + 1, r.y + r.h - 1));
+  EXPECT_FALSE(OverInset(snapshot, views, 1280, 720, r.x - 1, r.y + 0.5f * r.h));
+  EXPECT_FALSE(OverInset(snapshot, views, 1280, 720, r.x + 0.5f * r.w, r.y + r.h + 1));
+  views.inset = -1;  // none shown: the whole window is the main view's
+  EXPECT_FALSE(OverInset(snapshot, views, 1280, 720, r.x + 0.5f * r.w, r.y + 0.5f * r.h));
+  views.inset = 2;  // no such camera: nothing is drawn there
+  EXPECT_FALSE(OverInset(snapshot, views, 1280, 720, r.x + 0.5f * r.w, r.y + 0.5f * r.h));
+}
+
 TEST(CameraViews, TheInsetSitsTopRightWithinTheWindow) {
   const InsetRect r = ComputeInsetRect(1280, 720, 0.3f);
   EXPECT_FLOAT_EQ(r.h, 216.0f);
