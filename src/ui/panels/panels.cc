@@ -286,7 +286,13 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   if (ImGui::Button("Reload shaders")) actions->reload_shaders = true;
 }
 
+void FollowTimeline(const Snapshot& snapshot, PlotTimeWindow* window) {
+  window->cursor_s.reset();
+  if (snapshot.timeline.viewing) window->cursor_s = snapshot.time_s;
+}
+
 void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, UiActions* actions) {
+  FollowTimeline(snapshot, &ui->plot_window);
   ImGui::SetNextItemWidth(160);
   if (ImGui::BeginCombo("body", BodyName(snapshot, ui->plot_body))) {
     const int n = snapshot.scene ? static_cast<int>(snapshot.scene->bodies.size()) : 0;

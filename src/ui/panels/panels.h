@@ -25,6 +25,10 @@ PanelLayout ComputePanelLayout(float display_w, float display_h, bool show_panel
 void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, float display_h,
             UiState* ui, UiActions* actions);
 
+// While the timeline shows a recorded step, the plots show the history up to its time, with a
+// cursor there (PlotTimeWindow::cursor_s); at the live head, the newest samples again.
+void FollowTimeline(const Snapshot& snapshot, PlotTimeWindow* window);
+
 // The individual panels (content only; DrawUi places them).
 void SimulationPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
 void SolverPanel(const Snapshot& snapshot, UiState* ui);

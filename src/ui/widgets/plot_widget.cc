@@ -58,6 +58,7 @@ constexpr ImU32 kFrameColor = IM_COL32(110, 110, 120, 255);
 constexpr ImU32 kGridColor = IM_COL32(70, 70, 80, 140);
 constexpr ImU32 kBackground = IM_COL32(20, 22, 28, 230);
 constexpr ImU32 kTextColor = IM_COL32(210, 210, 215, 255);
+constexpr ImU32 kCursorColor = IM_COL32(0, 230, 255, 255);  // the timeline's step
 constexpr float kLineTolerancePx = 0.25f;  // a series' drawn line is this close to every point
 
 // What a plot shows this frame: rows [first, last) of the data over the time window [t0, t1],
@@ -207,6 +208,19 @@ void DrawLegend(ImDrawList* draw, const PlotArea& a, const char* title, const Pl
   draw->PopClipRect();
 }
 
+// The timeline's step (PlotTimeWindow::cursor_s): a line at its time, labelled with it at the
+// bottom (the legend holds the top-left corner).
+void DrawCursor(ImDrawList* draw, const PlotArea& a, double t) {
+  if (!(t >= a.view.t0 && t <= a.view.t1)) return;
+  const float x = a.ToX(t);
+  draw->AddLine(ImVec2(x, a.p0.y), ImVec2(x, a.p1.y), kCursorColor, 2.0f);
+  char label[32];
+  std::snprintf(label, sizeof label, "t = %.3f s", t);
+  const ImVec2 size = ImGui::CalcTextSize(label);
+  draw->AddText(ImVec2(std::clamp(x + 4, a.p0.x, a.p1.x - size.x), a.p1.y - size.y - 2),
+                kCursorColor, label);
+}
+
 // A cursor line at the mouse and a tooltip with every series' value at that time.
 void DrawHoverReadout(ImDrawList* draw, const PlotArea& a, const PlotData& data,
                       std::span<const int> series) {
@@ -248,7 +262,7 @@ void PlotWidget(const char* id, const char* title, const PlotData& data,
   PlotView shown;
   shown.t1 = window.End(data);
   shown.t0 = shown.t1 - window.span_s;
-  std::tie(shown.first, shown.last) = data.Range(shown.t0, shown.t1);
+  std::tie(shown.first, shown.last) = data.Range(shown.t0, window.LastShown(data));
   UpdateYRange(data, series, shown.first, shown.last, hovered, view);
   shown.y_lo = view->y_min;
   shown.y_hi = view->y_max > view->y_min ? view->y_max : shown.y_lo + 1;
@@ -268,6 +282,7 @@ void PlotWidget(const char* id, const char* title, const PlotData& data,
   DrawAxes(draw, area, y_ticks, font);
   DrawSeries(draw, area, data, series);
   draw->AddRect(area.p0, area.p1, kFrameColor);
+  if (window.cursor_s) DrawCursor(draw, area, *window.cursor_s);
   DrawLegend(draw, area, title, data, series, font);
   if (hovered && data.size() > 0) DrawHoverReadout(draw, area, data, series);
   ImGui::PopID();

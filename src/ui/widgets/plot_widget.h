@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,12 +29,20 @@ struct PlotTimeWindow {
   double span_s = 5.0;
   bool paused = false;  // the window stops scrolling (data keeps arriving)
   double paused_end_s = 0;
+  // The time of the step the timeline shows (a recorded one, scrubbed back to): the plots show
+  // the history up to it, with a cursor there, whatever the pause says. nullopt: the live head.
+  std::optional<double> cursor_s;
   // t1 of the window [t1 − span_s, t1] for the given data: the newest span_s seconds (the
   // oldest span_s while the data is shorter than the window, so that a new run grows from the
-  // left).
+  // left), or the span_s seconds up to the cursor.
   double End(const PlotData& data) const {
-    const double end = paused ? paused_end_s : data.newest_time();
+    const double end = cursor_s ? *cursor_s : paused ? paused_end_s : data.newest_time();
     return std::max(end, data.oldest_time() + span_s);
+  }
+  // The newest time drawn: the window's end, or the cursor when it lies before that end (rows
+  // after the step shown are not drawn).
+  double LastShown(const PlotData& data) const {
+    return cursor_s ? std::min(*cursor_s, End(data)) : End(data);
   }
 };
 

@@ -1,5 +1,6 @@
 // SimplifyPolyline: every dropped point lies within the tolerance of the drawn polyline, the
-// ends stay, and straight or flat runs collapse to their ends.
+// ends stay, and straight or flat runs collapse to their ends. PlotTimeWindow: the window the
+// plots show, live, paused or at the timeline's step.
 #include "ui/widgets/plot_widget.h"
 
 #include <gtest/gtest.h>
@@ -73,6 +74,32 @@ TEST(SimplifyPolyline, ShortLinesAreLeftAlone) {
   std::vector<ImVec2> two{{0, 0}, {1, 5}};
   SimplifyPolyline(&two, 0.25f);
   EXPECT_EQ(two.size(), 2u);
+}
+
+// Scrubbed back on the timeline, the plots show the history up to the step shown: the window
+// ends there, and no row after it is drawn.
+TEST(PlotTimeWindow, TheTimelinesStepEndsTheWindowAndTheDataDrawn) {
+  PlotData data({"f"}, 100);
+  for (int i = 0; i <= 20; ++i) data.Append(0.5 * i, std::vector<double>{1.0 * i});  // 0 … 10 s
+  PlotTimeWindow window;
+  window.span_s = 4.0;
+  EXPECT_EQ(window.End(data), 10.0);  // live: the newest
+  EXPECT_EQ(window.LastShown(data), 10.0);
+  window.cursor_s = 6.0;
+  EXPECT_EQ(window.End(data), 6.0);
+  EXPECT_EQ(window.LastShown(data), 6.0);
+  const auto [first, last] = data.Range(window.End(data) - window.span_s, window.LastShown(data));
+  EXPECT_EQ(data.time(first), 2.0);
+  EXPECT_EQ(data.time(last - 1), 6.0);  // the legend's value: the step shown
+  window.paused = true;                 // the plots' own pause gives way to the timeline
+  window.paused_end_s = 9.0;
+  EXPECT_EQ(window.End(data), 6.0);
+  // Early in the history (the window keeps its first span): the window stays, the data stops.
+  window.cursor_s = 1.0;
+  EXPECT_EQ(window.End(data), 4.0);
+  EXPECT_EQ(window.LastShown(data), 1.0);
+  window.cursor_s.reset();  // back at the head: paused where the plots' pause left them
+  EXPECT_EQ(window.End(data), 9.0);
 }
 
 }  // namespace
