@@ -317,7 +317,13 @@ void Application::Impl::HandleInputAndPanels(const Snapshot& snapshot) {
   AlignmentHud(snapshot, ui.layers.alignment, layout.sidebar_w + 10.0f, 10.0f);
   ToastOverlay(ui.files.toasts, layout.sidebar_w + 10.0f,
                io.DisplaySize.y - layout.plots_h - 10.0f);
-  if (ui.show_panels) InspectWindow(snapshot, io.DisplaySize.x, &inspect, &actions);
+  if (ui.show_panels) {
+    InspectWindow(
+        snapshot,
+        PlaceInspectWindow(io.DisplaySize.x, io.DisplaySize.y, layout.plots_h,
+                           ShownInsetRect(snapshot, ui.views, io.DisplaySize.x, io.DisplaySize.y)),
+        &inspect, &actions);
+  }
   Execute(actions, snapshot);
 }
 

@@ -4,6 +4,8 @@
 
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
 #include <stb_image.h>
 
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "io/scene_loader.h"
 #include "render/camera.h"
 #include "test_support/display.h"
+#include "ui/panels/panels.h"
 #include "ui/state/auto_quality.h"
 #include "ui/state/gui_settings.h"
 #include "ui/view/camera_views.h"
@@ -194,6 +197,39 @@ TEST(ApplicationPicking, ClicksOnTheCameraInsetDoNotPickTheBodyBehindIt) {
   EXPECT_EQ(app.LatestSnapshot()->perturbation.body, -1);
   EXPECT_EQ(app.selected_body(), -1);
   std::remove(path.c_str());
+}
+
+// The Inspect window, opened in peg_in_hole's default view, covers neither the camera inset nor
+// what the view is of (the hand with the peg, the hole), nor the plots: it covered the inset.
+TEST(ApplicationInspect, OpenedItLeavesTheInsetAndTheViewsSubjectInSight) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  ApplicationOptions o = SmallHiddenWindow("peg_in_hole");
+  o.width = 1280;
+  o.height = 720;
+  Application app(o);
+  app.RunSteppedFrames(2);
+  ImGui::SetWindowCollapsed("Inspect", false);  // as a click on its title bar
+  app.RunSteppedFrames(2);
+  const ImGuiWindow* window = ImGui::FindWindowByName("Inspect");
+  ASSERT_NE(window, nullptr);
+  ASSERT_FALSE(window->Collapsed);
+  const ImRect inspect = window->Rect();
+  const InsetRect inset = ComputeInsetRect(1280, 720, CameraViews{}.inset_height_fraction);
+  EXPECT_FALSE(inspect.Overlaps(ImRect(inset.x, inset.y, inset.x + inset.w, inset.y + inset.h)))
+      << "inspect " << inspect.Min.x << "," << inspect.Min.y << " .. " << inspect.Max.x << ","
+      << inspect.Max.y;
+  EXPECT_LE(inspect.Max.y, 720 - ComputePanelLayout(1280, 720, true).plots_h) << "over the plots";
+  const std::shared_ptr<const Snapshot> s = app.LatestSnapshot();
+  const std::pair<const char*, Eigen::Vector3d> subject[] = {
+      {"peg", s->body_poses[s->scene->FindBody("peg")].translation()},
+      {"hand", s->teleop.tcp_W.translation()},
+      {"hole", s->body_poses[s->scene->FindBody("block")].translation()}};
+  for (const auto& [name, p_W] : subject) {
+    const std::optional<Eigen::Vector2f> at = app.ProjectToWindow(p_W);
+    ASSERT_TRUE(at.has_value()) << name;
+    EXPECT_FALSE(inspect.Contains(ImVec2(at->x(), at->y())))
+        << name << " at " << at->x() << "," << at->y();
+  }
 }
 
 TEST(ApplicationDrop, ADroppedSceneLoadsAndAnythingElseKeepsTheScene) {

@@ -14,7 +14,10 @@ namespace contactlab {
 void SelectedBodyPanel(const Snapshot& snapshot, const InspectState& state) {
   const int b = state.selected_body;
   if (b < 0 || b >= static_cast<int>(snapshot.body_poses.size())) {
-    ImGui::TextDisabled("double-click a body to select it; Ctrl+drag pulls it");
+    // Wrapped: the window is as narrow as the camera inset above it (PlaceInspectWindow).
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("double-click a body to select it; Ctrl+drag pulls it");
+    ImGui::PopStyleColor();
     return;
   }
   const SceneBody& body = snapshot.scene->bodies[b];
@@ -59,14 +62,17 @@ void GhostPanel(const Snapshot& snapshot, InspectState* state, UiActions* action
   if (snapshot.ghost.active) {
     ImGui::SameLine();
     if (ImGui::Button("Stop ghost")) actions->commands.emplace_back(command::StopGhost{});
+    // Wrapped, as the lines below: the label may be long, the window narrow.
     if (!snapshot.ghost.ready) {
-      ImGui::Text("ghost %s: building its world...", snapshot.ghost.label.c_str());
+      ImGui::TextWrapped("ghost %s: building its world...", snapshot.ghost.label.c_str());
     } else if (snapshot.ghost.lag_s > 0.05) {
-      ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "ghost %s cannot keep up: %.2f s behind",
-                         snapshot.ghost.label.c_str(), snapshot.ghost.lag_s);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.6f, 0.2f, 1));
+      ImGui::TextWrapped("ghost %s cannot keep up: %.2f s behind", snapshot.ghost.label.c_str(),
+                         snapshot.ghost.lag_s);
+      ImGui::PopStyleColor();
     } else {
-      ImGui::Text("ghost %s in lock-step (%.3f s behind)", snapshot.ghost.label.c_str(),
-                  snapshot.ghost.lag_s);
+      ImGui::TextWrapped("ghost %s in lock-step (%.3f s behind)", snapshot.ghost.label.c_str(),
+                         snapshot.ghost.lag_s);
     }
     static constexpr int kPosition[] = {kGhostPositionDifference};
     static constexpr int kForceSlip[] = {kGhostNormalForceDifference, kGhostSlipSpeedDifference};
@@ -75,8 +81,9 @@ void GhostPanel(const Snapshot& snapshot, InspectState* state, UiActions* action
     PlotWidget("ghost_df", "ghost - main: normal force [N], slip speed [m/s]", state->ghost_plots,
                kForceSlip, state->ghost_window, 90, &state->ghost_views[1]);
   } else if (!snapshot.ghost.stopped_reason.empty()) {
-    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "ghost stopped: %s",
-                       snapshot.ghost.stopped_reason.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.4f, 1));
+    ImGui::TextWrapped("ghost stopped: %s", snapshot.ghost.stopped_reason.c_str());
+    ImGui::PopStyleColor();
   }
 }
 
@@ -116,12 +123,27 @@ void TimelinePanel(const Snapshot& snapshot, UiActions* actions) {
   }
 }
 
-void InspectWindow(const Snapshot& snapshot, float display_w, InspectState* state,
+InspectPlacement PlaceInspectWindow(float display_w, float display_h, float plots_h,
+                                    const std::optional<InsetRect>& inset) {
+  constexpr float kMargin = 10.0f, kMinHeight = 120.0f;
+  InspectPlacement p;
+  p.w = std::min(inset ? std::clamp(inset->w, 320.0f, 420.0f) : 400.0f, display_w - 2 * kMargin);
+  p.x = display_w - kMargin - p.w;
+  p.y = inset ? inset->y + inset->h + kMargin : kMargin;
+  p.h = std::max(display_h - plots_h - kMargin - p.y, kMinHeight);
+  return p;
+}
+
+void InspectWindow(const Snapshot& snapshot, const InspectPlacement& place, InspectState* state,
                    UiActions* actions) {
-  ImGui::SetNextWindowPos(ImVec2(display_w - 410, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
+  if (state->folded) {
+    ImGui::SetNextWindowPos(ImVec2(place.x, place.y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(place.w, place.h), ImGuiCond_Always);
+  }
   ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-  if (ImGui::Begin("Inspect")) {
+  const bool open = ImGui::Begin("Inspect");
+  state->folded = ImGui::IsWindowCollapsed();
+  if (open) {
     if (ImGui::CollapsingHeader("Selected body", ImGuiTreeNodeFlags_DefaultOpen)) {
       SelectedBodyPanel(snapshot, *state);
     }

@@ -3,10 +3,12 @@
 // scrub slider and branch button.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "app/runtime/snapshot.h"
 #include "ui/state/actions.h"
+#include "ui/view/camera_views.h"
 #include "ui/widgets/plot_data.h"
 #include "ui/widgets/plot_widget.h"
 
@@ -29,15 +31,28 @@ struct InspectState {
       1 << 15};
   PlotTimeWindow ghost_window;
   PlotViewState ghost_views[2];
+  bool folded = true;  // last frame: only its title bar showed (and it was placed)
 };
 
 void SelectedBodyPanel(const Snapshot& snapshot, const InspectState& state);
 void GhostPanel(const Snapshot& snapshot, InspectState* state, UiActions* actions);
 void TimelinePanel(const Snapshot& snapshot, UiActions* actions);
 
-// The Inspect window with the three panels above, in the top right corner of a display
-// display_w wide, folded until the user opens it (the scene stays in view).
-void InspectWindow(const Snapshot& snapshot, float display_w, InspectState* state,
+// Where the Inspect window goes in a window of display_w × display_h whose plots take plots_h
+// at the bottom (pixels, y down): in the right-hand column, under the camera inset (at the top
+// without one) and as wide as it (320 to 420 pixels; 400 without one), down to the plots. The
+// main view puts what it looks at in the middle of the part the panels leave, the hand and
+// the hole in peg_in_hole: this keeps off it and off the inset, which it covered.
+struct InspectPlacement {
+  float x = 0, y = 0, w = 0, h = 0;
+};
+InspectPlacement PlaceInspectWindow(float display_w, float display_h, float plots_h,
+                                    const std::optional<InsetRect>& inset);
+
+// The Inspect window with the three panels above, folded until the user opens it (the scene
+// stays in view). Folded, its title bar follows `place` (a resized window, another inset);
+// opened, it unfolds there to place's size, and the user may move or resize it.
+void InspectWindow(const Snapshot& snapshot, const InspectPlacement& place, InspectState* state,
                    UiActions* actions);
 
 }  // namespace contactlab

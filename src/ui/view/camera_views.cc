@@ -86,7 +86,7 @@ void CameraViewsPanel(const SceneSpec& scene, CameraViews* views) {
 }
 
 InsetRect ComputeInsetRect(float display_w, float display_h, float height_fraction) {
-  constexpr float kMargin = 10.0f, kTop = 40.0f;  // under the Inspect window's title bar
+  constexpr float kMargin = 10.0f, kTop = kMargin;  // the Inspect window goes under it
   InsetRect r;
   r.h = std::clamp(height_fraction, 0.05f, 0.9f) * display_h;
   r.w = std::min(r.h * 4.0f / 3.0f, 0.6f * display_w);
@@ -95,11 +95,16 @@ InsetRect ComputeInsetRect(float display_w, float display_h, float height_fracti
   return r;
 }
 
+std::optional<InsetRect> ShownInsetRect(const Snapshot& snapshot, const CameraViews& views,
+                                        float display_w, float display_h) {
+  if (!CameraAt(snapshot, views.inset)) return std::nullopt;
+  return ComputeInsetRect(display_w, display_h, views.inset_height_fraction);
+}
+
 bool OverInset(const Snapshot& snapshot, const CameraViews& views, float display_w, float display_h,
                float x, float y) {
-  if (!CameraAt(snapshot, views.inset)) return false;
-  const InsetRect r = ComputeInsetRect(display_w, display_h, views.inset_height_fraction);
-  return x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h;
+  const std::optional<InsetRect> r = ShownInsetRect(snapshot, views, display_w, display_h);
+  return r && x >= r->x && x <= r->x + r->w && y >= r->y && y <= r->y + r->h;
 }
 
 void DrawCameraInset(Renderer& renderer, const Snapshot& snapshot, const CameraViews& views,

@@ -47,11 +47,15 @@ Camera OrbitFrom(const Camera& scene_view);
 void CameraViewsPanel(const SceneSpec& scene, CameraViews* views);
 
 // Where the inset goes in a window of display_w × display_h (top left corner and size, in
-// window pixels, y down): the top right corner, under the folded Inspect window's title bar.
+// window pixels, y down): the top right corner (the Inspect window goes under it).
 struct InsetRect {
   float x = 0, y = 0, w = 0, h = 0;
 };
 InsetRect ComputeInsetRect(float display_w, float display_h, float height_fraction);
+
+// The inset's rectangle when the views show one in the snapshot's scene; nullopt otherwise.
+std::optional<InsetRect> ShownInsetRect(const Snapshot& snapshot, const CameraViews& views,
+                                        float display_w, float display_h);
 
 // Whether the window point (x, y) (pixels, y down) lies on the inset the views show in the
 // snapshot's scene (false when they show none): what is under it there is the inset's picture,
