@@ -140,7 +140,9 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
     PairPropertySlider(row, snapshot, ui, actions);
   }
   StictionToleranceRow(snapshot, ui, actions);
-  ImGui::TextColored(kDimColor, "applies to every contact pair; right-click: type");
+  ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+  ImGui::TextWrapped("applies to every contact pair; right-click: type");  // the sidebar is narrow
+  ImGui::PopStyleColor();
 }
 
 void TimeStepRow(const Snapshot& snapshot, UiState* ui, UiActions* actions) {

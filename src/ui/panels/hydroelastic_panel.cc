@@ -87,10 +87,15 @@ void FindCompliantShapes(const Snapshot& snapshot, PanelState* st) {
 
 // What is in force per compliant shape, and which one the sliders change.
 void ShapeSelector(const Snapshot& snapshot, PanelState* st) {
+  // The name on a line of its own (wrapped), the values under it: "panda_leftfinger/collision0:
+  // E_h ..." is wider than the sidebar.
   for (int g : st->compliant) {
-    ImGui::Text("%s: E_h %.3g Pa, %.2f mm%s", GeometryLabel(snapshot, g).c_str(),
-                InForce(snapshot, g).modulus_Pa, 1e3 * Resolution(snapshot, g),
+    ImGui::TextWrapped("%s:", GeometryLabel(snapshot, g).c_str());
+    ImGui::Indent();
+    ImGui::Text("E_h %.3g Pa, %.2f mm%s", InForce(snapshot, g).modulus_Pa,
+                1e3 * Resolution(snapshot, g),
                 InForce(snapshot, g).resolution_m > 0 ? "" : " (default)");
+    ImGui::Unindent();
   }
   const std::string preview = st->selected < 0 ? std::string("all compliant shapes")
                                                : GeometryLabel(snapshot, st->selected);
@@ -176,7 +181,9 @@ void HydroelasticPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
   ModulusSlider(modulus_in_force, &st, ui, actions);
   ResolutionSlider(resolution_in_force, &st, *ui, actions);
   PendingRequestNote(modulus_in_force, resolution_in_force, *ui, &st);
-  ImGui::TextColored(kDimColor, "p = E_h * eps; finer meshes cost more per step");
+  ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+  ImGui::TextWrapped("p = E_h * eps; finer meshes cost more per step");
+  ImGui::PopStyleColor();
 }
 
 }  // namespace contactlab

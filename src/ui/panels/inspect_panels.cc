@@ -39,7 +39,9 @@ void SelectedBodyPanel(const Snapshot& snapshot, const InspectState& state) {
 }
 
 void GhostPanel(const Snapshot& snapshot, InspectState* state, UiActions* actions) {
-  ImGui::SetNextItemWidth(110);
+  float combo_w = 0;  // the longest choice ("Regularized Lagged") in full
+  for (const char* label : kApproximationLabels) combo_w = std::max(combo_w, ComboWidthFor(label));
+  ImGui::SetNextItemWidth(combo_w);
   ImGui::Combo("approximation##ghost", &state->ghost_approximation, kApproximationLabels,
                std::size(kApproximationLabels));
   ImGui::Checkbox("friction", &state->ghost_friction_override);

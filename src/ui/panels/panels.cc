@@ -161,11 +161,14 @@ const char* FactorizationLabel(LinearSolverType type) {
   }
 }
 
-// Automatic (ui/state/auto_quality.h: lowered below 30 fps) or one level fixed.
+// Automatic (ui/state/auto_quality.h: lowered below 30 fps) or one level fixed; on a row of its
+// own under its label, so that "auto: MSAA 4x, soft shadows 1024x1024" shows in full.
 void RenderQualityCombo(AutoQuality* q) {
   const std::string current = (q->automatic() ? "auto: " : "") + QualityLabel(q->quality());
-  ImGui::SetNextItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - 60.0f));
-  if (ImGui::BeginCombo("quality", current.c_str())) {
+  ImGui::TextUnformatted("render quality");
+  ImGui::SetNextItemWidth(
+      std::max(ImGui::GetContentRegionAvail().x, ComboWidthFor(current.c_str())));
+  if (ImGui::BeginCombo("##quality", current.c_str())) {
     if (ImGui::Selectable("auto (lowered below 30 fps)", q->automatic())) q->SetAutomatic(true);
     for (int level = 0; level < q->num_levels(); ++level) {
       const std::string label = QualityLabel(q->quality(level));
@@ -211,12 +214,15 @@ void SolverPanel(const Snapshot& snapshot, UiState* ui) {
 void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   RenderLayers& l = ui->layers;
   ImGui::Checkbox("bodies", &l.bodies);
-  if (snapshot.alignment.active)
-    ImGui::Checkbox("alignment aids (peg axis, hole rim, HUD)", &l.alignment);
   ImGui::SameLine(120);
   ImGui::Checkbox("grid", &l.grid);
   ImGui::SameLine(200);
   ImGui::Checkbox("shadows", &l.shadows);
+  if (snapshot.alignment.active) {
+    ImGui::Checkbox("alignment aids", &l.alignment);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("the peg's axis to the hole, the hole's rim, HUD");
+  }
   ImGui::Checkbox("contact points", &l.contact_points);
   ImGui::SameLine(200);
   ImGui::Checkbox("body frames", &l.body_frames);
@@ -235,7 +241,10 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   }
   auto float_log_slider = [&](const char* label, float* value, double min, double max) {
     double v = *value;
-    ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - 110.0f));
+    // The label follows on the same line: the slider leaves it its width.
+    ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x -
+                                                ImGui::CalcTextSize(label).x -
+                                                ImGui::GetStyle().ItemSpacing.x));
     if (LogSlider(label, &v, min, max, &ui->edit_value) && v > 0) *value = static_cast<float>(v);
     ImGui::SameLine();
     ImGui::TextUnformatted(label);

@@ -16,6 +16,11 @@ bool SliderDouble(const char* label, double* value, double min, double max, cons
 
 }  // namespace
 
+float ComboWidthFor(const char* preview) {
+  return ImGui::CalcTextSize(preview).x + 2 * ImGui::GetStyle().FramePadding.x +
+         ImGui::GetFrameHeight();
+}
+
 bool LogSlider(const char* id, double* value, double min, double max, double* edit_buffer) {
   // ImGuiSliderFlags_Logarithmic in Dear ImGui 1.86 derives its "zero" from the display
   // format's precision (10 for "%e" formats), which breaks ranges like 1e-6..1e-1; slide over

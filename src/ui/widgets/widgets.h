@@ -24,6 +24,11 @@ inline constexpr ContactApproximation kApproximationChoices[] = {
     ContactApproximation::kRegularizedLagged};
 static_assert(std::size(kApproximationLabels) == std::size(kApproximationChoices));
 
+// The width a combo needs to show `preview` in full, its arrow button included: a combo at least
+// this wide never cuts its choice off (one wider than its panel shows as such, and the panels'
+// layout test finds it).
+float ComboWidthFor(const char* preview);
+
 // A slider over log10 of a positive value spanning decades (values ≤ 0 show at the left end);
 // right-click or double-click types a value (into *edit_buffer while the editor is open).
 // Returns true when the value changed.

@@ -1,7 +1,17 @@
-// The panels of panels.h without a window: what they take from the snapshot each frame.
+// The panels of panels.h without a window: what they take from the snapshot each frame, and
+// their layout through Dear ImGui, headless (a context without a window or renderer).
 #include "ui/panels/panels.h"
 
 #include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <string>
+
+#include "io/scene_loader.h"
+#include "ui/panels/inspect_panels.h"
+#include "ui/view/camera_views.h"
 
 namespace contactlab {
 namespace {
@@ -20,6 +30,99 @@ TEST(Panels, ThePlotsFollowTheTimelinesStepAndReturnToTheHead) {
   snapshot.time_s = 2.0;
   FollowTimeline(snapshot, &window);
   EXPECT_FALSE(window.cursor_s.has_value());
+}
+
+// Every panel at 1440 × 900 with every section open and every optional row shown, as the
+// window draws them (DrawUi, then the Inspect window where the application places it).
+class PanelsAt1440x900 : public ::testing::Test {
+ protected:
+  static constexpr float kW = 1440;
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(kW, height_);
+    io.DeltaTime = 1.0f / 60.0f;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // builds the font atlas NewFrame needs
+    ImGui::StyleColorsDark();                       // as ui/window.cc; sizes are the defaults
+    World world(LoadSceneFile(ResolveScenePath("peg_in_hole")));
+    FillSnapshot(world, 0, 0, &snapshot_);
+    snapshot_.teleop.active = true;
+    snapshot_.alignment.active = true;
+    snapshot_.timeline.records = 100;
+    snapshot_.timeline.newest_s = 40.0;
+    ui_.current_scene = "peg_in_hole";
+    ui_.builtin_scenes = {"peg_in_hole", "peg_in_hole_hydroelastic"};
+    ui_.defaults = ComputeSceneDefaults(*snapshot_.scene);
+    ui_.views = DefaultCameraViews(*snapshot_.scene, "");
+    ui_.render_quality.SetAutomatic(true);  // the combo's longest preview: "auto: ..."
+    ui_.layers.traction_arrows = true;      // its scale row
+    ui_.layers.pressure_auto = false;       // the max pressure row
+    inspect_.selected_body = snapshot_.scene->FindBody("peg");
+    inspect_.ghost_approximation = 3;                        // "Regularized Lagged", the longest
+    ui_.layers.contact_colors = ContactColorMode::kGliding;  // "gliding offset", the longest
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  void Frame() {
+    ImGui::GetIO().DisplaySize = ImVec2(kW, height_);
+    ImGui::NewFrame();
+    UiActions actions;
+    const PlotData plots(PlotSeriesNames(), 16);
+    DrawUi(snapshot_, plots, kW, height_, &ui_, &actions);
+    const PanelLayout layout = ComputePanelLayout(kW, height_, true);
+    InspectWindow(snapshot_,
+                  PlaceInspectWindow(kW, height_, layout.plots_h,
+                                     ShownInsetRect(snapshot_, ui_.views, kW, height_)),
+                  &inspect_, &actions);
+    ImGui::Render();
+  }
+
+  // Opens or closes collapsing headers and tree nodes of a window (their state is kept per ID).
+  static void SetOpen(const char* window_name, std::initializer_list<const char*> headers,
+                      bool open) {
+    ImGuiWindow* window = ImGui::FindWindowByName(window_name);
+    ASSERT_NE(window, nullptr) << window_name;
+    for (const char* h : headers) window->StateStorage.SetInt(window->GetID(h), open ? 1 : 0);
+  }
+
+  // How far the window's widest row reaches past the right edge of its content region [px].
+  static float Overflow(const char* window_name) {
+    const ImGuiWindow* window = ImGui::FindWindowByName(window_name);
+    if (window == nullptr) return -1;
+    return window->DC.CursorMaxPos.x - window->WorkRect.Max.x;
+  }
+
+  float height_ = 900;
+  Snapshot snapshot_;
+  UiState ui_;
+  InspectState inspect_;
+};
+
+TEST_F(PanelsAt1440x900, EveryLabelFitsItsPanel) {
+  // The sidebar's sections one at a time, so that a failure names the section, in a window as
+  // wide but less tall: the sidebar is as wide (340 pixels) and scrolls, as it does at 900 with
+  // the sections open by default. Then the plots and the Inspect window opened, at 1440 × 900.
+  height_ = 300;
+  Frame();
+  const auto sections = {"Simulation", "Contact model", "Hydroelastic",     "Solver",
+                         "Contacts",   "Teleoperation", "Camera and layers"};
+  for (const char* section : sections) {
+    SetOpen("contactlab", sections, false);
+    SetOpen("contactlab", {section, "keys"}, true);
+    for (int i = 0; i < 3; ++i) Frame();
+    ASSERT_TRUE(ImGui::FindWindowByName("contactlab")->ScrollbarY) << section;
+    EXPECT_LE(Overflow("contactlab"), 0.5f) << section << ": a row is cut off at its right edge";
+  }
+  height_ = 900;
+  ImGui::SetWindowCollapsed("Inspect", false);
+  for (int i = 0; i < 3; ++i) Frame();
+  ASSERT_FALSE(ImGui::FindWindowByName("Inspect")->Collapsed);
+  for (const char* window : {"Plots", "Inspect"}) {
+    EXPECT_LE(Overflow(window), 0.5f) << window << ": a row is cut off at its right edge";
+  }
 }
 
 }  // namespace
