@@ -118,7 +118,7 @@ void PlotPngControls(const char* const* plot_names, int num_plots, ContactInspec
   ImGui::SetNextItemWidth(80);
   ImGui::Combo("##png_plot", &state->png_plot, plot_names, num_plots);
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(110);
+  ImGui::SetNextItemWidth(145);  // its hint in full
   ImGui::InputTextWithHint("##png_path", "(time-stamped name)", state->plot_png_path,
                            sizeof state->plot_png_path);
   ImGui::SameLine();

@@ -41,7 +41,7 @@ std::string ExportPlotPng(const std::vector<uint8_t>& rgba, int fb_w, int fb_h, 
 // and button (plots panel toolbar). They set the actions' export flags.
 void ContactExportControls(const Snapshot& snapshot, ContactInspectorState* state,
                            UiActions* actions);
-inline constexpr float kPlotPngControlsWidth = 260.0f;  // their width, spacing included
+inline constexpr float kPlotPngControlsWidth = 295.0f;  // their width, spacing included
 void PlotPngControls(const char* const* plot_names, int num_plots, ContactInspectorState* state,
                      UiActions* actions);
 
