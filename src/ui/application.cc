@@ -389,16 +389,22 @@ void Application::Impl::Draw(const Snapshot& snapshot, const Camera& view, bool 
   int fb_w = 0, fb_h = 0;
   window->FramebufferSize(&fb_w, &fb_h);
   const ImGuiIO& io = ImGui::GetIO();
+  const Clock::time_point scene_start = Clock::now();
   if (const std::string error = drawing.DrawScene(snapshot, view, ui, ghost.get(), fb_w, fb_h,
                                                   io.DisplaySize.x, io.DisplaySize.y);
       !error.empty()) {
     AddError("renderer: " + error, &ui);
   }
+  if (finish_parts) drawing.Finish();
+  const Clock::time_point panels_start = Clock::now();
   if (const std::string error =
           drawing.DrawPanels(panels_built, ui.render_quality.quality(), fb_w, fb_h);
       !error.empty()) {
     AddError("panel layer: " + error, &ui);
   }
+  if (finish_parts) drawing.Finish();
+  last_cost.scene_ms = Milliseconds(panels_start - scene_start);
+  last_cost.panels_ms = Milliseconds(Clock::now() - panels_start);
   ReadBack(fb_w, fb_h, capture);
 }
 
@@ -420,7 +426,7 @@ void Application::Impl::SwapAndPace(const FrameWork& work) {
   last_work_cpu_ms = ThreadCpuMs() - work.cpu_start_ms;
   timer.EndWork(last_work_cpu_ms);
   if (window->SwapBuffers()) quit = true;
-  const double swap_ms = Milliseconds(Clock::now() - swap_start);
+  const double swap_ms = last_cost.swap_ms = Milliseconds(Clock::now() - swap_start);
   if (const std::optional<Clock::time_point> due = pacing.EndFrame(work.wall_start, swap_ms)) {
     if (Clock::now() < *due) std::this_thread::sleep_until(*due);
   }

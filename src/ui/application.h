@@ -91,11 +91,21 @@ struct FrameStats {
   int quality_level = 0;    // the render quality's level at the end (ui/state/auto_quality.h)
 };
 
+// Wall time of a frame's parts [ms]: the 3-D scene (shadow map, main view, inset, scaled to the
+// window), the panels (built and drawn, or their layer blended) and the buffer swap. In a run
+// with a trace each part ends with glFinish, so that the GL's work is counted in the part that
+// asked for it, not in the swap (a software renderer draws at the flush).
+struct FrameCost {
+  double scene_ms = 0, panels_ms = 0, swap_ms = 0;
+};
+
 // Per frame of a run (RunFor with a trace), for --gui-stats.
 struct FrameTrace {
   std::vector<double> frame_ms;     // frame period, start to start (swap and cap sleep included)
   std::vector<double> work_ms;      // wall time in our code: frame start to just before the swap
   std::vector<double> work_cpu_ms;  // the render thread's CPU time over the same span
+  // Where the frame's wall time went (FrameCost): the 3-D scene, the panels and the swap.
+  std::vector<double> scene_ms, panels_ms, swap_ms;
   // The newest snapshot at each frame: when the sim thread published it (seconds since the run
   // began) and its simulated time. Samples of the sim thread's progress, exact to the step.
   std::vector<double> published_s, sim_time_s;
@@ -120,6 +130,7 @@ class Application {
   // Runs n frames of the normal loop (never waiting for the solver) / frames for a wall time.
   // The sim thread runs free, paced to wall time (resumed if a stepped run paused it).
   FrameStats RunFrames(int n);
+  // With a trace, every frame's parts end with glFinish (FrameCost).
   FrameStats RunFor(double seconds, FrameTrace* trace = nullptr);
 
   // Frames in lockstep with simulated time (tests, scripted demos): the sim thread is paused

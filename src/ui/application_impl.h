@@ -73,6 +73,8 @@ struct Application::Impl {
   bool pending_screenshot = false;  // F12: save this frame once it is drawn
   float frame_period_s = 0;         // start to start (the camera's easing)
   double last_work_ms = 0, last_work_cpu_ms = 0;  // the last frame's, in our code
+  FrameCost last_cost;                            // the last frame's parts
+  bool finish_parts = false;  // glFinish after the scene and the panels (a traced run)
 
   // application.cc: construction.
   explicit Impl(const ApplicationOptions& o);

@@ -50,7 +50,7 @@ void Application::Impl::MeasuredFrame(GuiRunStats* stats) {
   const Clock::time_point start = Clock::now();
   Frame(nullptr);
   const double frame_ms = 1000.0 * Seconds(Clock::now() - start);
-  stats->AddFrame(frame_ms, last_work_ms, last_work_cpu_ms, *runtime->Latest(),
+  stats->AddFrame(frame_ms, last_work_ms, last_work_cpu_ms, last_cost, *runtime->Latest(),
                   ui.render_quality.level());
 }
 
@@ -79,7 +79,9 @@ FrameStats Application::RunFor(double seconds, FrameTrace* trace) {
   a.EnsureStarted();
   const Clock::time_point start = Clock::now();
   GuiRunStats stats(start, a.runtime->Latest()->step_index, trace);
+  a.finish_parts = trace != nullptr;
   while (Seconds(Clock::now() - start) < seconds && !a.quit) a.MeasuredFrame(&stats);
+  a.finish_parts = false;
   return a.Finish(stats);
 }
 

@@ -90,6 +90,8 @@ std::string FrameDrawing::DrawPanels(bool built, const RenderQuality& quality, i
   return "";
 }
 
+void FrameDrawing::Finish() const { glFinish(); }
+
 std::vector<uint8_t> FrameDrawing::ReadPixels(int fb_w, int fb_h) const {
   return renderer_ ? renderer_->ReadPixels(fb_w, fb_h) : std::vector<uint8_t>{};
 }

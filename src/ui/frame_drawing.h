@@ -48,6 +48,8 @@ class FrameDrawing {
   // their last build. Returns "" or the layer's error (the panels then go straight into every
   // frame).
   std::string DrawPanels(bool built, const RenderQuality& quality, int fb_w, int fb_h);
+  // Waits until the GL has drawn everything asked of it (the frame cost split, FrameCost).
+  void Finish() const;
   // The frame just drawn, RGBA rows top to bottom (empty without a renderer).
   std::vector<uint8_t> ReadPixels(int fb_w, int fb_h) const;
   // The world-to-clip matrix of the last scene drawn: what the user sees, and points at.

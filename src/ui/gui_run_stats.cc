@@ -10,7 +10,7 @@ GuiRunStats::GuiRunStats(Clock::time_point start, uint64_t start_step, FrameTrac
 }
 
 void GuiRunStats::AddFrame(double frame_ms, double work_ms, double work_cpu_ms,
-                           const Snapshot& latest, int quality_level) {
+                           const FrameCost& cost, const Snapshot& latest, int quality_level) {
   ++frames_;
   work_cpu_ms_sum_ += work_cpu_ms;
   max_frame_ms_ = std::max(max_frame_ms_, frame_ms);
@@ -18,6 +18,9 @@ void GuiRunStats::AddFrame(double frame_ms, double work_ms, double work_cpu_ms,
   trace_->frame_ms.push_back(frame_ms);
   trace_->work_ms.push_back(work_ms);
   trace_->work_cpu_ms.push_back(work_cpu_ms);
+  trace_->scene_ms.push_back(cost.scene_ms);
+  trace_->panels_ms.push_back(cost.panels_ms);
+  trace_->swap_ms.push_back(cost.swap_ms);
   trace_->published_s.push_back(std::chrono::duration<double>(latest.published - start_).count());
   trace_->sim_time_s.push_back(latest.time_s);
   trace_->quality_level.push_back(quality_level);

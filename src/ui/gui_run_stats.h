@@ -22,10 +22,10 @@ class GuiRunStats {
   GuiRunStats(Clock::time_point start, uint64_t start_step, FrameTrace* trace = nullptr);
 
   // One frame of the run: its wall time (start to start, swap and sleep included), the wall
-  // and CPU time in contactlab's own code, the sim thread's newest snapshot after it and the
-  // render quality's level it was drawn at.
-  void AddFrame(double frame_ms, double work_ms, double work_cpu_ms, const Snapshot& latest,
-                int quality_level);
+  // and CPU time in contactlab's own code, where its time went, the sim thread's newest
+  // snapshot after it and the render quality's level it was drawn at.
+  void AddFrame(double frame_ms, double work_ms, double work_cpu_ms, const FrameCost& cost,
+                const Snapshot& latest, int quality_level);
   // The run's statistics when it ends at `end`; `latest` the newest snapshot then, `errors`
   // the messages in the banner, `quality_level` the render quality's level, `quality_label`
   // its QualityLabel (the trace's final_quality).

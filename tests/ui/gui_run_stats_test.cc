@@ -24,9 +24,9 @@ Snapshot At(uint64_t step, double time_s, Clock::time_point published) {
 
 TEST(GuiRunStats, AFrameRunsStatisticsAreItsFramesOverItsWallTime) {
   GuiRunStats stats(kStart, 100);
-  stats.AddFrame(20.0, 4.0, 3.0, At(110, 0.11, kStart), 0);
-  stats.AddFrame(50.0, 6.0, 5.0, At(130, 0.13, kStart), 1);
-  stats.AddFrame(30.0, 5.0, 4.0, At(150, 0.15, kStart), 1);
+  stats.AddFrame(20.0, 4.0, 3.0, {}, At(110, 0.11, kStart), 0);
+  stats.AddFrame(50.0, 6.0, 5.0, {}, At(130, 0.13, kStart), 1);
+  stats.AddFrame(30.0, 5.0, 4.0, {}, At(150, 0.15, kStart), 1);
   const FrameStats s =
       stats.Finish(kStart + milliseconds(120), At(160, 0.16, kStart), 2, 1, "label");
   EXPECT_EQ(s.frames, 3);
@@ -63,12 +63,15 @@ TEST(GuiRunStats, TheTraceHoldsEveryFrameAndTheFinalQuality) {
   trace.frame_ms = {99.0};  // of an earlier run: cleared
   GuiRunStats stats(kStart, 0, &trace);
   EXPECT_TRUE(trace.frame_ms.empty());
-  stats.AddFrame(16.0, 3.0, 2.5, At(5, 0.005, kStart + milliseconds(10)), 0);
-  stats.AddFrame(17.0, 3.5, 3.0, At(12, 0.012, kStart + milliseconds(25)), 2);
+  stats.AddFrame(16.0, 3.0, 2.5, {8.0, 1.5, 6.0}, At(5, 0.005, kStart + milliseconds(10)), 0);
+  stats.AddFrame(17.0, 3.5, 3.0, {9.0, 0.5, 7.0}, At(12, 0.012, kStart + milliseconds(25)), 2);
   stats.Finish(kStart + milliseconds(40), At(12, 0.012, kStart), 0, 2, "the label");
   EXPECT_EQ(trace.frame_ms, (std::vector<double>{16.0, 17.0}));
   EXPECT_EQ(trace.work_ms, (std::vector<double>{3.0, 3.5}));
   EXPECT_EQ(trace.work_cpu_ms, (std::vector<double>{2.5, 3.0}));
+  EXPECT_EQ(trace.scene_ms, (std::vector<double>{8.0, 9.0}));
+  EXPECT_EQ(trace.panels_ms, (std::vector<double>{1.5, 0.5}));
+  EXPECT_EQ(trace.swap_ms, (std::vector<double>{6.0, 7.0}));
   ASSERT_EQ(trace.published_s.size(), 2u);
   EXPECT_DOUBLE_EQ(trace.published_s[0], 0.010);  // since the run began
   EXPECT_DOUBLE_EQ(trace.published_s[1], 0.025);

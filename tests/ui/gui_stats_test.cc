@@ -24,6 +24,9 @@ FrameTrace Trace(double seconds, double rate, double stall_from = -1, double sta
     trace.frame_ms.push_back(100.0);
     trace.work_ms.push_back(5.0);
     trace.work_cpu_ms.push_back(4.0);
+    trace.scene_ms.push_back(60.0);
+    trace.panels_ms.push_back(10.0);
+    trace.swap_ms.push_back(25.0);
     trace.quality_level.push_back(0);
   }
   return trace;
@@ -81,8 +84,11 @@ TEST(GuiStats, TheJsonHoldsTheSettingsAndTheSummary) {
   for (const char* expected :
        {"\"scene\": \"a scene\"", "\"width\": 640", "\"frames\": 41", "\"fps\": 10,",
         "\"frame_ms\": {\"mean\": 100, \"median\": 100, \"p99\": 100, \"max\": 100}",
-        "\"work_ms\": {\"mean\": 5, \"median\": 5, \"p99\": 5}", "\"label\": \"the label\"",
-        "\"changes\": 0", "\"min_0.5s_window\": 0}"}) {
+        "\"work_ms\": {\"mean\": 5, \"median\": 5, \"p99\": 5}",
+        "\"frame_cost_ms\": {\"scene\": {\"mean\": 60, \"median\": 60, \"p99\": 60}, "
+        "\"panels\": {\"mean\": 10, \"median\": 10, \"p99\": 10}, "
+        "\"swap\": {\"mean\": 25, \"median\": 25, \"p99\": 25}}",
+        "\"label\": \"the label\"", "\"changes\": 0", "\"min_0.5s_window\": 0}"}) {
     EXPECT_NE(json.find(expected), std::string::npos) << expected << " in " << json;
   }
   EXPECT_THROW(WriteGuiStats("/no/such/dir/stats.json", options, 4.0, stats, trace),

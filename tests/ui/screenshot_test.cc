@@ -458,7 +458,7 @@ TEST(Screenshot, PegInHoleShowsTheAlignmentAids) {
 // --gui-stats writes the run's frame statistics as JSON; with --fixed-quality the quality stays at
 // the best level whatever the frame rate. (The automatic quality stepping down on slow frames is
 // tested in frames of a known period: ApplicationQuality in application_test.cc.)
-TEST(GuiStats, FixedQualityKeepsTheBestLevelAndTheJsonSaysSo) {
+TEST(GuiStats, FixedQualityKeepsTheBestLevelAndTheJsonSaysSoWithTheFrameCost) {
   CONTACTLAB_REQUIRE_DISPLAY();
   // The value of a key of the JSON the run wrote.
   const auto field = [](const std::string& json, const std::string& key) {
@@ -479,6 +479,10 @@ TEST(GuiStats, FixedQualityKeepsTheBestLevelAndTheJsonSaysSo) {
   EXPECT_GT(std::stoi(field(json, "frames")), 0) << json;
   EXPECT_EQ(std::stoi(field(json, "changes")), 0) << json;
   EXPECT_EQ(field(json, "label").rfind("\"MSAA 4x, soft shadows 1024x1024\"", 0), 0u) << json;
+  // Where the frames' time went: the 3-D view's share is measured (its first field, the mean).
+  const size_t cost = json.find("\"frame_cost_ms\": {\"scene\":");
+  ASSERT_NE(cost, std::string::npos) << json;
+  EXPECT_GT(std::stod(field(json.substr(cost), "mean")), 0.0) << json;
 }
 
 }  // namespace
