@@ -256,6 +256,9 @@ struct Renderer::Impl {
   ShadowCasters shadow_casters;
   float shadow_texel_m = 0;
   int shadow_map_draws = 0;
+  // The full view of this scene (BeginScene … EndScene) has its casters in the map: an inset
+  // after it uses that map as it is (ShadowPass).
+  bool scene_has_shadow_map = false;
   ShadowMap shadow_map;
   ShapeMeshCache shape_meshes;
   GpuMesh ground_quad;
@@ -443,10 +446,14 @@ void Renderer::SetQuality(const RenderQuality& quality) { impl_->quality = quali
 const RenderQuality& Renderer::quality() const { return impl_->quality; }
 
 void Renderer::BeginScene(int width, int height) {
+  impl_->scene_has_shadow_map = false;
   impl_->scene_target.Begin(width, height, impl_->quality.msaa_samples);
 }
 
-void Renderer::EndScene() { impl_->scene_target.End(); }
+void Renderer::EndScene() {
+  impl_->scene_target.End();
+  impl_->scene_has_shadow_map = false;
+}
 
 void Renderer::Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
                       int width, int height, const Snapshot* ghost) {
@@ -549,13 +556,22 @@ void Renderer::Impl::ClassifyGeometries(Frame* f) {
   }
 }
 
-// The shadow map for this frame: the map of an earlier frame (or of the full view, for an
-// inset) while it shows every caster within a fraction of a texel (render/shadow_casters.h),
-// else drawn again.
+// The shadow map for this frame: the map of an earlier frame while it shows every caster within
+// a fraction of a texel (render/shadow_casters.h), else drawn again. An inset after the full
+// view takes the full view's map as it is: the light's view does not depend on the camera, and
+// the casters seen see-through from the inset's camera (SeeThroughGeometries) would otherwise
+// make a map of their own, drawn again for the full view in the next frame — two shadow passes
+// a frame.
 void Renderer::Impl::ShadowPass(Frame* f) {
   f->normal_offset = 0;
   f->shadows = false;
+  if (!f->inset) scene_has_shadow_map = false;
   if (!f->layers.shadows || !f->layers.bodies) return;
+  if (f->inset && scene_has_shadow_map) {
+    f->shadows = true;
+    f->normal_offset = 1.5f * shadow_texel_m;
+    return;
+  }
   CollectShadowCasters(*f);
   const ShadowMapInputs inputs{scene, scene_generation, quality.shadow_map_size,
                                f->layers.visual_geometry};
@@ -563,6 +579,7 @@ void Renderer::Impl::ShadowPass(Frame* f) {
     if (!DrawShadowMap(*f)) return;
     shadow_casters.Remember(inputs);
   }
+  if (!f->inset) scene_has_shadow_map = true;
   f->shadows = true;
   f->normal_offset = 1.5f * shadow_texel_m;
 }

@@ -64,6 +64,8 @@ class Renderer {
               int height, const Snapshot* ghost = nullptr);
   // The same into the rectangle of the current framebuffer with lower left corner (x, y) and
   // size width × height pixels (a picture-in-picture inset); only that rectangle is cleared.
+  // After Render in the same scene (BeginScene … EndScene) it shades with the full view's
+  // shadow map as it is, never drawing one of its own.
   void RenderInset(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
                    int x, int y, int width, int height, const Snapshot* ghost = nullptr);
   // Reads the current framebuffer back as RGBA8 rows top to bottom (for screenshots); alpha

@@ -811,6 +811,32 @@ TEST_F(RendererTest, StaticGeometryInFrontOfDynamicBodiesIsSeeThrough) {
   EXPECT_EQ(a, b);
 }
 
+// The inset takes the full view's shadow map even where its own camera sees other casters (the
+// wall see-through from the full view's side casts no shadow there, but would from the inset's):
+// one shadow pass for the first frame and none for the next frames of the same poses, not two a
+// frame.
+TEST_F(RendererTest, AnInsetDrawsNoShadowMapOfItsOwn) {
+  const auto scene = WallScene();
+  const Snapshot snapshot = SettledSnapshot(scene, 1);
+  Camera through_wall;
+  through_wall.target = Eigen::Vector3f(0, 0, 0.05f);
+  through_wall.distance_m = 1.5f;
+  through_wall.yaw_rad = 0.0f;  // from +x: the wall is see-through
+  through_wall.pitch_rad = 0.15f;
+  Camera behind = through_wall;
+  behind.yaw_rad = static_cast<float>(M_PI);  // from −x: the wall is opaque and casts
+  Renderer renderer(ShaderDirectory());
+  const RenderLayers layers;
+  for (int frame = 0; frame < 3; ++frame) {
+    renderer.BeginScene(kWidth, kHeight);
+    renderer.Render(snapshot, through_wall, layers, kWidth, kHeight);
+    renderer.RenderInset(snapshot, behind, layers, 380, 260, 240, 200);
+    renderer.EndScene();
+    EXPECT_EQ(renderer.num_shadow_map_draws(), 1) << "frame " << frame;
+  }
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 TEST_F(RendererTest, EmptySnapshotAndDegenerateSizesDoNotCrash) {
   Renderer renderer(ShaderDirectory());
   Snapshot empty;
