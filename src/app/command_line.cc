@@ -75,8 +75,8 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--msaa", out->msaa_samples,
                   "GUI anti-aliasing samples: 0, 2, 4 or 8 (default 4; the most the GUI uses)");
   app->add_flag("--fixed-quality", out->fixed_quality,
-                "GUI: keep --msaa and the shadow resolution even below 30 fps (default: lower "
-                "them while frames are slow)");
+                "GUI: keep --msaa, the shadow and the 3-D resolution even below 30 fps (default: "
+                "lower them while frames are slow)");
   app->add_option("--gui-stats", out->gui_stats_path,
                   "run the GUI for --duration s of wall time, write frame/sim timing JSON, exit");
   app->add_option("--contact-colors", out->contact_colors,

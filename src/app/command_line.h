@@ -30,8 +30,9 @@ struct CommandLine {
   // Xvfb); 0: uncapped. Default: ApplicationOptions::max_fps.
   std::optional<double> max_fps;
   int msaa_samples = -1;  // --msaa N: multisample anti-aliasing samples (-1: the default, 4)
-  // --fixed-quality: the GUI keeps --msaa and its shadow map's size however slow the frames
-  // (else the render quality drops below 30 fps: ui/state/auto_quality.h).
+  // --fixed-quality: the GUI keeps --msaa, its shadow map's size and the 3-D view's full
+  // resolution however slow the frames (else the render quality drops below 30 fps:
+  // ui/state/auto_quality.h).
   bool fixed_quality = false;
   // --gui-stats FILE: run the GUI for --duration seconds of wall time, write frame and sim
   // timing statistics as JSON, exit.

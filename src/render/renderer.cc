@@ -445,9 +445,10 @@ void Renderer::SetQuality(const RenderQuality& quality) { impl_->quality = quali
 
 const RenderQuality& Renderer::quality() const { return impl_->quality; }
 
-void Renderer::BeginScene(int width, int height) {
+PixelSize Renderer::BeginScene(int width, int height) {
   impl_->scene_has_shadow_map = false;
-  impl_->scene_target.Begin(width, height, impl_->quality.msaa_samples);
+  return impl_->scene_target.Begin(width, height, impl_->quality.msaa_samples,
+                                   impl_->quality.scene_scale);
 }
 
 void Renderer::EndScene() {

@@ -43,14 +43,16 @@ class Renderer {
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
 
-  // Takes effect at the next BeginScene (sample count) and Render (shadow map).
+  // Takes effect at the next BeginScene (sample count, scene scale) and Render (shadow map).
   void SetQuality(const RenderQuality& quality);
   const RenderQuality& quality() const;
   // A frame's scene (Render, then any RenderInset) is drawn between these two: BeginScene binds
-  // a multisampled offscreen framebuffer of width × height pixels when the quality asks for
-  // samples (else leaves the current one bound), EndScene resolves it into the framebuffer that
-  // was bound and binds that again. Without them the scene is drawn single-sampled.
-  void BeginScene(int width, int height);
+  // an offscreen framebuffer when the quality asks for samples or a scene scale below 1 (else
+  // leaves the current one bound, width × height pixels) and returns the size to draw the scene
+  // at, the framebuffer's scaled by RenderQuality::scene_scale (render/scene_target.h); EndScene
+  // resolves the samples and scales the scene up into the framebuffer that was bound, and binds
+  // that again. Without them the scene is drawn single-sampled at the size Render is given.
+  PixelSize BeginScene(int width, int height);
   void EndScene();
   // Draws the snapshot into the current framebuffer (width × height pixels; the framebuffer
   // bound on entry is bound again on return). Meshes are built when the scene

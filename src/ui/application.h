@@ -46,11 +46,13 @@ struct ApplicationOptions {
   // that the render loop leaves the CPU to the sim thread. 0: uncapped. Not in screenshots.
   double max_fps = 60.0;
   int msaa_samples = 4;  // the scene's samples per pixel at the best render quality
-  // Lower the render quality (samples, then shadow resolution) while the frame rate is below
-  // 30 fps, raise it again when frames are fast (ui/state/auto_quality.h); false: keep the best.
+  // Lower the render quality (samples, shadow resolution, the panels' rate, the 3-D view's
+  // resolution) while the frame rate is below 30 fps, raise it again when frames are fast
+  // (ui/state/auto_quality.h); false: keep the best.
   bool auto_quality = true;
   // ≥ 0: the render quality fixed at this level of the ladder from the start (0 the best; the
-  // last slows the panels; ui/state/auto_quality.h), whatever auto_quality says.
+  // last ones slow the panels and scale the 3-D view; ui/state/auto_quality.h), whatever
+  // auto_quality says.
   int quality_level = -1;
   std::string shader_dir;              // empty: ShaderDirectory()
   double artificial_step_delay_s = 0;  // testing: the solver made slow

@@ -45,13 +45,15 @@ std::string FrameDrawing::DrawScene(const Snapshot& snapshot, const Camera& view
   std::string error;
   if (renderer_ && fb_w > 0 && fb_h > 0) {
     try {
-      renderer_->BeginScene(fb_w, fb_h);
-      renderer_->Render(snapshot, view, ui.layers, fb_w, fb_h, ghost);
-      DrawCameraInset(*renderer_, snapshot, ui.views, ui.layers, fb_w, fb_h, display_w, display_h,
-                      ghost);
+      // At a scene scale below 1 the view is drawn smaller and stretched over the window, so
+      // picking reads the projection of the size drawn: a point lands where it is seen.
+      const PixelSize drawn = renderer_->BeginScene(fb_w, fb_h);
+      renderer_->Render(snapshot, view, ui.layers, drawn.width, drawn.height, ghost);
+      DrawCameraInset(*renderer_, snapshot, ui.views, ui.layers, drawn.width, drawn.height,
+                      display_w, display_h, ghost);
       renderer_->EndScene();
-      view_projection_ =
-          ViewProjection(view, snapshot, static_cast<float>(fb_w) / static_cast<float>(fb_h));
+      view_projection_ = ViewProjection(
+          view, snapshot, static_cast<float>(drawn.width) / static_cast<float>(drawn.height));
       return error;
     } catch (const std::exception& e) {
       error = error_ = e.what();

@@ -40,7 +40,8 @@ class FrameDrawing {
   bool LayerIsCurrent(const RenderQuality& quality) const;
 
   // The scene into the window's framebuffer of fb_w × fb_h pixels (the window: display_w ×
-  // display_h). Returns "" or the renderer's error, after which it is dropped.
+  // display_h), drawn at the quality's scene scale and scaled up to it. Returns "" or the
+  // renderer's error, after which it is dropped.
   std::string DrawScene(const Snapshot& snapshot, const Camera& view, const UiState& ui,
                         const Snapshot* ghost, int fb_w, int fb_h, float display_w,
                         float display_h);

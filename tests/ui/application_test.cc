@@ -8,6 +8,7 @@
 #include <imgui_internal.h>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -473,6 +474,105 @@ TEST(ApplicationQuality, SlowFramesLowerTheRenderQualityAndAFixedLevelKeepsIt) {
   o.auto_quality = false;
   Application fixed(o);
   EXPECT_EQ(fixed.RunSteppedFrames(100, kSlowFramePeriod_s).quality_level, 0);
+}
+
+// The 3-D view drawn at half the window's resolution (the render quality's 50 % level) and scaled
+// up fills the view as at full resolution: block by block the same picture, only softer; the
+// panels over it stay sharp; and a body is seen where picking projects it, and selected there.
+TEST(ApplicationQuality, AHalfResolution3DViewFillsTheViewAndIsPickedWhereItIsSeen) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  ApplicationOptions o = SmallHiddenWindow("falling_sphere");
+  o.width = 960;
+  o.height = 600;
+  for (SceneBody& b : o.scene.bodies) {  // straight down: it rests where it is clicked
+    if (b.initial_velocity.size() > 0) b.initial_velocity.setZero();
+  }
+  const AutoQuality ladder(o.msaa_samples);
+  int half = 0;
+  while (half < ladder.num_levels() && ladder.quality(half).scene_scale != 0.5f) ++half;
+  ASSERT_LT(half, ladder.num_levels());
+  RenderQuality same_at_full = ladder.quality(half);
+  same_at_full.scene_scale = 1.0f;
+  ASSERT_EQ(ladder.quality(half - 2), same_at_full) << "the level with all else the same";
+
+  struct Shot {
+    std::vector<unsigned char> rgb;
+    Eigen::Vector2f sphere_px;
+  };
+  const auto shoot = [&](int level) {
+    ApplicationOptions lo = o;
+    lo.quality_level = level;
+    Application app(lo);
+    const std::string png = ::testing::TempDir() + "/scaled_view_" + std::to_string(level) + ".png";
+    app.Screenshot(60, png);  // 1 s: the sphere has landed
+    int w = 0, h = 0, channels = 0;
+    unsigned char* data = stbi_load(png.c_str(), &w, &h, &channels, 3);
+    EXPECT_TRUE(data != nullptr && w == o.width && h == o.height);
+    Shot shot;
+    if (data) shot.rgb.assign(data, data + static_cast<size_t>(w) * h * 3);
+    stbi_image_free(data);
+    const std::shared_ptr<const Snapshot> s = app.LatestSnapshot();
+    const int sphere = s->scene->FindBody("sphere");
+    shot.sphere_px = app.ProjectToWindow(s->body_poses[sphere].translation()).value();
+    if (ladder.quality(level).scene_scale < 1.0f) {  // a double-click there selects it
+      app.SetSyntheticPointer(PointerInput{shot.sphere_px.x(), shot.sphere_px.y(), false, true});
+      app.RunSteppedFrames(2);
+      EXPECT_EQ(app.selected_body(), sphere);
+    }
+    return shot;
+  };
+  const Shot full = shoot(half - 2), scaled = shoot(half);
+  ASSERT_EQ(full.rgb.size(), scaled.rgb.size());
+  ASSERT_FALSE(full.rgb.empty());
+
+  // The scene's part of the window, in 8 × 6 blocks: each block's mean colour.
+  const PanelLayout layout = ComputePanelLayout(o.width, o.height, true);
+  const int x0 = static_cast<int>(layout.sidebar_w) + 2, x1 = o.width;
+  const int y0 = 0, y1 = o.height - static_cast<int>(layout.plots_h) - 2;
+  constexpr int kCols = 8, kRows = 6;
+  const auto block_means = [&](const std::vector<unsigned char>& rgb) {
+    std::vector<Eigen::Vector3d> means;
+    for (int by = 0; by < kRows; ++by) {
+      for (int bx = 0; bx < kCols; ++bx) {
+        Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+        int n = 0;
+        for (int y = y0 + by * (y1 - y0) / kRows; y < y0 + (by + 1) * (y1 - y0) / kRows; ++y) {
+          for (int x = x0 + bx * (x1 - x0) / kCols; x < x0 + (bx + 1) * (x1 - x0) / kCols; ++x) {
+            const unsigned char* p = &rgb[3 * (static_cast<size_t>(y) * o.width + x)];
+            sum += Eigen::Vector3d(p[0], p[1], p[2]);
+            ++n;
+          }
+        }
+        means.push_back(sum / n);
+      }
+    }
+    return means;
+  };
+  const std::vector<Eigen::Vector3d> a = block_means(full.rgb), b = block_means(scaled.rgb);
+  double spread = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_LT((a[i] - b[i]).cwiseAbs().maxCoeff(), 12.0)
+        << "block " << i % kCols << ", " << i / kCols << ": " << a[i].transpose() << " at full, "
+        << b[i].transpose() << " at 50 %";
+    spread = std::max(spread, (a[i] - a[0]).cwiseAbs().maxCoeff());
+  }
+  EXPECT_GT(spread, 20.0) << "blocks unlike each other: a picture to get wrong";
+  // Softer, so not the same pixels: the scale took effect.
+  int differing = 0;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      const size_t i = 3 * (static_cast<size_t>(y) * o.width + x);
+      differing += std::abs(full.rgb[i] - scaled.rgb[i]) > 8;
+    }
+  }
+  EXPECT_GT(differing, (x1 - x0) * (y1 - y0) / 200);
+  // Where picking projects the sphere, the picture shows it (coloured; floor and sky are grey).
+  EXPECT_LT((full.sphere_px - scaled.sphere_px).norm(), 1.0f);
+  const int px = static_cast<int>(scaled.sphere_px.x()),
+            py = static_cast<int>(scaled.sphere_px.y());
+  const unsigned char* p = &scaled.rgb[3 * (static_cast<size_t>(py) * o.width + px)];
+  EXPECT_GT(std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}), 30)
+      << int(p[0]) << "," << int(p[1]) << "," << int(p[2]) << " at " << px << ", " << py;
 }
 
 TEST(ApplicationSettings, LayersCameraAndWindowSizePersistBetweenRuns) {

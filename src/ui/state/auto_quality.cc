@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "render/render_quality.h"
 
@@ -15,6 +16,7 @@ std::string QualityLabel(const RenderQuality& q) {
   std::string label =
       samples + ", " + (q.soft_shadows ? "soft" : "hard") + " shadows " + size + "x" + size;
   if (q.panel_refresh_hz > 0) label += fmt::format(", panels at {:g} Hz", q.panel_refresh_hz);
+  if (q.scene_scale < 1.0f) label += fmt::format(", 3-D at {} %", std::lround(100 * q.scene_scale));
   return label;
 }
 
@@ -25,6 +27,7 @@ AutoQuality::AutoQuality(int max_msaa_samples, bool automatic) : automatic_(auto
   levels_.push_back({0, 1024, true});
   for (const int shadow : {1024, 512, 256}) levels_.push_back({0, shadow, false});
   levels_.push_back({0, 256, false, kPanelRefreshHz});
+  for (const float scale : kSceneScales) levels_.push_back({0, 256, false, kPanelRefreshHz, scale});
 }
 
 void AutoQuality::ChangeLevel(int level) {
@@ -54,7 +57,8 @@ bool AutoQuality::OnFrame(double period_s) {
     if (level_ + 1 >= num_levels()) return false;
     // Slow right after a raise: that level stays out of reach of the automatic raises.
     if (entered_by_raise_ && since_change_s_ <= kRaiseAfterS + kWindowS) best_allowed_ = level_ + 1;
-    ChangeLevel(level_ + 1);
+    const int steps = fps_ < 0.5 * kLowFps ? 2 : 1;
+    ChangeLevel(std::min(level_ + steps, num_levels() - 1));
     return true;
   }
   fast_s_ = fps_ >= kHighFps ? fast_s_ + window : 0;

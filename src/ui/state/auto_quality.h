@@ -6,11 +6,15 @@
 // halve to none, the shadows turn hard (one filter tap instead of nine: on llvmpipe 11 → 18 fps
 // for the clutter at 1440 × 900), then the shadow map halves twice — e.g. for 4 samples
 // (4, 1024, soft) (2, 1024, soft) (0, 1024, soft) (0, 1024, hard) (0, 512, hard) (0, 256, hard)
-// — and last the panels are built kPanelRefreshHz times a second instead of every frame (and at
-// once on input; ui/panel_refresh.h): under llvmpipe they are half the render thread's work.
-// Automatic: over windows of ≥ 1 s, below kLowFps one level down; at or above kHighFps for
-// kRaiseAfterS one level up — but not back into a level that was left for being slow within
-// kRaiseAfterS of entering it (no oscillation between two levels).
+// — then the panels are built kPanelRefreshHz times a second instead of every frame (and at
+// once on input; ui/panel_refresh.h): under llvmpipe they are half the render thread's work;
+// last the 3-D view is drawn at kSceneScales of the window's resolution and scaled up
+// (RenderQuality::scene_scale): llvmpipe's time goes into shading pixels (at 1440 × 900 and
+// the level before, ~50 ms of a peg_in_hole frame), and at 50 % there are a quarter of them.
+// Automatic: over windows of ≥ 1 s, below kLowFps one level down (two below kLowFps / 2, so
+// that a software renderer reaches a usable level in seconds, not in ten); at or above kHighFps
+// for kRaiseAfterS one level up — but not back into a level that was left for being slow
+// within kRaiseAfterS of entering it (no oscillation between two levels).
 #pragma once
 
 #include <string>
@@ -21,7 +25,7 @@
 namespace contactlab {
 
 // "MSAA 4x, soft shadows 1024x1024" (the log and the Solver panel), ", panels at 5 Hz" added
-// at the last level.
+// when the panels are slowed, ", 3-D at 50 %" when the 3-D view is scaled.
 std::string QualityLabel(const RenderQuality& quality);
 
 class AutoQuality {
@@ -32,8 +36,11 @@ class AutoQuality {
   static constexpr double kRaiseAfterS = 3.0;
   // A frame longer than this is a stall (a scene load, a shader compile), not the frame rate.
   static constexpr double kStallS = 1.0;
-  // The last level's panel updates a second: numbers and plots still read as live.
+  // The slowed panels' updates a second: numbers and plots still read as live.
   static constexpr double kPanelRefreshHz = 5.0;
+  // The 3-D view's resolution at the last levels, per side: 0.35 is still a picture of the
+  // gripper and the hole at 1440 × 900 (504 × 315), scaled up.
+  static constexpr float kSceneScales[] = {0.75f, 0.5f, 0.35f};
 
   // max_msaa_samples: 0, 2, 4 or 8 (the best level's samples).
   explicit AutoQuality(int max_msaa_samples, bool automatic = true);

@@ -64,7 +64,8 @@ bool OverInset(const Snapshot& snapshot, const CameraViews& views, float display
                float x, float y);
 
 // Draws the inset camera (if any) into the current framebuffer of fb_w × fb_h pixels (the
-// window is display_w wide), with a frame and its name drawn by Dear ImGui in this frame.
+// window is display_w wide; a scene drawn at a scale below 1 gives its scaled size), with a
+// frame and its name drawn by Dear ImGui in this frame.
 void DrawCameraInset(Renderer& renderer, const Snapshot& snapshot, const CameraViews& views,
                      const RenderLayers& layers, int fb_w, int fb_h, float display_w,
                      float display_h, const Snapshot* ghost);
