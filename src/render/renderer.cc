@@ -52,6 +52,12 @@ constexpr float kMinShaftRadiusPx = 1.2f;
 constexpr float kPatchHatchPx = 3.0f;
 constexpr float kPatchGapAlpha = 0.45f;
 
+// The lit shader's albedo: an sRGB colour (0–1) in linear light, raised once per draw rather
+// than by every pixel.
+Eigen::Vector3f LinearAlbedo(const Eigen::Vector3f& srgb) {
+  return srgb.array().max(0.0f).pow(2.2f).matrix();
+}
+
 // Radius of a sphere about the shape origin that contains the shape (0 for half-spaces).
 float BoundingRadius(const Shape& s) {
   switch (s.type) {
@@ -175,6 +181,8 @@ struct Renderer::Impl {
   explicit Impl(const std::string& dir)
       : lit_soft(dir + "/lit.vert", dir + "/lit.frag"),
         lit_hard(dir + "/lit.vert", dir + "/lit.frag", "#define HARD_SHADOWS\n"),
+        ground_soft(dir + "/lit.vert", dir + "/lit.frag", "#define GROUND\n"),
+        ground_hard(dir + "/lit.vert", dir + "/lit.frag", "#define HARD_SHADOWS\n#define GROUND\n"),
         shadow(dir + "/shadow.vert", dir + "/shadow.frag"),
         overlay(dir + "/overlay.vert", dir + "/overlay.frag"),
         patch_layer(dir),
@@ -189,6 +197,8 @@ struct Renderer::Impl {
         arrow_heads(MakeConeMesh(1.0f, 1.0f, 8)) {
     lit_soft_loc = LitLocations(lit_soft);
     lit_hard_loc = LitLocations(lit_hard);
+    ground_soft_loc = LitLocations(ground_soft);
+    ground_hard_loc = LitLocations(ground_hard);
     shadow_loc = {shadow.Location("u_model"), shadow.Location("u_light_view_projection")};
     overlay_loc = {overlay.Location("u_view_projection"), overlay.Location("u_eye")};
   }
@@ -211,8 +221,8 @@ struct Renderer::Impl {
 
   struct LitUniforms {
     GLint model, normal_matrix, view_projection, light_view_projection, plane_from_mesh,
-        normal_offset, color, light_direction, eye, shadow_map, shadows, shadow_texel, shadow_bias,
-        ground, grid, plane_center, fade_start, fade_end, background, alpha;
+        normal_offset, albedo, light_direction, eye, shadow_map, shadows, shadow_texel, shadow_bias,
+        grid, plane_center, fade_start, fade_end, background, alpha;
   };
   static LitUniforms LitLocations(const ShaderProgram& p) {
     return {p.Location("u_model"),
@@ -221,14 +231,13 @@ struct Renderer::Impl {
             p.Location("u_light_view_projection"),
             p.Location("u_plane_from_mesh"),
             p.Location("u_normal_offset"),
-            p.Location("u_color"),
+            p.Location("u_albedo"),
             p.Location("u_light_direction"),
             p.Location("u_eye"),
             p.Location("u_shadow_map"),
             p.Location("u_shadows"),
             p.Location("u_shadow_texel"),
             p.Location("u_shadow_bias"),
-            p.Location("u_ground"),
             p.Location("u_grid"),
             p.Location("u_plane_center"),
             p.Location("u_fade_start"),
@@ -237,12 +246,13 @@ struct Renderer::Impl {
             p.Location("u_alpha")};
   }
 
-  // lit.frag with soft shadows and with hard ones (RenderQuality::soft_shadows); `lit` and
-  // `lit_loc` are this frame's (BeginFrame).
-  ShaderProgram lit_soft, lit_hard, shadow, overlay;
-  LitUniforms lit_soft_loc, lit_hard_loc;
+  // lit.frag with soft shadows and with hard ones (RenderQuality::soft_shadows), for bodies and
+  // for the ground; `lit`, `ground` and their locations are this frame's (BeginFrame).
+  ShaderProgram lit_soft, lit_hard, ground_soft, ground_hard, shadow, overlay;
+  LitUniforms lit_soft_loc, lit_hard_loc, ground_soft_loc, ground_hard_loc;
   const ShaderProgram* lit = &lit_soft;
-  LitUniforms lit_loc;
+  const ShaderProgram* ground = &ground_soft;
+  LitUniforms lit_loc, ground_loc;
   struct {
     GLint model, light_view_projection;
   } shadow_loc;
@@ -501,6 +511,8 @@ Renderer::Impl::Frame Renderer::Impl::BeginFrame(const Snapshot& snapshot, const
   Frame f{snapshot, layers};
   lit = quality.soft_shadows ? &lit_soft : &lit_hard;
   lit_loc = quality.soft_shadows ? lit_soft_loc : lit_hard_loc;
+  ground = quality.soft_shadows ? &ground_soft : &ground_hard;
+  ground_loc = quality.soft_shadows ? ground_soft_loc : ground_hard_loc;
   f.width = width;
   f.height = height;
   f.ng = NumGeometries(snapshot);
@@ -670,40 +682,44 @@ void Renderer::Impl::BeginMainPass(Frame* f) const {
     glStencilFunc(GL_ALWAYS, f->stencil_mark, 0xFF);
   }
 
-  lit->Use();
-  ShaderProgram::Set(lit_loc.view_projection, f->view_projection);
-  ShaderProgram::Set(lit_loc.light_view_projection, shadow_map.light_view_projection());
-  ShaderProgram::Set(lit_loc.normal_offset, f->normal_offset);
-  ShaderProgram::Set(lit_loc.light_direction, kLightDirection);
-  ShaderProgram::Set(lit_loc.eye, eye);
-  ShaderProgram::Set(lit_loc.shadows, f->shadows ? 1 : 0);
-  ShaderProgram::Set(lit_loc.shadow_texel, 1.0f / static_cast<float>(shadow_map.size()));
-  ShaderProgram::Set(lit_loc.shadow_bias, 0.5f * f->normal_offset * shadow_map.depth_per_metre());
-  ShaderProgram::Set(lit_loc.background, background);
-  ShaderProgram::Set(lit_loc.alpha, 1.0f);
-  ShaderProgram::Set(lit_loc.fade_start, 0.55f * kGroundHalfSize);
-  ShaderProgram::Set(lit_loc.fade_end, 0.95f * kGroundHalfSize);
-  ShaderProgram::Set(lit_loc.shadow_map, 0);
+  // The ground's program, then the bodies', which stays in use.
+  for (const auto& [program, loc] : {std::pair{ground, &ground_loc}, std::pair{lit, &lit_loc}}) {
+    program->Use();
+    ShaderProgram::Set(loc->view_projection, f->view_projection);
+    ShaderProgram::Set(loc->light_view_projection, shadow_map.light_view_projection());
+    ShaderProgram::Set(loc->normal_offset, f->normal_offset);
+    ShaderProgram::Set(loc->light_direction, kLightDirection);
+    ShaderProgram::Set(loc->eye, eye);
+    ShaderProgram::Set(loc->shadows, f->shadows ? 1 : 0);
+    ShaderProgram::Set(loc->shadow_texel, 1.0f / static_cast<float>(shadow_map.size()));
+    ShaderProgram::Set(loc->shadow_bias, 0.5f * f->normal_offset * shadow_map.depth_per_metre());
+    ShaderProgram::Set(loc->background, background);
+    ShaderProgram::Set(loc->alpha, 1.0f);
+    ShaderProgram::Set(loc->fade_start, 0.55f * kGroundHalfSize);
+    ShaderProgram::Set(loc->fade_end, 0.95f * kGroundHalfSize);
+    ShaderProgram::Set(loc->shadow_map, 0);
+  }
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, shadow_map.texture());
 }
 
-// Half-spaces as a floor quad with the grid (layers.grid) and the distance fade.
+// Half-spaces as a floor quad with the grid (layers.grid) and the distance fade, with the
+// ground's program; the bodies' in use again after.
 void Renderer::Impl::DrawGround(Frame* f) const {
   const Snapshot& snapshot = f->snapshot;
-  ShaderProgram::Set(lit_loc.ground, 1);
-  ShaderProgram::Set(lit_loc.grid, f->layers.grid ? 1 : 0);
-  ShaderProgram::Set(lit_loc.color, ToFloat(GroundColor()));
+  ground->Use();
+  ShaderProgram::Set(ground_loc.grid, f->layers.grid ? 1 : 0);
+  ShaderProgram::Set(ground_loc.albedo, LinearAlbedo(ToFloat(GroundColor())));
   for (int g = 0; g < f->ng; ++g) {
     if (HasMesh(g) || snapshot.geometries[g] == nullptr) continue;
     // The plane in the half-space's own pose (tilted ramps too), centred under the camera
     // target, giving an apparently endless floor.
     const Eigen::Isometry3f X_WG = snapshot.geometry_poses[g].cast<float>();
     const GroundQuadPlacement quad = PlaceGroundQuad(snapshot.geometry_poses[g], f->camera_target);
-    ShaderProgram::Set(lit_loc.plane_from_mesh, quad.plane_from_mesh);
-    ShaderProgram::Set(lit_loc.plane_center, quad.center);
-    ShaderProgram::Set(lit_loc.model, quad.model);
-    ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear()));
+    ShaderProgram::Set(ground_loc.plane_from_mesh, quad.plane_from_mesh);
+    ShaderProgram::Set(ground_loc.plane_center, quad.center);
+    ShaderProgram::Set(ground_loc.model, quad.model);
+    ShaderProgram::Set(ground_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear()));
     // Nudge the floor back in depth so bodies lying exactly on it never z-fight with it.
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.0f, 1.0f);
@@ -711,15 +727,13 @@ void Renderer::Impl::DrawGround(Frame* f) const {
     ground_quad.Draw();
     glDisable(GL_POLYGON_OFFSET_FILL);
   }
+  lit->Use();
 }
 
 // Visual geometry, then every bounded geometry not replaced by it; see-through geometry is
 // only queued (see_order) for DrawSeeThroughStatic.
 void Renderer::Impl::DrawOpaqueBodies(Frame* f) {
   const Snapshot& snapshot = f->snapshot;
-  ShaderProgram::Set(lit_loc.ground, 0);
-  ShaderProgram::Set(lit_loc.grid, 0);
-  ShaderProgram::Set(lit_loc.plane_from_mesh, Eigen::Matrix4f::Identity().eval());
   see_order.clear();
   if (f->layers.visual_geometry) {
     for (const Visual& v : visuals) {
@@ -728,7 +742,7 @@ void Renderer::Impl::DrawOpaqueBodies(Frame* f) {
       const Eigen::Isometry3d X_WV = snapshot.body_poses[v.body] * v.X_BV;
       ShaderProgram::Set(lit_loc.model, ToMatrix(X_WV));
       ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WV.linear().cast<float>()));
-      ShaderProgram::Set(lit_loc.color, v.color ? *v.color : body_colors[v.body]);
+      ShaderProgram::Set(lit_loc.albedo, LinearAlbedo(v.color ? *v.color : body_colors[v.body]));
       v.mesh->Draw();
     }
   }
@@ -779,7 +793,7 @@ void Renderer::Impl::DrawGhost(const Frame& f, const Snapshot& ghost) const {
   glDepthMask(GL_FALSE);
   glStencilMask(0x00);
   ShaderProgram::Set(lit_loc.alpha, std::clamp(f.layers.ghost_alpha, 0.0f, 1.0f));
-  ShaderProgram::Set(lit_loc.color, ToFloat(kGhostColor));
+  ShaderProgram::Set(lit_loc.albedo, LinearAlbedo(ToFloat(kGhostColor)));
   for (int g = 0; g < ng; ++g) {
     const int b = ghost.geometry_body[g];
     if (!HasMesh(g) || b < 0 || ghost.scene->bodies[b].kind != SceneBody::Kind::kDynamic) {
@@ -1008,7 +1022,7 @@ void Renderer::Impl::DrawLitGeometry(Frame* f, int g) const {
   const Eigen::Isometry3d& X_WG = f->snapshot.geometry_poses[g];
   ShaderProgram::Set(lit_loc.model, ToMatrix(X_WG));
   ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
-  ShaderProgram::Set(lit_loc.color, color);
+  ShaderProgram::Set(lit_loc.albedo, LinearAlbedo(color));
   MarkStencil(f, patch_geometry[g]);
   MeshFor(g, PixelSize(X_WG.translation().cast<float>())).Draw();
 }

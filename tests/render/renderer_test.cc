@@ -346,6 +346,31 @@ TEST_F(RendererTest, InsetAfterTheFullViewIsTheInsetAlone) {
   EXPECT_GT(shadowed, 100);  // there are shadows in the inset to get wrong
 }
 
+// The ground has a program of its own (the grid and the fade are not computed for body pixels):
+// the grid layer draws lines on the floor and leaves the box in the middle as it was.
+TEST_F(RendererTest, TheGridIsDrawnOnTheGroundOnly) {
+  const auto scene = RestingScene(false);
+  const Snapshot snapshot = SettledSnapshot(scene, 1);
+  Renderer renderer(ShaderDirectory());
+  RenderLayers layers;
+  layers.contact_points = layers.normal_forces = layers.friction_forces = false;
+  layers.grid = true;
+  const std::vector<uint8_t> with = RenderToPixels(renderer, snapshot, CloseCamera(), layers);
+  layers.grid = false;
+  const std::vector<uint8_t> without = RenderToPixels(renderer, snapshot, CloseCamera(), layers);
+  EXPECT_GT(DifferingBytes(with, without), 3000) << "grid lines on the floor";
+  int box_pixels = 0, box_differing = 0;  // the box: coloured pixels (the floor is grey)
+  for (size_t i = 0; i + 3 < without.size(); i += 4) {
+    const int lo = std::min({without[i], without[i + 1], without[i + 2]});
+    const int hi = std::max({without[i], without[i + 1], without[i + 2]});
+    if (hi - lo < 40) continue;
+    ++box_pixels;
+    box_differing += with[i] != without[i] || with[i + 1] != without[i + 1];
+  }
+  EXPECT_GT(box_pixels, 2000);
+  EXPECT_LT(box_differing, box_pixels / 50) << "at most the box's anti-aliased outline";
+}
+
 TEST_F(RendererTest, ReadPixelsIsTopDown) {
   // Looking down at a slant: the top of the image is background beyond the faded floor, the
   // bottom is floor.
