@@ -1,5 +1,7 @@
 #include "render/layer_texture.h"
 
+#include <algorithm>
+
 #include "render/render_error.h"
 
 namespace contactlab {
@@ -42,6 +44,9 @@ void LayerTexture::Allocate(int width, int height) {
   }
   width_ = width;
   height_ = height;
+  tiles_x_ = (width + kTile_px - 1) / kTile_px;
+  tiles_y_ = (height + kTile_px - 1) / kTile_px;
+  marked_tiles_.assign(static_cast<size_t>(tiles_x_) * static_cast<size_t>(tiles_y_), 0);
 }
 
 void LayerTexture::Begin(int width, int height) {
@@ -55,6 +60,20 @@ void LayerTexture::Begin(int width, int height) {
   glClearColor(0, 0, 0, 0);
   glClear(GL_COLOR_BUFFER_BIT);
   drawn_ = true;
+  std::fill(marked_tiles_.begin(), marked_tiles_.end(), 0);
+  any_marked_ = false;
+}
+
+void LayerTexture::MarkDrawn(int x, int y, int width, int height) {
+  const int x0 = std::max(x, 0), y0 = std::max(y, 0);
+  const int x1 = std::min(x + width, width_), y1 = std::min(y + height, height_);
+  if (!drawn_ || x1 <= x0 || y1 <= y0) return;
+  any_marked_ = true;
+  for (int ty = y0 / kTile_px; ty <= (y1 - 1) / kTile_px; ++ty) {
+    for (int tx = x0 / kTile_px; tx <= (x1 - 1) / kTile_px; ++tx) {
+      marked_tiles_[static_cast<size_t>(ty) * tiles_x_ + tx] = 1;
+    }
+  }
 }
 
 void LayerTexture::End() {
@@ -76,7 +95,26 @@ void LayerTexture::Composite() const {
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, texture_);
   glBindVertexArray(vertex_array_);
-  glDrawArrays(GL_TRIANGLES, 0, 3);
+  if (!any_marked_) {
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+  } else {
+    // Each row's runs of marked tiles, scissored: disjoint, so no pixel is blended twice.
+    glEnable(GL_SCISSOR_TEST);
+    for (int ty = 0; ty < tiles_y_; ++ty) {
+      const uint8_t* row = &marked_tiles_[static_cast<size_t>(ty) * tiles_x_];
+      for (int tx = 0; tx < tiles_x_;) {
+        if (!row[tx]) {
+          ++tx;
+          continue;
+        }
+        const int start = tx;
+        while (tx < tiles_x_ && row[tx]) ++tx;
+        glScissor(start * kTile_px, ty * kTile_px, (tx - start) * kTile_px, kTile_px);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+      }
+    }
+    glDisable(GL_SCISSOR_TEST);
+  }
   glBindVertexArray(0);
   glBindTexture(GL_TEXTURE_2D, 0);
   glUseProgram(0);

@@ -5,6 +5,8 @@
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
 
 #include "render/render_error.h"
@@ -12,6 +14,34 @@
 #include "ui/view/camera_views.h"
 
 namespace contactlab {
+namespace {
+
+// Marks in the layer where Dear ImGui drew (each draw command's vertices' bounds within its clip
+// rectangle, in framebuffer pixels from the bottom), so that only there is it blended.
+void MarkPanelsDrawn(const ImDrawData& data, int fb_h, LayerTexture* layer) {
+  const ImVec2 origin = data.DisplayPos, scale = data.FramebufferScale;
+  for (int l = 0; l < data.CmdListsCount; ++l) {
+    const ImDrawList& list = *data.CmdLists[l];
+    for (const ImDrawCmd& cmd : list.CmdBuffer) {
+      if (cmd.UserCallback != nullptr || cmd.ElemCount == 0) continue;
+      ImVec2 lo(cmd.ClipRect.z, cmd.ClipRect.w), hi(cmd.ClipRect.x, cmd.ClipRect.y);
+      for (unsigned int e = cmd.IdxOffset; e < cmd.IdxOffset + cmd.ElemCount; ++e) {
+        const ImVec2& p = list.VtxBuffer[static_cast<int>(cmd.VtxOffset + list.IdxBuffer[e])].pos;
+        lo = ImVec2(std::min(lo.x, p.x), std::min(lo.y, p.y));
+        hi = ImVec2(std::max(hi.x, p.x), std::max(hi.y, p.y));
+      }
+      lo = ImVec2(std::max(lo.x, cmd.ClipRect.x), std::max(lo.y, cmd.ClipRect.y));
+      hi = ImVec2(std::min(hi.x, cmd.ClipRect.z), std::min(hi.y, cmd.ClipRect.w));
+      const int x0 = static_cast<int>(std::floor((lo.x - origin.x) * scale.x));
+      const int x1 = static_cast<int>(std::ceil((hi.x - origin.x) * scale.x));
+      const int y0 = static_cast<int>(std::floor((lo.y - origin.y) * scale.y));
+      const int y1 = static_cast<int>(std::ceil((hi.y - origin.y) * scale.y));
+      if (x1 > x0 && y1 > y0) layer->MarkDrawn(x0, fb_h - y1, x1 - x0, y1 - y0);
+    }
+  }
+}
+
+}  // namespace
 
 std::string FrameDrawing::Build() {
   try {
@@ -85,6 +115,7 @@ std::string FrameDrawing::DrawPanels(bool built, const RenderQuality& quality, i
       return e.what();
     }
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    MarkPanelsDrawn(*ImGui::GetDrawData(), fb_h, panel_layer_.get());
     panel_layer_->End();
     glViewport(0, 0, fb_w, fb_h);
   }

@@ -469,7 +469,7 @@ TEST_F(RendererTest, ShadowMapIsKeptWhileNoCasterMoves) {
 // Translucent triangles drawn as Dear ImGui draws (colour blended by source alpha, alpha by
 // one), through LayerTexture or straight over the scene: the same frame to rounding, and the
 // layer blended again a frame later without being drawn again is that frame once more.
-TEST_F(RendererTest, LayerTextureBlendsAsTheLayerDrawnStraightOverTheScene) {
+TEST_F(RendererTest, LayerTextureBlendsAsTheLayerDrawnStraightOverTheSceneWhereMarked) {
   const fs::path dir = fs::temp_directory_path() / "contactlab_layer_test";
   fs::create_directories(dir);
   std::ofstream(dir / "tri.vert") << "#version 330 core\n"
@@ -551,6 +551,34 @@ TEST_F(RendererTest, LayerTextureBlendsAsTheLayerDrawnStraightOverTheScene) {
   EXPECT_EQ(DifferingBytes(renderer.ReadPixels(kWidth, kHeight), scene), 0);
   EXPECT_GT(DifferingBytes(scene, straight), 100000);  // the triangles cover much of the frame
   EXPECT_EQ(DifferingBytes(layered, next_frame), 0);
+
+  // Marked where drawn: only the tiles the marks touch are blended, each once however many
+  // marks overlap it. Marks over the left half (of whole tiles), the lower left quarter twice:
+  // the left half is the straight drawing, the right half the scene, though triangles lie there.
+  static_assert((kWidth / 2) % LayerTexture::kTile_px == 0);
+  renderer.Render(snapshot, CloseCamera(), layers, kWidth, kHeight);
+  layer.Begin(kWidth, kHeight);
+  draw_triangles();
+  layer.MarkDrawn(-10, -10, kWidth / 2 + 10, kHeight + 20);
+  layer.MarkDrawn(0, 0, kWidth / 2, kHeight / 2);
+  layer.End();
+  layer.Composite();
+  const std::vector<uint8_t> marked = renderer.ReadPixels(kWidth, kHeight);
+  int left_difference = 0, right_differing = 0;
+  for (int row = 0; row < kHeight; ++row) {
+    for (int col = 0; col < kWidth; ++col) {
+      for (int k = 0; k < 3; ++k) {
+        const size_t i = 4 * (static_cast<size_t>(row) * kWidth + col) + k;
+        if (col < kWidth / 2) {
+          left_difference = std::max(left_difference, std::abs(marked[i] - straight[i]));
+        } else {
+          right_differing += marked[i] != scene[i];
+        }
+      }
+    }
+  }
+  EXPECT_LE(left_difference, 2);
+  EXPECT_EQ(right_differing, 0);
   glDeleteBuffers(1, &vbo);
   glDeleteVertexArrays(1, &vao);
   fs::remove_all(dir);
