@@ -16,7 +16,9 @@ std::string QualityLabel(const RenderQuality& q) {
   std::string label =
       samples + ", " + (q.soft_shadows ? "soft" : "hard") + " shadows " + size + "x" + size;
   if (q.panel_refresh_hz > 0) label += fmt::format(", panels at {:g} Hz", q.panel_refresh_hz);
-  if (q.scene_scale < 1.0f) label += fmt::format(", 3-D at {} %", std::lround(100 * q.scene_scale));
+  // First: the Solver panel's combo shows the label's start when the sidebar is narrow.
+  if (q.scene_scale < 1.0f)
+    label = fmt::format("3-D at {} %, ", std::lround(100 * q.scene_scale)) + label;
   return label;
 }
 

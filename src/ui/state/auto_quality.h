@@ -25,7 +25,7 @@
 namespace contactlab {
 
 // "MSAA 4x, soft shadows 1024x1024" (the log and the Solver panel), ", panels at 5 Hz" added
-// when the panels are slowed, ", 3-D at 50 %" when the 3-D view is scaled.
+// when the panels are slowed, "3-D at 50 %, " put first when the 3-D view is scaled.
 std::string QualityLabel(const RenderQuality& quality);
 
 class AutoQuality {

@@ -65,9 +65,9 @@ TEST(AutoQuality, LevelsHalveTheSamplesHardenAndShrinkTheShadowsSlowThePanelsThe
   EXPECT_EQ(QualityLabel(q4.quality(0)), "MSAA 4x, soft shadows 1024x1024");
   EXPECT_EQ(QualityLabel(q4.quality(6)), "no MSAA, hard shadows 256x256, panels at 5 Hz");
   EXPECT_EQ(QualityLabel(q4.quality(8)),
-            "no MSAA, hard shadows 256x256, panels at 5 Hz, 3-D at 50 %");
+            "3-D at 50 %, no MSAA, hard shadows 256x256, panels at 5 Hz");
   EXPECT_EQ(QualityLabel(q4.quality(9)),
-            "no MSAA, hard shadows 256x256, panels at 5 Hz, 3-D at 35 %");
+            "3-D at 35 %, no MSAA, hard shadows 256x256, panels at 5 Hz");
   EXPECT_EQ(AutoQuality(8).num_levels(), 11);
   const AutoQuality q0(0);
   ASSERT_EQ(q0.num_levels(), 8);
