@@ -26,14 +26,14 @@ struct RenderQuality {
 };
 
 // A framebuffer's or a view's size in pixels.
-struct PixelSize {
+struct ViewportSize {
   int width = 0, height = 0;
-  bool operator==(const PixelSize&) const = default;
+  bool operator==(const ViewportSize&) const = default;
 };
 
 // The size the 3-D view is drawn at for a window framebuffer of width × height: each side times
 // scene_scale (clamped to (0, 1]), rounded, at least one pixel.
-inline PixelSize ScaledSceneSize(int width, int height, float scene_scale) {
+inline ViewportSize ScaledSceneSize(int width, int height, float scene_scale) {
   const float s = std::isfinite(scene_scale) ? std::clamp(scene_scale, 0.01f, 1.0f) : 1.0f;
   const auto scaled = [s](int pixels) {
     return pixels <= 0 ? 0

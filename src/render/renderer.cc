@@ -205,9 +205,20 @@ struct Renderer::Impl {
 
   void SyncScene(const Snapshot& s);
   int NumGeometries(const Snapshot& s) const;
-  // World size of one pixel at point p for the current view.
+  // World size of one pixel drawn at point p for the current view.
   float PixelSize(const Eigen::Vector3f& p) const {
     return (p - eye).norm() * pixel_size_per_metre;
+  }
+  // World size of one window pixel at p: the overlays' least sizes are in window pixels, so that
+  // a 3-D view drawn at a scale below 1 (BeginScene) and stretched over the window shows them as
+  // large as at full resolution, not 1 / scale times larger.
+  float WindowPixel(const Eigen::Vector3f& p) const {
+    return PixelSize(p) * drawn_px_per_window_px;
+  }
+  // The radius of a line `window_px` window pixels across, at least one drawn pixel across: a
+  // thinner one would break up into dashes.
+  float LineRadius(const Eigen::Vector3f& p, float window_px) const {
+    return std::max(window_px * WindowPixel(p), 0.5f * PixelSize(p));
   }
   // Whether geometry g has a finite mesh (not a half-space).
   bool HasMesh(int g) const { return geometry_meshes[g][0] != nullptr; }
@@ -304,6 +315,7 @@ struct Renderer::Impl {
   // Per frame.
   Eigen::Vector3f eye = Eigen::Vector3f::Zero();
   float pixel_size_per_metre = 0;
+  float drawn_px_per_window_px = 1;  // the scene's scale between BeginScene and EndScene
   bool reported_gl_error = false;
 
   // What the passes of one Render call share: BeginFrame fills it; the passes add what they
@@ -455,15 +467,19 @@ void Renderer::SetQuality(const RenderQuality& quality) { impl_->quality = quali
 
 const RenderQuality& Renderer::quality() const { return impl_->quality; }
 
-PixelSize Renderer::BeginScene(int width, int height) {
+ViewportSize Renderer::BeginScene(int width, int height) {
   impl_->scene_has_shadow_map = false;
-  return impl_->scene_target.Begin(width, height, impl_->quality.msaa_samples,
-                                   impl_->quality.scene_scale);
+  const ViewportSize drawn = impl_->scene_target.Begin(width, height, impl_->quality.msaa_samples,
+                                                       impl_->quality.scene_scale);
+  impl_->drawn_px_per_window_px =
+      height > 0 ? static_cast<float>(drawn.height) / static_cast<float>(height) : 1.0f;
+  return drawn;
 }
 
 void Renderer::EndScene() {
   impl_->scene_target.End();
   impl_->scene_has_shadow_map = false;
+  impl_->drawn_px_per_window_px = 1;
 }
 
 void Renderer::Render(const Snapshot& snapshot, const Camera& camera, const RenderLayers& layers,
@@ -821,7 +837,7 @@ void Renderer::Impl::DrawAlignment(const Frame& f) {
     const float length = (to - from).norm();
     if (!(length > 0)) return;
     arrow_shafts.Add(
-        AlongDirection(from, (to - from) / length, kLineWidthPx * PixelSize(from), length),
+        AlongDirection(from, (to - from) / length, LineRadius(from, kLineWidthPx), length),
         ToFloat(color), 0.0f);
   };
   const RimPolygon& rim = view.hole_outline_W;
@@ -834,7 +850,7 @@ void Renderer::Impl::DrawAlignment(const Frame& f) {
   const Rgb8 color = a.landing_in_footprint ? kAlignedColor : kMisalignedColor;
   line(a.axis_bottom_W, land, color);
   const Eigen::Vector3f p = land.cast<float>();
-  markers.Add(p, 4.0f * PixelSize(p), ToFloat(color));
+  markers.Add(p, 4.0f * WindowPixel(p), ToFloat(color));
 }
 
 // The mouse spring: from the grabbed point to the mouse point.
@@ -842,8 +858,7 @@ void Renderer::Impl::DrawPerturbation(const Frame& f) {
   const PerturbationView& p = f.snapshot.perturbation;
   if (p.body < 0) return;
   const Eigen::Vector3f from = p.p_WQ.cast<float>();
-  const float radius = 1.5f * pixel_size_per_metre * (from - eye).norm();
-  DrawArrow(from, (p.target_W - p.p_WQ).cast<float>(), radius, kPerturbationColor);
+  DrawArrow(from, (p.target_W - p.p_WQ).cast<float>(), LineRadius(from, 1.5f), kPerturbationColor);
 }
 
 void Renderer::Impl::EndMainPass() const { glBindTexture(GL_TEXTURE_2D, 0); }
@@ -926,7 +941,7 @@ void Renderer::Impl::DrawBodyFrames(const Frame& f) {
     const Eigen::Isometry3f X_WB = f.snapshot.body_poses[b].cast<float>();
     const Eigen::Vector3f p_WBo = X_WB.translation();
     const float length = body_frame_length[b];
-    const float shaft = std::max(0.025f * length, kMinShaftRadiusPx * PixelSize(p_WBo));
+    const float shaft = std::max(0.025f * length, LineRadius(p_WBo, kMinShaftRadiusPx));
     for (int axis = 0; axis < 3; ++axis) {
       DrawArrow(p_WBo, X_WB.linear().col(axis) * length, shaft, kAxisColors[axis]);
     }
@@ -939,12 +954,12 @@ void Renderer::Impl::DrawTeleopGizmo(const Frame& f) {
   const Eigen::Isometry3f X_WT = f.snapshot.teleop.target_tcp_W.cast<float>();
   const Eigen::Vector3f p_WTo = X_WT.translation();
   constexpr float kAxisLength_m = 0.06f;
-  const float shaft = std::max(0.02f * kAxisLength_m, kMinShaftRadiusPx * PixelSize(p_WTo));
+  const float shaft = std::max(0.02f * kAxisLength_m, LineRadius(p_WTo, kMinShaftRadiusPx));
   for (int axis = 0; axis < 3; ++axis) {
     DrawArrow(p_WTo, X_WT.linear().col(axis) * kAxisLength_m, shaft, kAxisColors[axis]);
   }
   const Eigen::Vector3f p_WTcp = f.snapshot.teleop.tcp_W.translation().cast<float>();
-  markers.Add(p_WTcp, std::max(0.004f, kMinMarkerRadiusPx * PixelSize(p_WTcp)),
+  markers.Add(p_WTcp, std::max(0.004f, kMinMarkerRadiusPx * WindowPixel(p_WTcp)),
               ToFloat(kTeleopTcpColor));
 }
 
@@ -956,9 +971,11 @@ void Renderer::Impl::DrawContactForces(const Frame& f) {
   for (const ContactResult& c : f.snapshot.contacts) {
     const Eigen::Vector3f p_WC = c.position_W.cast<float>();
     if (!p_WC.allFinite() || ShownAsPatch(c, f.snapshot, layers)) continue;
-    const float pixel = PixelSize(p_WC);
-    const float shaft = std::max(0.15f * layers.contact_point_size_m, kMinShaftRadiusPx * pixel);
-    const float max_length = MaxForceArrowLength(pixel, static_cast<float>(f.height));
+    const float pixel = WindowPixel(p_WC);
+    const float shaft =
+        std::max(0.15f * layers.contact_point_size_m, LineRadius(p_WC, kMinShaftRadiusPx));
+    // A drawn pixel times the drawn height: the view's height there, at any scene scale.
+    const float max_length = MaxForceArrowLength(PixelSize(p_WC), static_cast<float>(f.height));
     // Arrows shorter than a couple of pixels would only be a blob over the marker.
     if (layers.normal_forces) {
       const Eigen::Vector3f arrow_W = Drawn(c.normal_force_W.cast<float>() * scale, max_length);
@@ -976,13 +993,12 @@ void Renderer::Impl::DrawPatchArrows(const Frame& f) {
   const RenderLayers& layers = f.layers;
   PatchArrows(f.snapshot, layers, &patch_arrows);
   for (const PatchArrow& a : patch_arrows) {
-    const float pixel = PixelSize(a.origin_W);
     const Eigen::Vector3f arrow_W =
-        Drawn(a.vector_m, MaxForceArrowLength(pixel, static_cast<float>(f.height)));
-    if (arrow_W.norm() <= 2.0f * pixel) continue;
+        Drawn(a.vector_m, MaxForceArrowLength(PixelSize(a.origin_W), static_cast<float>(f.height)));
+    if (arrow_W.norm() <= 2.0f * WindowPixel(a.origin_W)) continue;
     const float shaft_m = std::max(
         a.traction ? 0.05f * layers.contact_point_size_m : 0.15f * layers.contact_point_size_m,
-        kMinShaftRadiusPx * pixel);
+        LineRadius(a.origin_W, kMinShaftRadiusPx));
     DrawArrow(a.origin_W, arrow_W, shaft_m, a.color);
   }
 }
@@ -996,7 +1012,7 @@ void Renderer::Impl::DrawContactPoints(const Frame& f) {
     const Eigen::Vector3f p_WC = c.position_W.cast<float>();
     if (!p_WC.allFinite() || ShownAsPatch(c, f.snapshot, layers)) continue;
     const float radius =
-        std::max(0.5f * layers.contact_point_size_m, kMinMarkerRadiusPx * PixelSize(p_WC));
+        std::max(0.5f * layers.contact_point_size_m, kMinMarkerRadiusPx * WindowPixel(p_WC));
     markers.Add(p_WC, radius,
                 ToFloat(ContactColor(c, layers.contact_colors, layers.contact_color_max)));
   }

@@ -52,7 +52,7 @@ class Renderer {
   // at, the framebuffer's scaled by RenderQuality::scene_scale (render/scene_target.h); EndScene
   // resolves the samples and scales the scene up into the framebuffer that was bound, and binds
   // that again. Without them the scene is drawn single-sampled at the size Render is given.
-  PixelSize BeginScene(int width, int height);
+  ViewportSize BeginScene(int width, int height);
   void EndScene();
   // Draws the snapshot into the current framebuffer (width × height pixels; the framebuffer
   // bound on entry is bound again on return). Meshes are built when the scene

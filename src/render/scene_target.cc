@@ -23,7 +23,7 @@ void SceneTarget::Buffer::Release() {
   samples = 0;
 }
 
-void SceneTarget::Buffer::Allocate(PixelSize s, int n, GLuint restore, const char* what) {
+void SceneTarget::Buffer::Allocate(ViewportSize s, int n, GLuint restore, const char* what) {
   Release();
   glGenRenderbuffers(1, &color);
   glBindRenderbuffer(GL_RENDERBUFFER, color);
@@ -49,7 +49,7 @@ void SceneTarget::Buffer::Allocate(PixelSize s, int n, GLuint restore, const cha
   samples = n;
 }
 
-bool SceneTarget::Use(Buffer* buffer, PixelSize size, int samples, const char* what) {
+bool SceneTarget::Use(Buffer* buffer, ViewportSize size, int samples, const char* what) {
   if (buffer->Holds(size, samples)) return true;
   try {
     buffer->Allocate(size, samples, static_cast<GLuint>(window_framebuffer_), what);
@@ -61,7 +61,7 @@ bool SceneTarget::Use(Buffer* buffer, PixelSize size, int samples, const char* w
   }
 }
 
-PixelSize SceneTarget::Begin(int width, int height, int samples, float scale) {
+ViewportSize SceneTarget::Begin(int width, int height, int samples, float scale) {
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &window_framebuffer_);
   if (max_samples_ < 0) glGetIntegerv(GL_MAX_SAMPLES, &max_samples_);
   window_ = drawn_ = {width, height};

@@ -25,31 +25,33 @@ class SceneTarget {
   // side times `scale` (ScaledSceneSize). Returns the size to draw the scene at. Storage is made
   // again only when a size or the sample count changes. A framebuffer the driver refuses is
   // logged once and the scene is drawn without it (single-sampled, or at full size) from then on.
-  PixelSize Begin(int width, int height, int samples, float scale);
+  ViewportSize Begin(int width, int height, int samples, float scale);
   // Resolves the samples and scales the scene up into the framebuffer bound at Begin, and binds
   // it again.
   void End();
   // Samples per pixel of the last Begin (0: none).
   int samples() const { return samples_; }
   // The size the last Begin drew the scene at (the window's when not scaled).
-  PixelSize drawn_size() const { return drawn_; }
+  ViewportSize drawn_size() const { return drawn_; }
 
  private:
   // A framebuffer with an RGBA8 colour and a depth-stencil renderbuffer.
   struct Buffer {
     GLuint framebuffer = 0, color = 0, depth_stencil = 0;
-    PixelSize size;
+    ViewportSize size;
     int samples = 0;
-    bool Holds(PixelSize s, int n) const { return framebuffer != 0 && size == s && samples == n; }
+    bool Holds(ViewportSize s, int n) const {
+      return framebuffer != 0 && size == s && samples == n;
+    }
     // Throws RenderError (named by `what`) when the driver refuses it; binds `restore` again.
-    void Allocate(PixelSize s, int n, GLuint restore, const char* what);
+    void Allocate(ViewportSize s, int n, GLuint restore, const char* what);
     void Release();
   };
   // Binds `buffer` of that size and samples, made if need be; false if the driver refused it.
-  bool Use(Buffer* buffer, PixelSize size, int samples, const char* what);
+  bool Use(Buffer* buffer, ViewportSize size, int samples, const char* what);
 
   Buffer multisampled_, scaled_;
-  PixelSize window_, drawn_;
+  ViewportSize window_, drawn_;
   int samples_ = 0;
   bool scaled_now_ = false;  // the last Begin drew into scaled_ (or resolves into it)
   GLint window_framebuffer_ = 0;

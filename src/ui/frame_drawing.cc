@@ -77,7 +77,7 @@ std::string FrameDrawing::DrawScene(const Snapshot& snapshot, const Camera& view
     try {
       // At a scene scale below 1 the view is drawn smaller and stretched over the window, so
       // picking reads the projection of the size drawn: a point lands where it is seen.
-      const PixelSize drawn = renderer_->BeginScene(fb_w, fb_h);
+      const ViewportSize drawn = renderer_->BeginScene(fb_w, fb_h);
       renderer_->Render(snapshot, view, ui.layers, drawn.width, drawn.height, ghost);
       DrawCameraInset(*renderer_, snapshot, ui.views, ui.layers, drawn.width, drawn.height,
                       display_w, display_h, ghost);

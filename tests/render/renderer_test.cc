@@ -308,6 +308,52 @@ TEST_F(RendererTest, MarkerCoversItsBallsProjectedDisc) {
   }
 }
 
+// A 3-D view drawn at half the resolution and stretched over the window (BeginScene at a scene
+// scale of 0.5) keeps the overlays' least sizes in window pixels: a tiny contact's marker covers
+// as many window pixels as at full resolution, not four times as many.
+TEST_F(RendererTest, AtHalfResolutionAMarkersLeastSizeIsInWindowPixels) {
+  const auto scene = RestingScene(false);
+  Snapshot snapshot = SettledSnapshot(scene, 10);
+  snapshot.contacts.clear();
+  ContactResult c;
+  c.position_W = Eigen::Vector3d(0.02, -0.03, 0.05);  // inside the box: drawn over it
+  c.normal_W = Eigen::Vector3d::UnitZ();
+  c.state = ContactResult::State::kStick;
+  snapshot.contacts.push_back(c);
+  RenderLayers layers;
+  layers.normal_forces = layers.friction_forces = false;
+  layers.contact_point_size_m = 1e-5f;  // the least size applies
+  // Pixels the marker changes: the frame with it against the frame without.
+  const auto marker_pixels = [&](float scale) {
+    Renderer renderer(ShaderDirectory());
+    RenderQuality quality;
+    quality.msaa_samples = 0;
+    quality.scene_scale = scale;
+    renderer.SetQuality(quality);
+    const auto frame = [&](bool points) {
+      layers.contact_points = points;
+      const ViewportSize drawn = renderer.BeginScene(kWidth, kHeight);
+      EXPECT_EQ(drawn, ScaledSceneSize(kWidth, kHeight, scale));
+      renderer.Render(snapshot, CloseCamera(), layers, drawn.width, drawn.height);
+      renderer.EndScene();
+      EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+      return renderer.ReadPixels(kWidth, kHeight);
+    };
+    const std::vector<uint8_t> with = frame(true), without = frame(false);
+    int changed = 0;
+    for (size_t i = 0; i + 3 < with.size(); i += 4) {
+      int d = 0;
+      for (int k = 0; k < 3; ++k) d = std::max(d, std::abs(with[i + k] - without[i + k]));
+      changed += d > 40;
+    }
+    return changed;
+  };
+  const int full = marker_pixels(1.0f), half = marker_pixels(0.5f);
+  EXPECT_GT(full, 20);  // π 3.5² ≈ 38
+  EXPECT_GT(half, full / 2);
+  EXPECT_LT(half, 2 * full) << full << " window pixels at full resolution";
+}
+
 // An inset drawn after the full view in one scene reuses the full view's shadow map (the
 // light's view does not depend on the camera): its pixels are those of the inset drawn alone,
 // which makes its own map.
