@@ -41,7 +41,8 @@ void AutoQuality::ChangeLevel(int level) {
 
 bool AutoQuality::OnFrame(double period_s) {
   if (!automatic_) return false;
-  if (!(period_s > 0) || period_s > kStallS) {  // a stall: start the window again
+  long_frames_in_a_row_ = period_s > kStallS ? long_frames_in_a_row_ + 1 : 0;
+  if (!(period_s > 0) || long_frames_in_a_row_ == 1) {  // a stall: start the window again
     window_s_ = 0;
     window_frames_ = 0;
     return false;

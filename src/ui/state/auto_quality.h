@@ -34,7 +34,9 @@ class AutoQuality {
   static constexpr double kHighFps = 55.0;
   static constexpr double kWindowS = 1.0;
   static constexpr double kRaiseAfterS = 3.0;
-  // A frame longer than this is a stall (a scene load, a shader compile), not the frame rate.
+  // A frame longer than this is a stall (a scene load, a shader compile), not the frame rate —
+  // unless the frame before it was one too: then frames are that slow (a software renderer on a
+  // starved machine, at 0.5 fps), and they count, or the quality would never be lowered.
   static constexpr double kStallS = 1.0;
   // The slowed panels' updates a second: numbers and plots still read as live.
   static constexpr double kPanelRefreshHz = 5.0;
@@ -71,6 +73,7 @@ class AutoQuality {
   double fast_s_ = 0;          // consecutive time at or above kHighFps
   double since_change_s_ = 0;  // time at the current level
   bool entered_by_raise_ = false;
+  int long_frames_in_a_row_ = 0;  // longer than kStallS
   double fps_ = 0;
 };
 

@@ -182,9 +182,25 @@ TEST(AutoQuality, ALevelTooSlowAboveOneFastEnoughBelowIsTriedOnceThenLeftAlone) 
       << "a change after the first half minute";
 }
 
+// Every frame longer than a stall (a starved machine: 2 s a frame): the first is taken for a
+// stall, the next ones are the frame rate, two levels down each, to the last in five frames.
+TEST(AutoQuality, FramesAllLongerThanAStallAreTheFrameRate) {
+  AutoQuality q(4);
+  std::vector<int> levels;
+  for (int i = 0; i < 6; ++i) {
+    q.OnFrame(2.0);
+    levels.push_back(q.level());
+  }
+  EXPECT_EQ(levels, (std::vector<int>{0, 2, 4, 6, 8, 9}));
+  EXPECT_NEAR(q.fps(), 0.5, 1e-9);
+}
+
 TEST(AutoQuality, StallsAndAFixedLevelAreLeftAlone) {
   AutoQuality q(4);
-  for (int i = 0; i < 5; ++i) EXPECT_FALSE(q.OnFrame(2.0));  // scene loads, not the frame rate
+  for (int i = 0; i < 5; ++i) {  // scene loads between fast frames, not the frame rate
+    EXPECT_FALSE(q.OnFrame(2.0));
+    EXPECT_EQ(RunFrames(&q, 60.0, 30), 0);
+  }
   EXPECT_EQ(q.level(), 0);
   q.SetLevel(3);
   EXPECT_FALSE(q.automatic());
