@@ -104,14 +104,4 @@ double GamepadDevice::grip() const {
   return grip_;
 }
 
-Eigen::Vector3d GamepadDevice::budget_m() const {
-  std::lock_guard lock(mutex_);
-  return bumpers_.budget(ButtonMotion::kLinear);
-}
-
-Eigen::Vector3d GamepadDevice::executed_m() const {
-  std::lock_guard lock(mutex_);
-  return bumpers_.executed(ButtonMotion::kLinear);
-}
-
 }  // namespace contactlab

@@ -41,9 +41,6 @@ class GamepadDevice : public InputDevice {
   bool Connected() const override;
 
   double grip() const;
-  // The shoulder buttons' displacement owed and executed so far [m] (tests).
-  Eigen::Vector3d budget_m() const;
-  Eigen::Vector3d executed_m() const;
 
  private:
   GamepadConfig config_;

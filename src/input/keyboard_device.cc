@@ -204,24 +204,9 @@ void KeyboardDevice::SetGrip(double grip) {
   grip_ = grip >= 0.5 ? 1.0 : 0.0;
 }
 
-Eigen::Vector3d KeyboardDevice::budget_m() const {
+Eigen::Vector3d KeyboardDevice::owed_m() const {
   std::lock_guard lock(mutex_);
-  return motion_.budget(ButtonMotion::kLinear);
-}
-
-Eigen::Vector3d KeyboardDevice::budget_rad() const {
-  std::lock_guard lock(mutex_);
-  return motion_.budget(ButtonMotion::kAngular);
-}
-
-Eigen::Vector3d KeyboardDevice::executed_m() const {
-  std::lock_guard lock(mutex_);
-  return motion_.executed(ButtonMotion::kLinear);
-}
-
-Eigen::Vector3d KeyboardDevice::executed_rad() const {
-  std::lock_guard lock(mutex_);
-  return motion_.executed(ButtonMotion::kAngular);
+  return motion_.budget(ButtonMotion::kLinear) - motion_.executed(ButtonMotion::kLinear);
 }
 
 }  // namespace contactlab

@@ -106,12 +106,9 @@ class KeyboardDevice : public InputDevice {
 
   double speed_scale() const;
   double grip() const;
-  // The displacement owed by the motion keys so far and what polls executed of it (linear m,
-  // angular rad, in the device's axes): tests.
-  Eigen::Vector3d budget_m() const;
-  Eigen::Vector3d budget_rad() const;
-  Eigen::Vector3d executed_m() const;
-  Eigen::Vector3d executed_rad() const;
+  // The motion keys' linear displacement owed and not yet executed by polls [m, the device's
+  // axes]: what a reset drops (tests).
+  Eigen::Vector3d owed_m() const;
   // The grip the toggle starts from (0 open, 1 closed; rounded to one of them): a scene that
   // starts with the gripper closed sets it closed, so that the first toggle opens it.
   void SetGrip(double grip);

@@ -30,27 +30,6 @@ struct GlfwX11 {
   GetWindow window = reinterpret_cast<GetWindow>(dlsym(RTLD_DEFAULT, "glfwGetX11Window"));
 };
 
-struct Queued {
-  int type;
-  ::Window window;
-  unsigned code;  // keycode, or X's button number
-  uint32_t time_ms;
-};
-
-// XCheckIfEvent's predicate: notes the event and never matches, so nothing leaves the queue.
-Bool NoteEvent(::Display*, XEvent* event, XPointer arg) {
-  auto* queued = reinterpret_cast<std::vector<Queued>*>(arg);
-  const int type = event->type;
-  if (type == KeyPress || type == KeyRelease) {
-    queued->push_back(
-        {type, event->xkey.window, event->xkey.keycode, static_cast<uint32_t>(event->xkey.time)});
-  } else if (type == ButtonPress || type == ButtonRelease) {
-    queued->push_back({type, event->xbutton.window, event->xbutton.button,
-                       static_cast<uint32_t>(event->xbutton.time)});
-  }
-  return False;
-}
-
 }  // namespace
 
 std::optional<double> ServerTimeToEventClock(uint32_t server_ms, double now_s, double max_age_s) {
@@ -70,17 +49,27 @@ void X11EventTimes::Scan(GLFWwindow* window) {
   const ::Window x_window = display && x11.window ? x11.window(window) : 0;
   if (x_window == 0) return;
   XPending(display);  // reads what the server has sent into the queue
-  std::vector<Queued> queued;
-  XEvent unused;
-  XCheckIfEvent(display, &unused, NoteEvent, reinterpret_cast<XPointer>(&queued));
-  for (const Queued& q : queued) {
-    if (q.window != x_window) continue;
-    if (q.type == KeyPress || q.type == KeyRelease) {
-      noted_.push_back({q.type, q.code, q.time_ms});
-    } else if (const int b = GlfwButton(q.code); b >= 0) {
-      noted_.push_back({q.type, static_cast<unsigned>(b), q.time_ms});
+  struct Scanning {
+    ::Window window;
+    std::vector<Noted>* noted;
+  } scanning{x_window, &noted_};
+  // XCheckIfEvent's predicate: notes the event and never matches, so nothing leaves the queue.
+  auto note = [](::Display*, XEvent* event, XPointer arg) -> Bool {
+    const auto& [own_window, noted] = *reinterpret_cast<Scanning*>(arg);
+    const int type = event->type;
+    if ((type == KeyPress || type == KeyRelease) && event->xkey.window == own_window) {
+      noted->push_back({type, event->xkey.keycode, static_cast<uint32_t>(event->xkey.time)});
+    } else if ((type == ButtonPress || type == ButtonRelease) &&
+               event->xbutton.window == own_window) {
+      if (const int b = GlfwButton(event->xbutton.button); b >= 0) {
+        noted->push_back(
+            {type, static_cast<unsigned>(b), static_cast<uint32_t>(event->xbutton.time)});
+      }
     }
-  }
+    return False;
+  };
+  XEvent unused;
+  XCheckIfEvent(display, &unused, note, reinterpret_cast<XPointer>(&scanning));
 }
 
 std::optional<double> X11EventTimes::Take(int type, unsigned code, double now_s) {
