@@ -17,6 +17,7 @@
 #include "io/scene_constraints.h"
 #include "io/scene_generators.h"
 #include "io/scene_mesh_shape.h"
+#include "io/scene_task.h"
 #include "io/scene_yaml_context.h"
 #include "io/urdf_loader.h"
 
@@ -772,7 +773,7 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     ctx.CheckKeys(root, "scene",
                   {"scene", "description", "dt", "duration", "model", "gravity", "contact_margin",
                    "stiction_tolerance", "sigma", "regularized_lagged", "default_contact", "bodies",
-                   "generators", "robots", "cameras", "constraints"});
+                   "generators", "robots", "cameras", "constraints", "held_object", "teleop"});
     SceneSpec scene;
     scene.source = source;
     ParseSceneKeys(ctx, root, &scene);
@@ -783,6 +784,7 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     }
     ParseBodiesAndCameras(ctx, root, defaults, &scene);
     if (root["constraints"].IsDefined()) ParseConstraints(ctx, root["constraints"], &scene);
+    ParseSceneTask(ctx, root, &scene);
     try {
       ValidateScene(scene);
     } catch (const std::invalid_argument& e) {

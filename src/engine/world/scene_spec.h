@@ -118,6 +118,33 @@ struct WeldSpec {
   WeldConstraint::Parameters parameters;
 };
 
+// The object a scene's task holds in a hand (scene key `held_object`, issue 36): the slip meter
+// and the summary's creep rate measure `body`'s motion relative to the frame of `hand`. Scene
+// body indices.
+struct HeldObjectSpec {
+  int body = -1;
+  int hand = -1;
+};
+
+// What drives a scene's robot when no live device does (scene key `teleop`, issue 36): a replay
+// script or a horizontal circle of the tool point, and the grip force, constant or a square wave.
+// The engine ignores it; app/ runs it.
+struct TeleopProgramSpec {
+  std::string script_path;  // a replay CSV; "" (and no circle): the scene's default script
+  // The tool point's circle about its initial position in the world's horizontal plane,
+  // starting at its +x point and turning counter-clockwise seen from above; radius 0: none.
+  double circle_radius_m = 0;
+  double circle_frequency_Hz = 0;
+  // Grip force [N]: constant (`grip_force: 20`), or `high_N` for the first duty·period of each
+  // period and `low_N` for the rest (`grip_force: {square_wave: {...}}`); absent: the robot's
+  // default (TeleopConfig::grip_force_N).
+  struct SquareWave {
+    double low_N = 0, high_N = 0, period_s = 0, duty = 0;
+  };
+  std::optional<double> grip_force_N;
+  std::optional<SquareWave> grip_force_square_wave;
+};
+
 struct SceneSpec {
   std::string name = "unnamed";
   std::string source;  // file it came from (for messages)
@@ -132,6 +159,8 @@ struct SceneSpec {
   std::vector<CouplerSpec> couplers;
   std::vector<DistanceSpec> distances;
   std::vector<WeldSpec> welds;
+  std::optional<HeldObjectSpec> held_object;
+  TeleopProgramSpec teleop;
   int FindBody(const std::string& name) const;
   int FindCamera(const std::string& name) const;  // −1: none of that name
 };
