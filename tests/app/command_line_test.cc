@@ -253,15 +253,18 @@ TEST(CommandLine, ContactLogHasARowPerContactWithGlidingDiagnostics) {
   EXPECT_EQ(line,
             "t,body_a,body_b,px,py,pz,nx,ny,nz,signed_distance,signed_distance_end,"
             "normal_velocity,slip_speed,normal_force,friction_force,state,gliding_offset,"
-            "effective_stiffness,effective_stiction_tolerance,pressure");
+            "effective_stiffness,effective_stiction_tolerance,pressure,requested_stiffness");
   int rows = 0, slipping = 0, sticking = 0;
   while (std::getline(in, line)) {
     std::vector<std::string> f;
     std::stringstream ss(line);
     for (std::string field; std::getline(ss, field, ',');) f.push_back(field);
-    // Point contacts leave the last column, `pressure`, empty.
-    ASSERT_EQ(f.size(), 19u) << line;
-    ASSERT_EQ(line.back(), ',') << line;
+    // Point contacts leave `pressure` empty; the requested stiffness is the scene's k, which
+    // Similar stiffens while slipping (k(1 + μ·d·‖v_t‖), never below it).
+    ASSERT_EQ(f.size(), 21u) << line;
+    EXPECT_TRUE(f[19].empty()) << line;
+    EXPECT_GT(std::stod(f[20]), 0.0) << line;
+    EXPECT_GE(std::stod(f[17]), std::stod(f[20]) * (1 - 1e-12)) << line;
     ++rows;
     EXPECT_TRUE((f[1] == "belt" && f[2] == "box") || (f[1] == "box" && f[2] == "belt")) << line;
     const double slip_speed = std::stod(f[12]), gliding = std::stod(f[16]);

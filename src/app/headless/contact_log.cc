@@ -22,7 +22,7 @@ const char* ContactStateName(ContactResult::State state) {
 const char kContactCsvHeader[] =
     "t,body_a,body_b,px,py,pz,nx,ny,nz,signed_distance,signed_distance_end,"
     "normal_velocity,slip_speed,normal_force,friction_force,state,gliding_offset,"
-    "effective_stiffness,effective_stiction_tolerance,pressure";
+    "effective_stiffness,effective_stiction_tolerance,pressure,requested_stiffness";
 
 namespace {
 
@@ -55,6 +55,7 @@ void AppendContactRow(double t_s, const std::vector<SceneBody>& bodies, const Co
   fmt::format_to(out, ",{:.9g},{:.9g},{:.9g}", c.gliding_offset_m, c.effective_stiffness_N_per_m,
                  c.effective_stiction_tolerance_m_per_s);
   AppendOptional(c.hydroelastic_patch >= 0, c.pressure_Pa, row);
+  fmt::format_to(out, ",{:.9g}", c.requested_stiffness_N_per_m);
 }
 
 ContactLog::ContactLog(const std::string& path) : file_(path, "contact log", kContactCsvHeader) {}

@@ -99,6 +99,7 @@ ContactModelDiagnostics ContactConstraintFactory::Diagnose(int c, const ContactP
                                                            double dt_s, double normal_impulse,
                                                            double slip_speed) const {
   ContactModelDiagnostics d;
+  d.requested_stiffness_N_per_m = pair.stiffness_N_per_m;
   const auto& contact = contacts_[c];
   if (const auto* sap = std::get_if<SapContact>(&contact)) {
     const SapContact::Data& s = sap->data();
@@ -107,6 +108,8 @@ ContactModelDiagnostics ContactConstraintFactory::Diagnose(int c, const ContactP
     d.effective_stiction_tolerance_m_per_s = s.friction * s.R_t * std::max(normal_impulse, 0.0);
     // The regularized stiffness, softened by the friction coupling μ̃² = μ²R_t/R_n while sliding.
     const double k = 1.0 / (dt_s * dt_plus_tau * s.R_n);
+    // The compliance term 1/(δt k (δt + τ_d)) lost the max of R_n to the near-rigid one.
+    d.near_rigid = s.R_n > 1.0 / (dt_s * pair.stiffness_N_per_m * dt_plus_tau);
     const bool sliding = slip_speed > d.effective_stiction_tolerance_m_per_s;
     d.effective_stiffness_N_per_m = sliding ? k / (1 + s.friction * s.friction * s.R_t / s.R_n) : k;
   } else if (const auto* lagged = std::get_if<LaggedContact>(&contact)) {

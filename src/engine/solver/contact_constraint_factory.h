@@ -33,6 +33,12 @@ struct ContactModelDiagnostics {
   // while sticking, k_R = 1/(δt(δt + τ_d)R_n) (k, or less where the near-rigid switch
   // regularizes it) and μ̃² = μ²R_t/R_n; Lagged k; Similar k(1 + μ·d·‖v_t‖) [N/m].
   double effective_stiffness_N_per_m = 0;
+  // The stiffness asked for: the pair's combined k (§6; a hydroelastic face set's Σ A_f·g_f,
+  // §5) before any regularization, so that a user sees what the approximation made of it [N/m].
+  double requested_stiffness_N_per_m = 0;
+  // SAP's R_n is its near-rigid term β²w_n/(4π²) (§2.1): δt cannot resolve k, and the contact is
+  // as stiff as δt allows, whatever k asks for.
+  bool near_rigid = false;
   // The slip speed below which friction is regularized (sticks): SAP σ·w_t·μ·γ_n (its R_t·μ·γ_n),
   // Lagged and Similar the soft-norm width ε [m/s].
   double effective_stiction_tolerance_m_per_s = 0;

@@ -91,6 +91,8 @@ void CollectStepResults(const WorldModel& model, const std::vector<ContactCandid
     r.gliding_offset_m = d.gliding_offset_m;
     r.effective_stiffness_N_per_m = d.effective_stiffness_N_per_m;
     r.effective_stiction_tolerance_m_per_s = d.effective_stiction_tolerance_m_per_s;
+    r.requested_stiffness_N_per_m = d.requested_stiffness_N_per_m;
+    r.near_rigid = d.near_rigid;
     SetHydroelasticFields(candidate, &r);
     if (candidate.patch >= 0) {
       (*patches)[candidate.patch].normal_force_W += r.normal_force_W;

@@ -42,6 +42,11 @@ struct ContactResult {
   double gliding_offset_m = 0;
   double effective_stiffness_N_per_m = 0;
   double effective_stiction_tolerance_m_per_s = 0;
+  // The stiffness the pair asked for (the combined k of §6, a face set's Σ A_f·g_f) and whether
+  // SAP's near-rigid rule replaced it (ContactModelDiagnostics): what the GUI sets the effective
+  // stiffness against.
+  double requested_stiffness_N_per_m = 0;
+  bool near_rigid = false;
   // Hydroelastic faces only (§5): index into World::hydroelastic_patches() and of the face in
   // that patch's surface (both −1 for a point contact), the face area A_f [m²] and the
   // pressure p0_f at its centroid [Pa] at the start of the step. For a face,

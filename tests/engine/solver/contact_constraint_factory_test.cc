@@ -154,6 +154,38 @@ bool ConstraintsDiffer(ContactSettings settings, const ContactProperties& pair,
 
 // The table the UI greys parameters out by, checked against the constraints themselves: a
 // parameter is "used" exactly when changing it changes the constraint.
+TEST(ContactConstraintFactory, DiagnosesTheRequestedStiffnessAndTheNearRigidRule) {
+  // The requested stiffness is the pair's k whatever the approximation makes of it; SAP's
+  // near-rigid rule takes over where β²w_n/(4π²) > 1/(δt k (δt + τ_d)): with w_n = 3 1/kg,
+  // δt = 1 ms, τ_d = 0.1 s at k > 4π²/(3·1e-3·0.101) ≈ 1.3e5 N/m (docs/contact-model.md §2.1).
+  ContactConstraintFactory factory;
+  ContactSettings s;
+  s.approximation = ContactApproximation::kSap;
+  factory.Reset(s, 1);
+  for (const double k : {1e5, 1e9}) {
+    ContactProperties pair = kPair;
+    pair.stiffness_N_per_m = k;
+    factory.Make(0, pair, Penetrating(), kDt, {.w_t = 2.0, .w_n = 3.0});
+    const ContactModelDiagnostics d = factory.Diagnose(0, pair, kDt, 2e-3, 1e-9);
+    EXPECT_EQ(d.requested_stiffness_N_per_m, k);
+    EXPECT_EQ(d.near_rigid, k > 1e6) << k;
+    EXPECT_EQ(d.effective_stiffness_N_per_m<0.5 * k, k> 1e6) << k;
+  }
+  // Lagged and Similar have no near-rigid rule: the requested k, never flagged.
+  for (const ContactApproximation a :
+       {ContactApproximation::kLagged, ContactApproximation::kSimilar}) {
+    s.approximation = a;
+    factory.Reset(s, 1);
+    ContactProperties stiff = kPair;
+    stiff.stiffness_N_per_m = 1e9;
+    factory.Make(0, stiff, Penetrating(), kDt, {});
+    const ContactModelDiagnostics d = factory.Diagnose(0, stiff, kDt, 2e-3, 0.0);
+    EXPECT_EQ(d.requested_stiffness_N_per_m, 1e9);
+    EXPECT_FALSE(d.near_rigid);
+    EXPECT_EQ(d.effective_stiffness_N_per_m, 1e9);
+  }
+}
+
 TEST(ContactConstraintFactory, SapRegionIsTheSapConstraintsOwnAndAbsentForSmoothFriction) {
   // The penetrating SAP contact of the test above: R_t = σ w_t = 2e-3 /kg, R_n = 1/(δt k (δt + τ))
   // ≈ 0.099 /kg, v̂_n = −φ0/(δt + τ) ≈ 9.9e-3 m/s, so y = −R⁻¹(v_c − v̂) is (§2.1): at rest,
