@@ -8,10 +8,16 @@ uniform float u_inverse_range;   // 1 / (max - min) [1/Pa]
 // wide in the exact colour, with u_gap_alpha opacity between them (0: solid).
 uniform float u_hatch_px;
 uniform float u_gap_alpha;
+// Alpha > 0: the triangles' edges (drawn as lines) in this exact sRGB colour, no colour map.
+uniform vec4 u_line_color;
 
 out vec4 frag_color;
 
 void main() {
+  if (u_line_color.a > 0.0) {
+    frag_color = u_line_color;
+    return;
+  }
   // The pressure is mapped per fragment (not per vertex) so that every pixel is a colour of the
   // map; texel centres hold the table's colours exactly, and no lighting or gamma is applied.
   float t = clamp((v_pressure - u_pressure_min) * u_inverse_range, 0.0, 1.0);

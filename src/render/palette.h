@@ -12,6 +12,8 @@ inline constexpr Rgb8 kMarginColor{70, 150, 245};  // in the margin, not touchin
 // Violet: next to the axes of a frame (x red) a red force arrow read as one more axis.
 inline constexpr Rgb8 kNormalForceColor{170, 110, 255};
 inline constexpr Rgb8 kFrictionForceColor{240, 220, 40};
+inline constexpr Rgb8 kSlipVelocityColor{0, 215, 200};   // slip arrows: teal, no state's colour
+inline constexpr Rgb8 kPatchEdgeColor{245, 245, 245};    // the patch wireframe, over viridis
 inline constexpr Rgb8 kTeleopTcpColor{250, 250, 250};    // measured TCP (teleoperation)
 inline constexpr Rgb8 kGhostColor{80, 200, 255};         // the ghost run's bodies (tinted)
 inline constexpr Rgb8 kPerturbationColor{230, 60, 230};  // the mouse spring

@@ -58,16 +58,14 @@ void PatchArrows(const Snapshot& s, const RenderLayers& layers, std::vector<Patc
     const float sign = PatchArrowSign(p);
     if (net) {
       const Eigen::Vector3f at = p.center_of_pressure_W.cast<float>();
-      const float scale = sign * layers.force_scale_m_per_N;
       if (layers.normal_forces) {
-        add(at, p.normal_force_W.cast<float>() * scale, kNormalForceColor, false);
+        add(at, p.normal_force_W.cast<float>() * sign, kNormalForceColor, false);
       }
       if (layers.friction_forces) {
-        add(at, p.friction_force_W.cast<float>() * scale, kFrictionForceColor, false);
+        add(at, p.friction_force_W.cast<float>() * sign, kFrictionForceColor, false);
       }
     }
     if (!layers.traction_arrows) continue;
-    const float scale = sign * layers.traction_scale_m_per_Pa;
     const int end = std::min(p.first_face + p.num_faces, nf);
     for (int f = std::max(p.first_face, 0); f < end; ++f) {
       if (f >= static_cast<int>(h.face_centroid_W.size()) ||
@@ -75,9 +73,8 @@ void PatchArrows(const Snapshot& s, const RenderLayers& layers, std::vector<Patc
           f >= static_cast<int>(h.face_tangential_traction_Pa.size())) {
         break;
       }
-      add(h.face_centroid_W[f], h.face_normal_traction_Pa[f] * scale, kNormalForceColor, true);
-      add(h.face_centroid_W[f], h.face_tangential_traction_Pa[f] * scale, kFrictionForceColor,
-          true);
+      add(h.face_centroid_W[f], h.face_normal_traction_Pa[f] * sign, kNormalForceColor, true);
+      add(h.face_centroid_W[f], h.face_tangential_traction_Pa[f] * sign, kFrictionForceColor, true);
     }
   }
 }
@@ -86,7 +83,8 @@ PatchLayer::PatchLayer(const std::string& dir)
     : program_(dir + "/patch.vert", dir + "/patch.frag") {
   loc_ = {program_.Location("u_view_projection"), program_.Location("u_colormap"),
           program_.Location("u_pressure_min"),    program_.Location("u_inverse_range"),
-          program_.Location("u_hatch_px"),        program_.Location("u_gap_alpha")};
+          program_.Location("u_hatch_px"),        program_.Location("u_gap_alpha"),
+          program_.Location("u_line_color")};
   glGenVertexArrays(1, &vao_);
   glGenBuffers(1, &position_vbo_);
   glGenBuffers(1, &pressure_vbo_);
@@ -159,6 +157,7 @@ void PatchLayer::Draw(const Eigen::Matrix4f& view_projection, const PressureRang
   ShaderProgram::Set(loc_.inverse_range, span > 1e-20f && std::isfinite(span) ? 1.0f / span : 0.0f);
   ShaderProgram::Set(loc_.hatch_px, hatch_px);
   ShaderProgram::Set(loc_.gap_alpha, gap_alpha);
+  ShaderProgram::Set(loc_.line_color, Eigen::Vector4f(0, 0, 0, 0));
   glActiveTexture(GL_TEXTURE0 + kColormapUnit);
   glBindTexture(GL_TEXTURE_2D, colormap_texture_);
   glBindVertexArray(vao_);
@@ -166,6 +165,20 @@ void PatchLayer::Draw(const Eigen::Matrix4f& view_projection, const PressureRang
   glBindVertexArray(0);
   glBindTexture(GL_TEXTURE_2D, 0);
   glActiveTexture(GL_TEXTURE0);
+}
+
+void PatchLayer::DrawEdges(const Eigen::Matrix4f& view_projection, Rgb8 color) const {
+  if (num_vertices_ == 0) return;
+  program_.Use();
+  ShaderProgram::Set(loc_.view_projection, view_projection);
+  // Exact sRGB, as the colour map's: no lighting, the tests look for it in the pixels.
+  ShaderProgram::Set(loc_.line_color,
+                     Eigen::Vector4f(color.r / 255.0f, color.g / 255.0f, color.b / 255.0f, 1.0f));
+  glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+  glBindVertexArray(vao_);
+  glDrawArrays(GL_TRIANGLES, 0, num_vertices_);
+  glBindVertexArray(0);
+  glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
 }
 
 }  // namespace contactlab

@@ -37,12 +37,12 @@ void MarkPatchGeometries(const HydroelasticSnapshot& s, bool enabled, int ng,
 bool ShownAsPatch(const ContactResult& c, const Snapshot& s, const RenderLayers& layers);
 
 // An arrow of the patch layer, in the force arrows' colours: per patch the net normal and
-// friction force at the centre of pressure (with the force layers, when the patch layer is on;
-// force_scale_m_per_N), per face the normal and tangential traction at the centroid
-// (traction_arrows; traction_scale_m_per_Pa).
+// friction force [N] at the centre of pressure (with the force layers, when the patch layer is
+// on), per face the normal and tangential traction [Pa] at the centroid (traction_arrows). The
+// renderer scales them (ArrowLength: force_scale_m_per_N, traction_scale_m_per_Pa).
 struct PatchArrow {
   Eigen::Vector3f origin_W;
-  Eigen::Vector3f vector_m;
+  Eigen::Vector3f vector;  // N, or Pa for traction; signed by PatchArrowSign
   Rgb8 color;
   bool traction = false;
 };
@@ -64,11 +64,14 @@ class PatchLayer {
   // blending on); 0: solid.
   void Draw(const Eigen::Matrix4f& view_projection, const PressureRange& range, float hatch_px,
             float gap_alpha) const;
+  // The uploaded triangles' edges as lines one drawn pixel wide in `color` (the wireframe of
+  // the contact surface), with the current depth and stencil state.
+  void DrawEdges(const Eigen::Matrix4f& view_projection, Rgb8 color) const;
 
  private:
   ShaderProgram program_;
   struct {
-    GLint view_projection, colormap, pressure_min, inverse_range, hatch_px, gap_alpha;
+    GLint view_projection, colormap, pressure_min, inverse_range, hatch_px, gap_alpha, line_color;
   } loc_{};
   GLuint vao_ = 0, position_vbo_ = 0, pressure_vbo_ = 0, colormap_texture_ = 0;
   size_t capacity_vertices_ = 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "render/contact_colors.h"
+#include "render/vector_scaling.h"
 
 namespace contactlab {
 
@@ -51,6 +52,21 @@ struct RenderLayers {
   // parts as the normal and friction force arrows, with their own scale.
   bool traction_arrows = false;
   float traction_scale_m_per_Pa = 1e-5f;  // arrow length per pascal
+  // The patches' triangles (the contact surface's tessellation) outlined in kPatchEdgeColor.
+  bool patch_wireframe = false;
+  // Per pressed contact (stick or slip; a face set too) its slip velocity, B relative to A
+  // (ContactResult::slip_velocity_W; on a patch the later geometry's, as its force arrows),
+  // in kSlipVelocityColor; the scale is the arrow's length per m/s, in seconds.
+  bool slip_arrows = false;
+  float slip_scale_s = 1.0f;
+  // How force, traction and slip arrows are scaled (ArrowLength): linear or log at their
+  // scales, or all fixed_arrow_length_px window pixels long; vectors at or below their
+  // threshold are not drawn.
+  VectorScaling vector_scaling = VectorScaling::kLinear;
+  float fixed_arrow_length_px = 40.0f;
+  float force_threshold_N = 0.0f;
+  float traction_threshold_Pa = 0.0f;
+  float slip_threshold_m_per_s = 1e-3f;
   // Peg-in-hole alignment aids (Snapshot::alignment): the peg's axis extended to the block's
   // top, its landing point (kAlignedColor inside the hole, kMisalignedColor outside) and the
   // hole's outline (kHoleOutlineColor).

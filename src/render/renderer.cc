@@ -29,6 +29,7 @@
 #include "render/shadow_map.h"
 #include "render/shape_mesh_cache.h"
 #include "render/transforms.h"
+#include "render/vector_scaling.h"
 #include "render/view_projection.h"
 
 namespace contactlab {
@@ -102,11 +103,16 @@ Eigen::Vector3f LocalHalfExtents(const Shape& s) {
   return Eigen::Vector3f::Zero();
 }
 
-// A force arrow at the layers' scale, shortened as drawn (DrawnForceArrowLength).
-Eigen::Vector3f Drawn(const Eigen::Vector3f& scaled_W, float max_length_m) {
-  const float length = scaled_W.norm();
-  if (!(length > 0)) return scaled_W;
-  return scaled_W * (DrawnForceArrowLength(length, max_length_m) / length);
+// The layers' arrow style of each kind of contact vector (ArrowLength). The log references are
+// where a gripper's contacts sit: 1 N, 1 kPa, 1 cm/s.
+VectorStyle ForceStyle(const RenderLayers& l) {
+  return {l.force_scale_m_per_N, 1.0f, l.force_threshold_N};
+}
+VectorStyle TractionStyle(const RenderLayers& l) {
+  return {l.traction_scale_m_per_Pa, 1e3f, l.traction_threshold_Pa};
+}
+VectorStyle SlipStyle(const RenderLayers& l) {
+  return {l.slip_scale_s, 0.01f, l.slip_threshold_m_per_s};
 }
 
 // Whether the segment a→b crosses the box |x| ≤ half (slab test).
@@ -365,7 +371,13 @@ struct Renderer::Impl {
   void DrawBodyFrames(const Frame& f);
   void DrawTeleopGizmo(const Frame& f);
   void DrawContactForces(const Frame& f);
+  // A contact vector v (in style's unit) from origin_W as the layers scale it (ArrowLength);
+  // nothing when it is below its threshold or would be shorter than two pixels (a blob over
+  // the marker).
+  void DrawVectorArrow(const Frame& f, const Eigen::Vector3f& origin_W, const Eigen::Vector3f& v,
+                       const VectorStyle& style, float shaft_m, Rgb8 color);
   void DrawPatchArrows(const Frame& f);
+  void DrawSlipArrows(const Frame& f);
   void DrawContactPoints(const Frame& f);
 
   // Whether geometry g belongs to a body drawn with its visual geometry instead.
@@ -877,6 +889,7 @@ void Renderer::Impl::DrawPatches(const Frame& f) {
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
     patch_layer.Draw(f.view_projection, range, kPatchHatchPx, kPatchGapAlpha);
+    if (f.layers.patch_wireframe) patch_layer.DrawEdges(f.view_projection, kPatchEdgeColor);
     glDisable(GL_BLEND);
     // Elsewhere depth-tested, nudged towards the camera so it never z-fights with the surface
     // it lies on (e.g. the floor, itself nudged back).
@@ -886,6 +899,11 @@ void Renderer::Impl::DrawPatches(const Frame& f) {
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(-1.0f, -2.0f);
     patch_layer.Draw(f.view_projection, range, 0.0f, 1.0f);
+    if (f.layers.patch_wireframe) {
+      glEnable(GL_POLYGON_OFFSET_LINE);
+      patch_layer.DrawEdges(f.view_projection, kPatchEdgeColor);
+      glDisable(GL_POLYGON_OFFSET_LINE);
+    }
     glDisable(GL_POLYGON_OFFSET_FILL);
     glDepthFunc(GL_LESS);
     glDepthMask(GL_TRUE);
@@ -900,7 +918,7 @@ void Renderer::Impl::DrawOverlays(const Frame& f) {
   const bool teleop_gizmo = layers.teleop_target && f.snapshot.teleop.active;
   const bool any_overlay = layers.body_frames || layers.contact_points || layers.normal_forces ||
                            layers.friction_forces || teleop_gizmo || layers.traction_arrows ||
-                           f.snapshot.perturbation.body >= 0 ||
+                           layers.slip_arrows || f.snapshot.perturbation.body >= 0 ||
                            (layers.alignment && f.snapshot.alignment.active);
   if (!any_overlay) return;
   glClear(GL_DEPTH_BUFFER_BIT);
@@ -913,6 +931,7 @@ void Renderer::Impl::DrawOverlays(const Frame& f) {
   if (layers.alignment) DrawAlignment(f);
   DrawContactForces(f);
   DrawPatchArrows(f);
+  if (layers.slip_arrows) DrawSlipArrows(f);
   if (layers.contact_points) DrawContactPoints(f);
   // Closed meshes of our own, wound counter-clockwise seen from outside: their back faces are
   // hidden, and culling them halves what the rasterizer sets up.
@@ -963,27 +982,34 @@ void Renderer::Impl::DrawTeleopGizmo(const Frame& f) {
               ToFloat(kTeleopTcpColor));
 }
 
+void Renderer::Impl::DrawVectorArrow(const Frame& f, const Eigen::Vector3f& origin_W,
+                                     const Eigen::Vector3f& v, const VectorStyle& style,
+                                     float shaft_m, Rgb8 color) {
+  const float magnitude = v.norm();
+  // A drawn pixel times the drawn height: the view's height there, at any scene scale.
+  const float length =
+      ArrowLength(magnitude, style, f.layers.vector_scaling,
+                  f.layers.fixed_arrow_length_px * WindowPixel(origin_W),
+                  MaxForceArrowLength(PixelSize(origin_W), static_cast<float>(f.height)));
+  if (!(length > 2.0f * WindowPixel(origin_W))) return;
+  DrawArrow(origin_W, v * (length / magnitude), shaft_m, color);
+}
+
 // Normal and friction force on geometry B at each point contact (not the faces of a patch the
 // patch layer draws: DrawPatchArrows).
 void Renderer::Impl::DrawContactForces(const Frame& f) {
   const RenderLayers& layers = f.layers;
-  const float scale = layers.force_scale_m_per_N;
+  const VectorStyle style = ForceStyle(layers);
   for (const ContactResult& c : f.snapshot.contacts) {
     const Eigen::Vector3f p_WC = c.position_W.cast<float>();
     if (!p_WC.allFinite() || ShownAsPatch(c, f.snapshot, layers)) continue;
-    const float pixel = WindowPixel(p_WC);
     const float shaft =
         std::max(0.15f * layers.contact_point_size_m, LineRadius(p_WC, kMinShaftRadiusPx));
-    // A drawn pixel times the drawn height: the view's height there, at any scene scale.
-    const float max_length = MaxForceArrowLength(PixelSize(p_WC), static_cast<float>(f.height));
-    // Arrows shorter than a couple of pixels would only be a blob over the marker.
     if (layers.normal_forces) {
-      const Eigen::Vector3f arrow_W = Drawn(c.normal_force_W.cast<float>() * scale, max_length);
-      if (arrow_W.norm() > 2.0f * pixel) DrawArrow(p_WC, arrow_W, shaft, kNormalForceColor);
+      DrawVectorArrow(f, p_WC, c.normal_force_W.cast<float>(), style, shaft, kNormalForceColor);
     }
     if (layers.friction_forces) {
-      const Eigen::Vector3f arrow_W = Drawn(c.friction_force_W.cast<float>() * scale, max_length);
-      if (arrow_W.norm() > 2.0f * pixel) DrawArrow(p_WC, arrow_W, shaft, kFrictionForceColor);
+      DrawVectorArrow(f, p_WC, c.friction_force_W.cast<float>(), style, shaft, kFrictionForceColor);
     }
   }
 }
@@ -992,14 +1018,29 @@ void Renderer::Impl::DrawContactForces(const Frame& f) {
 void Renderer::Impl::DrawPatchArrows(const Frame& f) {
   const RenderLayers& layers = f.layers;
   PatchArrows(f.snapshot, layers, &patch_arrows);
+  const VectorStyle force = ForceStyle(layers), traction = TractionStyle(layers);
   for (const PatchArrow& a : patch_arrows) {
-    const Eigen::Vector3f arrow_W =
-        Drawn(a.vector_m, MaxForceArrowLength(PixelSize(a.origin_W), static_cast<float>(f.height)));
-    if (arrow_W.norm() <= 2.0f * WindowPixel(a.origin_W)) continue;
     const float shaft_m = std::max(
         a.traction ? 0.05f * layers.contact_point_size_m : 0.15f * layers.contact_point_size_m,
         LineRadius(a.origin_W, kMinShaftRadiusPx));
-    DrawArrow(a.origin_W, arrow_W, shaft_m, a.color);
+    DrawVectorArrow(f, a.origin_W, a.vector, a.traction ? traction : force, shaft_m, a.color);
+  }
+}
+
+// Each pressed contact's slip velocity, B's relative to A's (on a patch's face set the later
+// geometry's, as PatchArrowSign has the patch's forces), thin like traction arrows. Separating
+// and margin contacts have no friction to show the slip of.
+void Renderer::Impl::DrawSlipArrows(const Frame& f) {
+  const VectorStyle style = SlipStyle(f.layers);
+  for (const ContactResult& c : f.snapshot.contacts) {
+    if (c.state != ContactResult::State::kStick && c.state != ContactResult::State::kSlip) continue;
+    const Eigen::Vector3f p_WC = c.position_W.cast<float>();
+    if (!p_WC.allFinite()) continue;
+    const float sign = c.geometry_b >= c.geometry_a ? 1.0f : -1.0f;
+    const float shaft =
+        std::max(0.08f * f.layers.contact_point_size_m, LineRadius(p_WC, kMinShaftRadiusPx));
+    DrawVectorArrow(f, p_WC, c.slip_velocity_W.cast<float>() * sign, style, shaft,
+                    kSlipVelocityColor);
   }
 }
 

@@ -107,6 +107,9 @@ void ShaderProgram::Set(GLint location, const Eigen::Matrix4f& m) {
 void ShaderProgram::Set(GLint location, const Eigen::Matrix3f& m) {
   glUniformMatrix3fv(location, 1, GL_FALSE, m.data());
 }
+void ShaderProgram::Set(GLint location, const Eigen::Vector4f& v) {
+  glUniform4f(location, v.x(), v.y(), v.z(), v.w());
+}
 void ShaderProgram::Set(GLint location, const Eigen::Vector3f& v) {
   glUniform3f(location, v.x(), v.y(), v.z());
 }

@@ -27,6 +27,7 @@ class ShaderProgram {
   // Setters for the program in use.
   static void Set(GLint location, const Eigen::Matrix4f& m);
   static void Set(GLint location, const Eigen::Matrix3f& m);
+  static void Set(GLint location, const Eigen::Vector4f& v);
   static void Set(GLint location, const Eigen::Vector3f& v);
   static void Set(GLint location, const Eigen::Vector2f& v);
   static void Set(GLint location, float v);

@@ -134,31 +134,29 @@ TEST(PatchLayer, ArrowsShowTheForceOnTheLaterGeometry) {
   Snapshot s = OnePatch();
   EXPECT_EQ(PatchArrowSign(s.hydroelastic.patches[0]), -1.0f);
   RenderLayers layers;
-  layers.force_scale_m_per_N = 0.01f;
   std::vector<PatchArrow> arrows;
   PatchArrows(s, layers, &arrows);
   ASSERT_EQ(arrows.size(), 2u) << "net normal and friction, no traction by default";
   EXPECT_TRUE(arrows[0].origin_W.isApprox(Eigen::Vector3f(0.1f, 0.2f, 0.0f)));
-  EXPECT_TRUE(arrows[0].vector_m.isApprox(Eigen::Vector3f(0, 0, 0.1f)));  // 10 N up
+  EXPECT_TRUE(arrows[0].vector.isApprox(Eigen::Vector3f(0, 0, 10)));  // 10 N up, unscaled
   EXPECT_EQ(arrows[0].color.r, kNormalForceColor.r);
-  EXPECT_TRUE(arrows[1].vector_m.isApprox(Eigen::Vector3f(-0.02f, 0, 0)));
+  EXPECT_TRUE(arrows[1].vector.isApprox(Eigen::Vector3f(-2, 0, 0)));
   EXPECT_FALSE(arrows[0].traction);
 
   layers.traction_arrows = true;
-  layers.traction_scale_m_per_Pa = 1e-5f;
   layers.normal_forces = layers.friction_forces = false;
   PatchArrows(s, layers, &arrows);
   ASSERT_EQ(arrows.size(), 4u) << "normal and tangential traction per face";
   for (const PatchArrow& a : arrows) EXPECT_TRUE(a.traction);
-  EXPECT_TRUE(arrows[0].vector_m.isApprox(Eigen::Vector3f(0, 0, 0.05f)));  // 5 kPa
-  EXPECT_TRUE(arrows[1].vector_m.isApprox(Eigen::Vector3f(-0.01f, 0, 0)));
+  EXPECT_TRUE(arrows[0].vector.isApprox(Eigen::Vector3f(0, 0, 5e3f)));  // 5 kPa
+  EXPECT_TRUE(arrows[1].vector.isApprox(Eigen::Vector3f(-1e3f, 0, 0)));
   EXPECT_TRUE(arrows[2].origin_W.isApprox(Eigen::Vector3f(0.01f, 0, 0)));
 
   // The same pair the other way round (A earlier): the force on B as given.
   std::swap(s.hydroelastic.patches[0].geometry_a, s.hydroelastic.patches[0].geometry_b);
   EXPECT_EQ(PatchArrowSign(s.hydroelastic.patches[0]), 1.0f);
   PatchArrows(s, layers, &arrows);
-  EXPECT_TRUE(arrows[0].vector_m.isApprox(Eigen::Vector3f(0, 0, -0.05f)));
+  EXPECT_TRUE(arrows[0].vector.isApprox(Eigen::Vector3f(0, 0, -5e3f)));
 
   // Patch layer off: no net arrows (the faces' own arrows are drawn instead); traction stays.
   layers.contact_patches = false;

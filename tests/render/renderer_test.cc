@@ -1124,3 +1124,143 @@ TEST_F(RendererTest, PatchFacesHaveNoPointMarkersAndTractionArrowsOnDemand) {
 
 }  // namespace
 }  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// The level camera of AStrongForce… aimed at a lone contact at (0.2, 0, 0), with that contact
+// pressed and only the layers under test on.
+struct LoneContact {
+  Snapshot snapshot;
+  Camera camera;
+  RenderLayers layers;
+  float px_per_m = 0;
+};
+LoneContact LoneContactView() {
+  LoneContact v;
+  v.snapshot = SettledSnapshot(RestingScene(false), 10);
+  v.snapshot.contacts.resize(1);
+  ContactResult& c = v.snapshot.contacts[0];
+  c.position_W = Eigen::Vector3d(0.2, 0.0, 0.0);
+  c.normal_W = Eigen::Vector3d::UnitX();
+  c.normal_force_W.setZero();
+  c.friction_force_W.setZero();
+  c.slip_velocity_W.setZero();
+  c.state = ContactResult::State::kSlip;
+  v.camera.target = Eigen::Vector3f(0.2f, 0.0f, 0.0f);
+  v.camera.distance_m = 0.9f;
+  v.camera.yaw_rad = static_cast<float>(-M_PI / 2);
+  v.camera.pitch_rad = 0.0f;
+  v.px_per_m = kHeight / (2.0f * 0.9f * std::tan(0.5f * v.camera.fov_y_rad));  // 630 px/m
+  v.layers.contact_points = v.layers.normal_forces = v.layers.friction_forces = false;
+  return v;
+}
+
+TEST_F(RendererTest, SlipArrowsSpanTheirScaledLengthFixedLengthOrNothingBelowTheThreshold) {
+  LoneContact v = LoneContactView();
+  v.snapshot.contacts[0].slip_velocity_W = Eigen::Vector3d(0, 0, 0.03);  // 3 cm/s, upward
+  Renderer renderer(ShaderDirectory());
+  constexpr int kTolerance = 60;  // shaded
+  EXPECT_EQ(RowsSpanned(RenderToPixels(renderer, v.snapshot, v.camera, v.layers),
+                        kSlipVelocityColor, kTolerance),
+            0)
+      << "no slip arrows by default";
+  v.layers.slip_arrows = true;
+  v.layers.slip_scale_s = 1.0f;  // 3 cm: 19 pixels
+  EXPECT_NEAR(RowsSpanned(RenderToPixels(renderer, v.snapshot, v.camera, v.layers),
+                          kSlipVelocityColor, kTolerance),
+              0.03f * v.px_per_m, 3.0f);
+  v.layers.vector_scaling = VectorScaling::kFixed;
+  v.layers.fixed_arrow_length_px = 90.0f;
+  EXPECT_NEAR(RowsSpanned(RenderToPixels(renderer, v.snapshot, v.camera, v.layers),
+                          kSlipVelocityColor, kTolerance),
+              90.0f, 3.0f);
+  v.layers.slip_threshold_m_per_s = 0.05f;  // above the slip: hidden, even at a fixed length
+  EXPECT_EQ(RowsSpanned(RenderToPixels(renderer, v.snapshot, v.camera, v.layers),
+                        kSlipVelocityColor, kTolerance),
+            0);
+  v.layers.slip_threshold_m_per_s = 0.0f;
+  v.snapshot.contacts[0].state = ContactResult::State::kSeparating;  // no friction: no slip shown
+  EXPECT_EQ(RowsSpanned(RenderToPixels(renderer, v.snapshot, v.camera, v.layers),
+                        kSlipVelocityColor, kTolerance),
+            0);
+}
+
+TEST_F(RendererTest, ForceArrowsScaleLogarithmicallyAndHideBelowTheirThreshold) {
+  LoneContact v = LoneContactView();
+  v.snapshot.contacts[0].normal_force_W = Eigen::Vector3d(0, 0, 30);
+  v.layers.normal_forces = true;
+  v.layers.force_scale_m_per_N = 0.01f;
+  Renderer renderer(ShaderDirectory());
+  constexpr int kTolerance = 60;
+  // Log: s·r·ln(1 + 30 N / 1 N) = 3.4 cm (22 pixels), where linear is 30 cm (compressed).
+  v.layers.vector_scaling = VectorScaling::kLog;
+  EXPECT_NEAR(RowsSpanned(RenderToPixels(renderer, v.snapshot, v.camera, v.layers),
+                          kNormalForceColor, kTolerance),
+              0.01f * std::log(31.0f) * v.px_per_m, 3.0f);
+  v.layers.force_threshold_N = 30.0f;  // at the threshold: not drawn
+  EXPECT_EQ(RowsSpanned(RenderToPixels(renderer, v.snapshot, v.camera, v.layers), kNormalForceColor,
+                        kTolerance),
+            0);
+  v.layers.force_threshold_N = 29.0f;
+  EXPECT_GT(RowsSpanned(RenderToPixels(renderer, v.snapshot, v.camera, v.layers), kNormalForceColor,
+                        kTolerance),
+            15);
+}
+
+TEST_F(RendererTest, PatchWireframeOutlinesTheContactSurfacesTriangles) {
+  const auto scene = std::make_shared<SceneSpec>(testing::HydroBoxScene());
+  const Snapshot snapshot = SettledSnapshot(scene, 500);
+  ASSERT_GT(snapshot.hydroelastic.num_faces(), 10);
+  Renderer renderer(ShaderDirectory());
+  RenderLayers layers;
+  layers.normal_forces = layers.friction_forces = layers.contact_points = false;
+  const Camera camera = HydroBoxCamera();
+  const std::vector<uint8_t> solid = RenderToPixels(renderer, snapshot, camera, layers);
+  layers.patch_wireframe = true;
+  const std::vector<uint8_t> wire = RenderToPixels(renderer, snapshot, camera, layers);
+  const int edges = CountColor(wire, kPatchEdgeColor, 6) - CountColor(solid, kPatchEdgeColor, 6);
+  // Lines one pixel wide over the 10 cm patch (~120 pixels across here), many triangles.
+  EXPECT_GT(edges, 400);
+  EXPECT_LT(CountColorMapPixels(wire), CountColorMapPixels(solid)) << "edges over the colours";
+  // Inside the patch's projection, as the patch itself.
+  const Eigen::Vector4f box = ProjectedBox(
+      camera, {{-0.05f, -0.05f, 0}, {0.05f, -0.05f, 0}, {0.05f, 0.05f, 0}, {-0.05f, 0.05f, 0}});
+  int outside = 0;
+  for (int y = 0; y < kHeight; ++y) {
+    for (int x = 0; x < kWidth; ++x) {
+      const uint8_t* p = &wire[(static_cast<size_t>(y) * kWidth + x) * 4];
+      const bool edge = std::abs(p[0] - kPatchEdgeColor.r) <= 6 &&
+                        std::abs(p[1] - kPatchEdgeColor.g) <= 6 &&
+                        std::abs(p[2] - kPatchEdgeColor.b) <= 6;
+      outside += edge && (x < box[0] - 2 || x > box[2] + 2 || y < box[1] - 2 || y > box[3] + 2);
+    }
+  }
+  EXPECT_LT(outside, 20);
+}
+
+TEST_F(RendererTest, AFixedPressureRangeMapsAKnownPressureToItsColour) {
+  // Every corner at 2020 Pa: with the range fixed at [1000, 6100] Pa that is t = 0.2 of the
+  // map, entry 51 exactly; with [0, 6100] it is t = 0.33, another colour.
+  const auto scene = std::make_shared<SceneSpec>(testing::HydroBoxScene());
+  Snapshot snapshot = SettledSnapshot(scene, 500);
+  std::fill(snapshot.hydroelastic.vertex_pressure_Pa.begin(),
+            snapshot.hydroelastic.vertex_pressure_Pa.end(), 2020.0f);
+  Renderer renderer(ShaderDirectory());
+  RenderLayers layers;
+  layers.normal_forces = layers.friction_forces = layers.contact_points = false;
+  layers.pressure_auto = false;
+  layers.pressure_min_Pa = 1000.0f;
+  layers.pressure_max_Pa = 6100.0f;
+  const std::vector<uint8_t> fixed = RenderToPixels(renderer, snapshot, HydroBoxCamera(), layers);
+  const int patch = CountColorMapPixels(fixed);
+  EXPECT_GT(patch, 2000);
+  EXPECT_GT(CountColor(fixed, PressureColorMap8(0.2f), 2), 0.9 * patch);
+  layers.pressure_min_Pa = 0.0f;
+  const std::vector<uint8_t> from0 = RenderToPixels(renderer, snapshot, HydroBoxCamera(), layers);
+  EXPECT_LT(CountColor(from0, PressureColorMap8(0.2f), 2), 0.01 * patch);
+  EXPECT_GT(CountColor(from0, PressureColorMap8(2020.0f / 6100.0f), 3), 0.9 * patch);
+}
+
+}  // namespace
+}  // namespace contactlab
