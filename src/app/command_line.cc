@@ -81,6 +81,11 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
                   "run the GUI for --duration s of wall time, write frame/sim timing JSON, exit");
   app->add_option("--contact-colors", out->contact_colors,
                   "GUI contact point colours: state (default), gliding (offset) or slip (speed)");
+  app->add_option("--contact-view", out->contact_views,
+                  "GUI contact views on at start, the others off: a comma-separated list of "
+                  "forces, traction, slip, wireframe, or none");
+  app->add_option("--vector-scale", out->vector_scale,
+                  "GUI force/traction/slip arrows: linear (default), log or fixed (length)");
   app->add_option("--camera", out->camera,
                   "GUI main camera: a camera the scene names (e.g. task, wrist) or free (orbit)");
   app->add_option("--output-dir", out->output_dir,
@@ -104,9 +109,31 @@ bool TakePositive(const CLI::App& app, double value, const char* name,
   return true;
 }
 
+// --contact-view: every listed view one of kContactViews; --vector-scale one of kVectorScales.
+std::string CheckContactViews(const CLI::App& app, const CommandLine& cl) {
+  auto known = [](const auto& names, const std::string& name) {
+    return std::find(std::begin(names), std::end(names), name) != std::end(names);
+  };
+  if (app.count("--contact-view")) {
+    const std::string& list = cl.contact_views;
+    for (size_t start = 0; start <= list.size();) {  // empty items too ("slip,")
+      const size_t comma = std::min(list.find(',', start), list.size());
+      const std::string view = list.substr(start, comma - start);
+      start = comma + 1;
+      if (!known(kContactViews, view)) {
+        return "--contact-view takes forces, traction, slip, wireframe or none, got '" + view + "'";
+      }
+    }
+  }
+  if (app.count("--vector-scale") && !known(kVectorScales, cl.vector_scale)) {
+    return "--vector-scale must be linear, log or fixed, got '" + cl.vector_scale + "'";
+  }
+  return "";
+}
+
 // The GUI's options: --frames, --window-size, --max-fps, --msaa, --contact-colors,
-// --output-dir (created here: a folder that cannot be is an error now, not at the first save),
-// --gui-stats.
+// --contact-view, --vector-scale, --output-dir (created here: a folder that cannot be is an
+// error now, not at the first save), --gui-stats.
 std::string CheckGuiOptions(const CLI::App& app, const RawOptions& raw, CommandLine* out) {
   if (app.count("--frames") && out->frames <= 0) return "--frames must be positive";
   if (app.count("--window-size") &&
@@ -128,6 +155,7 @@ std::string CheckGuiOptions(const CLI::App& app, const RawOptions& raw, CommandL
                 out->contact_colors) == std::end(kContactColorModes)) {
     return "--contact-colors must be state, gliding or slip, got '" + out->contact_colors + "'";
   }
+  if (const std::string error = CheckContactViews(app, *out); !error.empty()) return error;
   if (app.count("--output-dir")) {
     if (out->output_dir.empty()) return "--output-dir must name a folder";
     const std::string given = out->output_dir;

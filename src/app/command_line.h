@@ -40,6 +40,10 @@ struct CommandLine {
   // --contact-colors state|gliding|slip: the GUI's contact point colours at start (validated
   // here against kContactColorModes; "" the default, by state).
   std::string contact_colors;
+  // --contact-view LIST: the GUI's contact views at start, a comma-separated list of
+  // kContactViews (those listed on, the others off; "none": all off), and --vector-scale
+  // linear|log|fixed their arrows' scaling (validated here; "" as the settings have them).
+  std::string contact_views, vector_scale;
   // --camera NAME: the GUI's (and --screenshot's) main camera, a camera of the scene or "free"
   // (checked against the scene once it is loaded); "" the scene's default.
   std::string camera;
@@ -53,6 +57,10 @@ struct CommandLine {
 
 // The values --contact-colors takes.
 inline constexpr const char* kContactColorModes[] = {"state", "gliding", "slip"};
+// The contact views --contact-view switches (forces: the normal and friction force arrows), and
+// the values of --vector-scale.
+inline constexpr const char* kContactViews[] = {"forces", "traction", "slip", "wireframe", "none"};
+inline constexpr const char* kVectorScales[] = {"linear", "log", "fixed"};
 
 // Parses "WxH" (each 64–8192); false on anything else.
 bool ParseWindowSize(const std::string& text, int* width, int* height);

@@ -21,6 +21,7 @@
 #include "ui/application_impl.h"
 #include "ui/gamepad_feed.h"
 #include "ui/panels/contact_panel.h"
+#include "ui/panels/contact_view_panel.h"
 #include "ui/panels/exports.h"
 #include "ui/panels/panels.h"
 #include "ui/panels/recording_panel.h"
@@ -113,6 +114,9 @@ Application::Impl::Impl(const ApplicationOptions& o)
   StartSim();
   LowerCallingThreadPriority(options.render_thread_nice);
   RestoreSettings();
+  // The command line's views win over the saved ones, for this run.
+  ApplyContactViewList(options.contact_views, &ui.layers);
+  if (options.vector_scaling) ui.layers.vector_scaling = *options.vector_scaling;
   OpenWindow();
   BuildRenderer();
 }

@@ -15,6 +15,7 @@
 #include "app/runtime/snapshot.h"
 #include "engine/world/scene_spec.h"
 #include "render/contact_colors.h"
+#include "render/vector_scaling.h"
 #include "ui/view/viewport_input.h"  // PointerInput
 
 namespace contactlab {
@@ -65,6 +66,10 @@ struct ApplicationOptions {
   int render_thread_nice = 10;
   // What colours the contact points at start (--contact-colors; the Contacts panel changes it).
   ContactColorMode contact_colors = ContactColorMode::kState;
+  // The contact views at start (--contact-view: ApplyContactViewList; "" as saved or the
+  // defaults) and their arrows' scaling (--vector-scale; unset: as saved), over the settings.
+  std::string contact_views;
+  std::optional<VectorScaling> vector_scaling;
   // The directory of the GUI's settings (ui/state/gui_settings.h), read at start and written when
   // the Application ends; empty: none (tests, screenshots, --no-settings). With
   // window_size_from_settings the saved window size replaces width × height.

@@ -9,6 +9,7 @@
 #include "io/printable_text.h"
 #include "io/scene_loader.h"
 #include "render/contact_colors.h"
+#include "render/vector_scaling.h"
 #include "ui/application.h"
 #include "ui/gui_stats.h"
 #include "ui/state/gui_settings.h"
@@ -66,6 +67,8 @@ void SetWindowAndInput(const CommandLine& cl, ApplicationOptions* options) {
   options->output_dir = cl.output_dir;  // checked and made absolute by ParseCommandLine
   // Validated by ParseCommandLine against the same names.
   if (const auto mode = ParseContactColorMode(cl.contact_colors)) options->contact_colors = *mode;
+  options->contact_views = cl.contact_views;
+  options->vector_scaling = ParseVectorScaling(cl.vector_scale);
 }
 
 // Opens the window and runs what the command line asked for.

@@ -57,6 +57,23 @@ TEST(ParseCommandLine, ContactOptionsAreCheckedAsTheSceneAndTheSlidersAre) {
 
 // --output-dir: created if missing, made absolute (the GUI shows it); a folder that cannot be
 // created or written is bad input.
+TEST(ParseCommandLine, ContactViewsAndVectorScaleTakeTheirNamesOnly) {
+  CommandLine good;
+  EXPECT_EQ(Parse({"--contact-view", "slip,wireframe", "--vector-scale", "log"}, true, &good),
+            kExitOk);
+  EXPECT_EQ(good.contact_views, "slip,wireframe");
+  EXPECT_EQ(good.vector_scale, "log");
+  CommandLine none;
+  EXPECT_EQ(Parse({"--contact-view", "none"}, true, &none), kExitOk);
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--contact-view", "slip,arrows"},
+        std::vector<std::string>{"--contact-view", "slip,"},
+        std::vector<std::string>{"--vector-scale", "logarithmic"}}) {
+    CommandLine cl;
+    EXPECT_EQ(Parse(bad, true, &cl), kExitBadInput) << bad[1];
+  }
+}
+
 TEST(ParseCommandLine, TheOutputFolderIsCreatedOrRefused) {
   namespace fs = std::filesystem;
   const fs::path dir =

@@ -314,6 +314,32 @@ TEST(Screenshot, ConveyorInTheGlidingColourModeShowsItsColourBarAndOverlay) {
   }
 }
 
+TEST(Screenshot, ContactViewsFromTheCommandLineDrawSlipArrowsAndThePatchWireframe) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  // The box slides on the belt: with --contact-view slip its contacts carry teal slip arrows
+  // (none by default); hydro_box's pressure patch with --contact-view wireframe is outlined in
+  // the edge colour (the colour bar's white labels are there either way: the difference counts).
+  auto shot = [](const std::string& name, const std::string& args) {
+    const std::string png = TempPath(name + ".png");
+    const Result r = RunContactlab("--screenshot " + png + " --frames 40 " + args);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    Image img = LoadPng(png);
+    EXPECT_TRUE(img.ok()) << png;
+    fs::remove(png);
+    return img;
+  };
+  const Image slip = shot("slip", "--scene conveyor --contact-view slip --vector-scale fixed");
+  const Image plain = shot("plain", "--scene conveyor");
+  ASSERT_TRUE(slip.ok() && plain.ok());
+  EXPECT_GT(PixelsNear(slip, SceneRegion(slip), contactlab::kSlipVelocityColor, 40), 50u);
+  EXPECT_LT(PixelsNear(plain, SceneRegion(plain), contactlab::kSlipVelocityColor, 40), 5u);
+  const Image wire = shot("wire", "--scene hydro_box --contact-view wireframe");
+  const Image solid = shot("solid", "--scene hydro_box");
+  ASSERT_TRUE(wire.ok() && solid.ok());
+  EXPECT_GT(PixelsNear(wire, SceneRegion(wire), contactlab::kPatchEdgeColor, 6),
+            PixelsNear(solid, SceneRegion(solid), contactlab::kPatchEdgeColor, 6) + 150u);
+}
+
 TEST(Screenshot, ABadContactColourModeIsOneClearErrorAndExitCode2) {
   const Result r = RunContactlab("--screenshot /tmp/x.png --contact-colors pressure");
   EXPECT_EQ(r.exit_code, 2) << r.output;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/solver/contact_constraint_factory.h"
+#include "ui/panels/stiffness_readout.h"
 #include "ui/widgets/widgets.h"
 
 namespace contactlab {
@@ -138,6 +139,7 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
   ApproximationCombo(snapshot, ui, actions);
   for (const PairPropertyRow& row : kPairPropertyRows) {
     PairPropertySlider(row, snapshot, ui, actions);
+    if (row.parameter == ContactParameter::kStiffness) SelectedPairStiffness(*ui);
   }
   StictionToleranceRow(snapshot, ui, actions);
   ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);

@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <spdlog/fmt/fmt.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "render/rgb8.h"
 #include "render/view_projection.h"
 #include "ui/panels/exports.h"
+#include "ui/panels/stiffness_readout.h"
 #include "ui/view/camera_views.h"
 #include "ui/view/contact_picking.h"
 #include "ui/view/gliding_overlay.h"
@@ -84,6 +86,51 @@ void PinnedReadout(const Snapshot& snapshot, PinnedContact* pinned) {
   if (ImGui::Button("Unpin")) Unpin(pinned);
 }
 
+// Every contact of the shown step, one row each: the bodies, the state, the normal force and
+// the stiffness achieved against the one asked for (StiffnessNote in the row's tooltip); a click
+// on a row pins its contact. Clipped: only the visible rows are built (the clutter has
+// hundreds).
+void ContactTable(const Snapshot& snapshot, PinnedContact* pinned) {
+  const int n = static_cast<int>(snapshot.contacts.size());
+  if (!ImGui::TreeNode("contacts_table", "all contacts (%d)", n)) return;
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                     ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
+  const float height = ImGui::GetTextLineHeightWithSpacing() * std::min(n + 1, 9);
+  if (n > 0 && ImGui::BeginTable("contacts", 3, kFlags, ImVec2(0, height))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("A / B");
+    ImGui::TableSetupColumn("f_n N");
+    ImGui::TableSetupColumn("k achieved / requested");
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(n);
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const ContactResult& c = snapshot.contacts[i];
+        ImGui::TableNextColumn();
+        ImGui::PushID(i);
+        const Rgb8 color = ContactStateColor(c.state);
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              ImVec4(color.r / 255.f, color.g / 255.f, color.b / 255.f, 1));
+        if (ImGui::Selectable(
+                fmt::format("{} / {}", Name(snapshot, c.body_a), Name(snapshot, c.body_b)).c_str(),
+                false, ImGuiSelectableFlags_SpanAllColumns)) {
+          Pin(snapshot.contacts, i, snapshot.time_s, pinned);
+        }
+        ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("k %s; click: pin", StiffnessNote(c));
+        ImGui::PopID();
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3g", c.normal_force_W.norm());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(StiffnessRatioText(c).c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TreePop();
+}
+
 void DrawRing(const Eigen::Matrix4f& vp, const Eigen::Vector2f& viewport,
               const Eigen::Vector3d& p_W, ImU32 color) {
   const std::optional<Eigen::Vector2f> p = ProjectToScreen(vp, p_W, viewport);
@@ -121,7 +168,8 @@ std::vector<DiagnosticRow> ContactDiagnosticRows(const ContactResult& c) {
   rows.push_back({"v_n (end)", Value(c.normal_velocity, "m/s")});
   AppendDistanceRows(c, &rows);
   rows.push_back({"gliding offset", Value(c.gliding_offset_m, "m")});
-  rows.push_back({"eff. stiffness", Value(c.effective_stiffness_N_per_m, "N/m")});
+  rows.push_back({"k achieved / requested", StiffnessRatioText(c)});
+  rows.push_back({"k", StiffnessNote(c)});
   rows.push_back({"eff. stiction tol.", Value(c.effective_stiction_tolerance_m_per_s, "m/s")});
   rows.push_back({"normal force", Value(c.normal_force_W.norm(), "N")});
   rows.push_back({"friction force", Value(c.friction_force_W.norm(), "N")});
@@ -141,6 +189,7 @@ void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
         "Lagged 0), at true scale");
   }
   PinnedReadout(snapshot, &ui->contacts.pinned);
+  ContactTable(snapshot, &ui->contacts.pinned);
   ContactExportControls(snapshot, &ui->contacts, actions);
 }
 

@@ -9,6 +9,7 @@
 #include "render/render_layers.h"
 #include "ui/panels/contact_model_panel.h"
 #include "ui/panels/contact_panel.h"
+#include "ui/panels/contact_view_panel.h"
 #include "ui/panels/exports.h"
 #include "ui/panels/files_panel.h"
 #include "ui/panels/hydroelastic_panel.h"
@@ -227,9 +228,6 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   ImGui::SameLine(200);
   ImGui::Checkbox("body frames", &l.body_frames);
   ImGui::Checkbox("visual geometry (else collision)", &l.visual_geometry);
-  ImGui::Checkbox("normal forces", &l.normal_forces);
-  ImGui::SameLine(200);
-  ImGui::Checkbox("friction", &l.friction_forces);
   ImGui::Checkbox("see-through static", &l.see_through_static);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("static geometry in front of moving bodies (bin walls) is drawn see-through");
@@ -239,36 +237,9 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     ImGui::SetNextItemWidth(std::max(40.0f, ImGui::GetContentRegionAvail().x));
     ImGui::SliderFloat("##alpha", &l.see_through_alpha, 0.0f, 1.0f, "opacity %.2f");
   }
-  auto float_log_slider = [&](const char* label, float* value, double min, double max) {
-    double v = *value;
-    // The label follows on the same line: the slider leaves it its width.
-    ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x -
-                                                ImGui::CalcTextSize(label).x -
-                                                ImGui::GetStyle().ItemSpacing.x));
-    if (LogSlider(label, &v, min, max, &ui->edit_value) && v > 0) *value = static_cast<float>(v);
-    ImGui::SameLine();
-    ImGui::TextUnformatted(label);
-  };
-  float_log_slider("force scale m/N", &l.force_scale_m_per_N, 1e-5, 1.0);
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip(
-        "normal forces violet, friction yellow; arrows longer than 7.5%% of the view's\n"
-        "height grow ever more slowly beyond it (at most 15%%)");
-  }
-  float_log_slider("point size m", &l.contact_point_size_m, 1e-3, 0.05);
-  // Hydroelastic patches (docs/contact-model.md §5): pressure colours, traction arrows.
-  ImGui::Checkbox("contact patches", &l.contact_patches);
-  ImGui::SameLine(200);
-  ImGui::Checkbox("traction", &l.traction_arrows);
-  if (l.contact_patches) {
-    ImGui::Checkbox("auto pressure", &l.pressure_auto);
-    if (!l.pressure_auto) {
-      ImGui::SameLine();
-      float_log_slider("max Pa", &l.pressure_max_Pa, 1.0, 1e9);
-    }
-  }
-  if (l.traction_arrows) float_log_slider("traction m/Pa", &l.traction_scale_m_per_Pa, 1e-9, 1e-2);
-
+  ImGui::Separator();
+  ContactViewPanel(ui);
+  ImGui::Separator();
   ImGui::TextUnformatted("camera");
   if (snapshot.scene && !snapshot.scene->cameras.empty()) {
     CameraViewsPanel(*snapshot.scene, &ui->views);  // the presets below free the camera

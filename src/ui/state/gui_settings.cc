@@ -1,5 +1,6 @@
 #include "ui/state/gui_settings.h"
 
+#include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "render/camera.h"
@@ -40,10 +42,23 @@ Field Bool(bool RenderLayers::*member) {
           }};
 }
 
+// The shortest text that reads back as the same float (std::to_string's six decimals would
+// lose a traction scale of 1e-9 m/Pa).
 Field Float(float RenderLayers::*member) {
   return {
-      [member](const GuiSettings& s) { return std::to_string(s.layers.*member); },
+      [member](const GuiSettings& s) { return fmt::format("{}", s.layers.*member); },
       [member](const std::string& t, GuiSettings* s) { return Parse(t, &(s->layers.*member)); }};
+}
+
+// The arrows' scaling by name (VectorScalingName).
+Field Scaling() {
+  return {
+      [](const GuiSettings& s) { return std::string(VectorScalingName(s.layers.vector_scaling)); },
+      [](const std::string& t, GuiSettings* s) {
+        const std::optional<VectorScaling> scaling = ParseVectorScaling(t);
+        if (scaling) s->layers.vector_scaling = *scaling;
+        return scaling.has_value();
+      }};
 }
 
 Field CameraFloat(float Camera::*member) {
@@ -92,6 +107,19 @@ const std::map<std::string, Field>& Fields() {
       {"layer.force_scale_m_per_N", Float(&RenderLayers::force_scale_m_per_N)},
       {"layer.contact_point_size_m", Float(&RenderLayers::contact_point_size_m)},
       {"layer.see_through_alpha", Float(&RenderLayers::see_through_alpha)},
+      // The contact views (ui/panels/contact_view_panel.h).
+      {"layer.pressure_auto", Bool(&RenderLayers::pressure_auto)},
+      {"layer.pressure_min_Pa", Float(&RenderLayers::pressure_min_Pa)},
+      {"layer.pressure_max_Pa", Float(&RenderLayers::pressure_max_Pa)},
+      {"layer.traction_scale_m_per_Pa", Float(&RenderLayers::traction_scale_m_per_Pa)},
+      {"layer.patch_wireframe", Bool(&RenderLayers::patch_wireframe)},
+      {"layer.slip_arrows", Bool(&RenderLayers::slip_arrows)},
+      {"layer.slip_scale_s", Float(&RenderLayers::slip_scale_s)},
+      {"layer.vector_scaling", Scaling()},
+      {"layer.fixed_arrow_length_px", Float(&RenderLayers::fixed_arrow_length_px)},
+      {"layer.force_threshold_N", Float(&RenderLayers::force_threshold_N)},
+      {"layer.traction_threshold_Pa", Float(&RenderLayers::traction_threshold_Pa)},
+      {"layer.slip_threshold_m_per_s", Float(&RenderLayers::slip_threshold_m_per_s)},
       {"camera.scene",
        {[](const GuiSettings& s) { return s.camera ? s.scene : std::string(); },
         [](const std::string& t, GuiSettings* s) {

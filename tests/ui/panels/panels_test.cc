@@ -60,6 +60,9 @@ class PanelsAt1440x900 : public ::testing::Test {
     ui_.render_quality.SetAutomatic(true);  // the combo's longest preview: "auto: ..."
     ui_.layers.traction_arrows = true;      // its scale row
     ui_.layers.pressure_auto = false;       // the max pressure row
+    ui_.layers.slip_arrows = true;          // its scale and threshold rows
+    ui_.contacts.pinned.active = true;      // the selected pair's stiffness line
+    ui_.contacts.pinned.last.near_rigid = true;
     inspect_.selected_body = snapshot_.scene->FindBody("peg");
     inspect_.ghost_approximation = 3;                        // "Regularized Lagged", the longest
     ui_.layers.contact_colors = ContactColorMode::kGliding;  // "gliding offset", the longest
