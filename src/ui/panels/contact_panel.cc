@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,29 @@ void PinnedReadout(const Snapshot& snapshot, PinnedContact* pinned) {
   if (ImGui::Button("Unpin")) Unpin(pinned);
 }
 
+// One row of ContactTable, built without allocating (the panel is redrawn every frame).
+void ContactTableRow(const Snapshot& snapshot, int i, PinnedContact* pinned) {
+  const ContactResult& c = snapshot.contacts[i];
+  ImGui::TableNextColumn();
+  ImGui::PushID(i);
+  const Rgb8 color = ContactStateColor(c.state);
+  ImGui::PushStyleColor(ImGuiCol_Text,
+                        ImVec4(color.r / 255.f, color.g / 255.f, color.b / 255.f, 1));
+  char bodies[160];
+  std::snprintf(bodies, sizeof(bodies), "%s / %s", Name(snapshot, c.body_a),
+                Name(snapshot, c.body_b));
+  if (ImGui::Selectable(bodies, false, ImGuiSelectableFlags_SpanAllColumns)) {
+    Pin(snapshot.contacts, i, snapshot.time_s, pinned);
+  }
+  ImGui::PopStyleColor();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("k %s; click: pin", StiffnessNote(c));
+  ImGui::PopID();
+  ImGui::TableNextColumn();
+  ImGui::Text("%.3g", c.normal_force_W.norm());
+  ImGui::TableNextColumn();
+  ImGui::Text("%.3g / %.3g N/m", c.effective_stiffness_N_per_m, c.requested_stiffness_N_per_m);
+}
+
 // Every contact of the shown step, one row each: the bodies, the state, the normal force and
 // the stiffness achieved against the one asked for (StiffnessNote in the row's tooltip); a click
 // on a row pins its contact. Clipped: only the visible rows are built (the clutter has
@@ -106,24 +130,7 @@ void ContactTable(const Snapshot& snapshot, PinnedContact* pinned) {
     clipper.Begin(n);
     while (clipper.Step()) {
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-        const ContactResult& c = snapshot.contacts[i];
-        ImGui::TableNextColumn();
-        ImGui::PushID(i);
-        const Rgb8 color = ContactStateColor(c.state);
-        ImGui::PushStyleColor(ImGuiCol_Text,
-                              ImVec4(color.r / 255.f, color.g / 255.f, color.b / 255.f, 1));
-        if (ImGui::Selectable(
-                fmt::format("{} / {}", Name(snapshot, c.body_a), Name(snapshot, c.body_b)).c_str(),
-                false, ImGuiSelectableFlags_SpanAllColumns)) {
-          Pin(snapshot.contacts, i, snapshot.time_s, pinned);
-        }
-        ImGui::PopStyleColor();
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("k %s; click: pin", StiffnessNote(c));
-        ImGui::PopID();
-        ImGui::TableNextColumn();
-        ImGui::Text("%.3g", c.normal_force_W.norm());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(StiffnessRatioText(c).c_str());
+        ContactTableRow(snapshot, i, pinned);
       }
     }
     ImGui::EndTable();

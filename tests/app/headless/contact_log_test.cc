@@ -48,13 +48,15 @@ TEST(ContactLog, TheGripperOpeningInPegInHoleLogsDistancesInMetres) {
   std::string line;
   std::getline(in, line);
   ASSERT_EQ(line, kContactCsvHeader);
-  ASSERT_EQ(Fields(line).size(), 20u);
+  ASSERT_EQ(Fields(line).size(), 21u);
   ASSERT_EQ(Fields(line)[19], "pressure");
+  ASSERT_EQ(Fields(line)[20], "requested_stiffness");
   int pad_rows = 0, point_rows = 0;
   double last_pad_t = 0, deepest_pad_m = 0;
   while (std::getline(in, line)) {
     const std::vector<std::string> f = Fields(line);
-    ASSERT_EQ(f.size(), 20u) << line;
+    ASSERT_EQ(f.size(), 21u) << line;
+    EXPECT_GT(std::stod(f[20]), 0.0) << line;  // every pair asks for a stiffness
     const double distance = std::stod(f[9]), distance_end = std::stod(f[10]);
     EXPECT_LT(std::abs(distance), 1.0) << line;
     EXPECT_LT(std::abs(distance_end), 1.0) << line;
