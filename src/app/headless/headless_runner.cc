@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "app/headless/json_writer.h"
 #include "app/headless/streaming_distribution.h"
 #include "app/headless/task_monitor.h"
+#include "app/teleop/slip_meter.h"
 
 namespace contactlab {
 
@@ -36,6 +38,11 @@ void WriteDistribution(const StreamingDistribution& d, const std::string& key, J
 // The columns of a body's world pose and spatial velocity in the per-step log.
 constexpr const char* kStateColumns[] = {"px", "py", "pz", "qw", "qx", "qy", "qz",
                                          "vx", "vy", "vz", "wx", "wy", "wz"};
+// The held object's columns (group 5, docs/architecture.md §7), `held_object.<column>`: the slip
+// meter's reading (app/teleop/slip_meter.h) in the hand frame H.
+constexpr const char* kHeldObjectColumns[] = {"p_HB_x",   "p_HB_y",   "p_HB_z", "q_HB_w",
+                                              "q_HB_x",   "q_HB_y",   "q_HB_z", "v_slip_x",
+                                              "v_slip_y", "v_slip_z", "held",   "creep_path_m"};
 
 // A dynamic body whose state the per-step log writes: its scene index and, for a 1-dof joint,
 // the indices of its joint position and rate in World::q() and World::v() (else −1).
@@ -87,6 +94,9 @@ std::string StepLogHeader(const SceneSpec& scene, const LoggedBodies& logged) {
   for (const LoggedBody& b : logged.floating) AppendStateHeader(scene, b, &header);
   for (const SceneBody& b : scene.bodies) header += fmt::format(",{0}.fn,{0}.ft", b.body.name);
   for (const LoggedBody& b : logged.jointed) AppendStateHeader(scene, b, &header);
+  if (scene.held_object) {
+    for (const char* c : kHeldObjectColumns) header += fmt::format(",held_object.{}", c);
+  }
   return header;
 }
 
@@ -98,13 +108,25 @@ void AppendState(const World& world, const LoggedBody& body, fmt::memory_buffer*
   const Eigen::Matrix<double, 6, 1> V_WB = world.BodyVelocity(body.scene_body);  // [ω, v]
   const Eigen::Vector3d p_WB = X_WB.translation();
   auto out = std::back_inserter(*row);
-  fmt::format_to(out, ",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", p_WB.x(), p_WB.y(),
-                 p_WB.z(), q_WB.w(), q_WB.x(), q_WB.y(), q_WB.z());
-  fmt::format_to(out, ",{:.9g},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}", V_WB[3], V_WB[4], V_WB[5],
-                 V_WB[0], V_WB[1], V_WB[2]);
+  // Shortest round-trip digits ({}): a reader gets the double back bit for bit, so that a finite
+  // difference of logged poses is exact to rounding (the slip meter's test, held_object below).
+  fmt::format_to(out, ",{},{},{},{},{},{},{}", p_WB.x(), p_WB.y(), p_WB.z(), q_WB.w(), q_WB.x(),
+                 q_WB.y(), q_WB.z());
+  fmt::format_to(out, ",{},{},{},{},{},{}", V_WB[3], V_WB[4], V_WB[5], V_WB[0], V_WB[1], V_WB[2]);
   if (body.q_index >= 0) {
-    fmt::format_to(out, ",{:.9g},{:.9g}", world.q()[body.q_index], world.v()[body.v_index]);
+    fmt::format_to(out, ",{},{}", world.q()[body.q_index], world.v()[body.v_index]);
   }
+}
+
+// The held object's reading after the step (group 5 of the log).
+void AppendHeldObject(const SlipReading& r, fmt::memory_buffer* row) {
+  const Eigen::Vector3d p_HB = r.X_HB.translation();
+  const Eigen::Quaterniond q_HB(r.X_HB.linear());
+  auto out = std::back_inserter(*row);
+  fmt::format_to(out, ",{},{},{},{},{},{},{}", p_HB.x(), p_HB.y(), p_HB.z(), q_HB.w(), q_HB.x(),
+                 q_HB.y(), q_HB.z());
+  fmt::format_to(out, ",{},{},{},{:d},{}", r.v_slip_H.x(), r.v_slip_H.y(), r.v_slip_H.z(),
+                 r.held ? 1 : 0, r.creep_path_m);
 }
 
 // One CSV row per step (--log).
@@ -112,7 +134,11 @@ class CsvLog {
  public:
   CsvLog(const World& world, const std::string& path)
       : logged_(FindLoggedBodies(world)),
-        file_(path, "log", StepLogHeader(world.scene(), logged_)) {}
+        file_(path, "log", StepLogHeader(world.scene(), logged_)) {
+    if (const std::optional<HeldObjectSpec>& held = world.scene().held_object) {
+      meter_ = SlipMeter(world, held->body, held->hand);
+    }
+  }
 
   void Write(const World& world) {
     const StepStats& s = world.last_stats();
@@ -126,12 +152,17 @@ class CsvLog {
                      world.NetFrictionForce(i).norm());
     }
     for (const LoggedBody& b : logged_.jointed) AppendState(world, b, &row);
+    if (world.scene().held_object) {
+      meter_.Observe(world);
+      AppendHeldObject(meter_.reading(), &row);
+    }
     file_.EndRow();
   }
 
  private:
   LoggedBodies logged_;  // before file_: the header needs it
   CsvFile file_;
+  SlipMeter meter_;  // the held object's (none without one)
 };
 
 // What a run measures step by step for the summary.

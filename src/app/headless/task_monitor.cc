@@ -5,8 +5,10 @@
 #include <limits>
 #include <numbers>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "app/headless/held_object_monitor.h"
 #include "app/teleop/peg_alignment.h"
 
 namespace contactlab {
@@ -302,9 +304,8 @@ class PegInHoleMonitor : public GenericMonitor {
   int max_insertion_contacts_ = 0;
 };
 
-}  // namespace
-
-std::unique_ptr<TaskMonitor> MakeTaskMonitor(const World& world) {
+// The monitor of the scene's own outcome.
+std::unique_ptr<TaskMonitor> MakeSceneMonitor(const World& world) {
   const SceneSpec& scene = world.scene();
   const int sphere = scene.FindBody("sphere");
   const int box = scene.FindBody("box");
@@ -331,6 +332,16 @@ std::unique_ptr<TaskMonitor> MakeTaskMonitor(const World& world) {
     }
   }
   return std::make_unique<GenericMonitor>();
+}
+
+}  // namespace
+
+std::unique_ptr<TaskMonitor> MakeTaskMonitor(const World& world) {
+  std::unique_ptr<TaskMonitor> monitor = MakeSceneMonitor(world);
+  if (world.scene().held_object) {
+    monitor = std::make_unique<HeldObjectMonitor>(world, std::move(monitor));
+  }
+  return monitor;
 }
 
 }  // namespace contactlab

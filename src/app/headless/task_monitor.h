@@ -19,7 +19,8 @@ class TaskMonitor {
 };
 
 // The monitor for a scene, chosen by scene name; a generic one (max penetration, final
-// kinetic energy) for scenes without a specific outcome.
+// kinetic energy) for scenes without a specific outcome. A scene that declares `held_object` adds
+// the held object's creep to it (HeldObjectMonitor).
 std::unique_ptr<TaskMonitor> MakeTaskMonitor(const World& world);
 
 }  // namespace contactlab

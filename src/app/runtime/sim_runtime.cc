@@ -40,6 +40,7 @@ constexpr size_t kMaxQueuedErrors = 256;
 }  // namespace
 
 int DefaultPlotBody(const SceneSpec& scene) {
+  if (scene.held_object) return scene.held_object->body;
   if (FindTeleopConfig(scene)) {
     for (size_t i = 0; i < scene.bodies.size(); ++i) {
       const SceneBody& body = scene.bodies[i];
@@ -143,6 +144,7 @@ SimRuntime::Impl::Impl(const SceneSpec& scene, double target_realtime_factor)
       pacer(target_realtime_factor),
       timeline(*world, kTimelineDuration_s, kTimelineBudget_bytes) {
   peg_hole = FindPegHole(*world);
+  slip_hand = DefaultSlipHand(world->scene());
   timeline.LogSize(*world);
   SelectBody(DefaultPlotBody(scene));
   queue.reserve(64);
@@ -224,6 +226,7 @@ void SimRuntime::Impl::DoStep() {
   }
   ++step_index;
   pacer.StepTaken(dt, end);
+  slip_meter.Observe(*world);
   PushPlotSample(SecondsBetween(start, end) * 1e3);
   teleop.EndReplayIfDone(world->time());
   Publish();
@@ -267,6 +270,8 @@ void SimRuntime::Impl::PushPlotSample(double step_ms) {
       p.signed_distance_m = strongest->signed_distance_m;
     }
   }
+  const SlipReading& slip = slip_meter.reading();
+  p.meter_slip_speed_m_per_s = slip.has_slip ? slip.slip_speed_m_per_s() : NAN;
   plot_ring.Push(p);
 }
 
@@ -292,6 +297,8 @@ void SimRuntime::Impl::Publish() {
     s->alignment.alignment = MeasurePegAlignment(*peg_hole, world->BodyPose(peg_hole->peg));
     s->alignment.hole_outline_W = HoleOutline(*peg_hole);
   }
+  s->slip_meter.active = slip_meter.reading().body >= 0;
+  s->slip_meter.reading = slip_meter.reading();
   publisher.Publish(std::move(s));
 }
 
@@ -304,6 +311,10 @@ void SimRuntime::Impl::Error(std::string message) {
 void SimRuntime::Impl::SelectBody(int body) {
   selected_body = body;
   plot_body.store(body, std::memory_order_relaxed);
+  // No body selected: the held object's meter (docs/architecture.md §5, The slip meter).
+  const std::optional<HeldObjectSpec>& held = world->scene().held_object;
+  const int measured = body >= 0 ? body : held ? held->body : -1;
+  slip_meter = measured >= 0 ? SlipMeter(*world, measured, slip_hand) : SlipMeter();
 }
 
 void SimRuntime::Impl::FinishHydroelasticBuild() {
@@ -324,6 +335,7 @@ void SimRuntime::Impl::ShowRecord(int record) {
     Error("the recorded step could not be recomputed (non-finite state)");
   }
   step_index = timeline.shown_step_index();
+  slip_meter.Restart(*world);  // the state jumped to the recorded step
   Publish();
 }
 
@@ -382,6 +394,7 @@ void SimRuntime::Impl::Apply(command::Reset&) {
   RestartHistory();
   world->Reset();
   teleop.Reset(*world);
+  slip_meter.Restart(*world);
   step_index = 0;
   ++run;
   pending_single_steps = 0;
@@ -401,6 +414,7 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
   world = std::move(fresh);
   timeline.Reallocate(*world);
   peg_hole = FindPegHole(*world);
+  slip_hand = DefaultSlipHand(world->scene());
   timeline.LogSize(*world);
   ++scene_generation;
   step_index = 0;

@@ -140,11 +140,14 @@ struct PlotSample {
   uint64_t run = 0;         // Snapshot::run of the step (a reset or a new scene starts a new run)
   uint64_t step_index = 0;  // Snapshot::step_index of the step
   std::array<double, 3> body_position_W{};  // of the selected body (the ghost's differences)
+  // The slip meter's slip speed over the step (SlipReading::v_slip_H) [m/s]; NaN when the meter
+  // measures nothing or has no step since its restart.
+  double meter_slip_speed_m_per_s = 0;
 };
 
-// The body whose forces the plots show first (the runtime's plot samples and the UI): in a
-// teleoperation scene the first free-floating body (the peg; the robot's links hang on
-// joints), else the first dynamic body; −1 if none.
+// The body whose forces the plots show first (the runtime's plot samples and the UI): the
+// scene's held object if it declares one, else in a teleoperation scene the first free-floating
+// body (the peg; the robot's links hang on joints), else the first dynamic body; −1 if none.
 int DefaultPlotBody(const SceneSpec& scene);
 
 class SimRuntime {

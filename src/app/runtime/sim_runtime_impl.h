@@ -24,6 +24,7 @@
 #include "app/runtime/teleop_session.h"
 #include "app/runtime/timeline_browser.h"
 #include "app/teleop/peg_alignment.h"
+#include "app/teleop/slip_meter.h"
 
 namespace contactlab {
 
@@ -58,6 +59,8 @@ struct SimRuntime::Impl {
   double step_delay_s = 0;
   int selected_body = -1;
   std::optional<PegHole> peg_hole;  // of the scene (found at load), for the alignment aids
+  int slip_hand = -1;               // of the scene (DefaultSlipHand, at load)
+  SlipMeter slip_meter;             // the selected body's, else the held object's
   std::vector<Command> drained;     // swapped with `queue`, reused
 
   // The parts. The sim thread drives them; GhostHost's snapshots are read by any thread.
@@ -80,7 +83,7 @@ struct SimRuntime::Impl {
   void PushPlotSample(double step_ms);
   void Publish();
   void Error(std::string message);
-  void SelectBody(int body);
+  void SelectBody(int body);  // and measures it with the slip meter
   void FinishHydroelasticBuild();
   // A reset or a new scene: the history, the view, a branch's replay, the ghost and the mouse
   // spring all belonged to the old run.

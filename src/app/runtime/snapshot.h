@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/teleop/peg_alignment.h"
+#include "app/teleop/slip_meter.h"
 #include "engine/world/world.h"
 
 namespace contactlab {
@@ -126,6 +127,13 @@ struct RecordingView {
   double replay_end_s = 0;  // the replay's last command (progress: time_s / replay_end_s)
 };
 
+// The slip meter (app/teleop/slip_meter.h) of the plot body, or of the scene's held object when no
+// body is selected, measured on the sim thread every step.
+struct SlipMeterView {
+  bool active = false;  // a body is measured
+  SlipReading reading;
+};
+
 struct Snapshot {
   // The scene this snapshot belongs to (shapes, names, initial values: immutable, shared).
   // scene_generation changes whenever the scene is replaced, so a renderer can rebuild meshes.
@@ -165,6 +173,7 @@ struct Snapshot {
   TimelineView timeline;
   RecordingView recording;
   AlignmentView alignment;
+  SlipMeterView slip_meter;
 };
 
 // The contact of `scene_body` that carried the largest normal force in the last step (the one

@@ -1,0 +1,48 @@
+#include "app/headless/held_object_monitor.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace contactlab {
+
+HeldObjectMonitor::HeldObjectMonitor(const World& world, std::unique_ptr<TaskMonitor> scene_monitor)
+    : scene_monitor_(std::move(scene_monitor)),
+      meter_(world, world.scene().held_object->body, world.scene().held_object->hand) {
+  const SceneSpec& scene = world.scene();
+  body_name_ = scene.bodies[meter_.reading().body].body.name;
+  hand_name_ = meter_.reading().hand >= 0 ? scene.bodies[meter_.reading().hand].body.name : "world";
+}
+
+void HeldObjectMonitor::Observe(const World& world) {
+  scene_monitor_->Observe(world);
+  const bool was_held = meter_.reading().held;
+  meter_.Observe(world);
+  const SlipReading& r = meter_.reading();
+  if (r.held && !was_held) ++grasps_;
+  if (!r.held_through_step) return;
+  ++held_steps_;
+  held_time_s_ += r.step_s;
+  creep_path_m_ += r.slip_speed_m_per_s() * r.step_s;
+  creep_angle_rad_ += r.w_slip_rad_per_s * r.step_s;
+  max_slip_speed_m_per_s_ = std::max(max_slip_speed_m_per_s_, r.slip_speed_m_per_s());
+}
+
+void HeldObjectMonitor::Report(JsonWriter* json) const {
+  scene_monitor_->Report(json);
+  const SlipReading& r = meter_.reading();
+  json->BeginObject("held_object")
+      .String("body", body_name_)
+      .String("hand", hand_name_)
+      .Integer("grasps", grasps_)
+      .Integer("held_steps", held_steps_)
+      .Number("held_time_s", held_time_s_)
+      .Number("creep_path_length_m", creep_path_m_)
+      .Number("creep_angle_rad", creep_angle_rad_)
+      .Number("mean_creep_rate_m_per_s", held_time_s_ > 0 ? creep_path_m_ / held_time_s_ : 0)
+      .Number("max_slip_speed_m_per_s", max_slip_speed_m_per_s_)
+      .Bool("held_at_end", r.held)
+      .Number("final_relative_displacement_m", r.creep_displacement_m)
+      .EndObject();
+}
+
+}  // namespace contactlab
