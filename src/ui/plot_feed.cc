@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 
 #include "ui/panels/inspect_panels.h"
+#include "ui/panels/slip_meter_panel.h"
 #include "ui/state/ui_state.h"
 
 namespace contactlab {
@@ -23,7 +24,8 @@ void PlotFeed::AppendMain(const std::vector<PlotSample>& samples, bool ghost_act
                                         s.signed_distance_m,
                                         static_cast<double>(s.iterations),
                                         s.step_ms,
-                                        s.grip_force_N};
+                                        s.grip_force_N,
+                                        SlipPlotValue(s.meter_slip_speed_m_per_s)};
     plots_.Append(s.time_s, row);
     if (ghost_active) waiting_.push_back(s);
   }

@@ -21,6 +21,7 @@
 #include "render/camera.h"
 #include "test_support/display.h"
 #include "ui/panels/panels.h"
+#include "ui/panels/slip_meter_panel.h"
 #include "ui/state/auto_quality.h"
 #include "ui/state/gui_settings.h"
 #include "ui/view/camera_views.h"
@@ -85,6 +86,28 @@ TEST(Application, ScreenshotWithoutRunningIsDeterministicInSteps) {
   const FrameStats s = app.RunFrames(0);
   EXPECT_EQ(s.sim_steps, 0u);
   EXPECT_NEAR(s.sim_time_s, 0.1, 1e-9);
+}
+
+// The Slip meter section shows the held peg's meter, measured on the sim thread: after 6 stepped
+// frames (0.1 s, 100 steps of 1 ms) the peg is held by both fingers since the first step and has
+// crept in the hand.
+TEST(ApplicationSlipMeter, ThePanelShowsTheHeldPegInTheHand) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  Application app(SmallHiddenWindow("peg_in_hole"));
+  app.RunSteppedFrames(6);
+  const std::shared_ptr<const Snapshot> s = app.LatestSnapshot();
+  EXPECT_NEAR(s->time_s, 0.1, 1e-9);
+  ASSERT_TRUE(s->slip_meter.active);
+  const SlipReading& r = s->slip_meter.reading;
+  EXPECT_EQ(r.body, s->scene->FindBody("peg"));
+  EXPECT_EQ(r.hand, s->scene->FindBody("panda_hand"));
+  EXPECT_TRUE(r.held);
+  EXPECT_GT(r.creep_path_m, 0);
+  const std::vector<std::string> lines = SlipMeterLines(*s);
+  ASSERT_GE(lines.size(), 6u);
+  EXPECT_EQ(lines[0], "peg in panda_hand");
+  EXPECT_EQ(lines[1], "held by 2 hand bodies since t = 0.001 s");
+  EXPECT_EQ(lines[2].rfind("slip ", 0), 0u) << lines[2];
 }
 
 }  // namespace

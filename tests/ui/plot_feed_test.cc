@@ -25,6 +25,7 @@ PlotSample Main(uint64_t step, uint64_t run = 0) {
   s.iterations = 3;
   s.step_ms = 0.25;
   s.grip_force_N = 7.0;
+  s.meter_slip_speed_m_per_s = 1e-4;  // 100 µm/s: 2 on the slip meter's log10 µm/s plot
   s.body_position_W = {0.0, 0.0, 0.1};
   return s;
 }
@@ -55,6 +56,7 @@ TEST(PlotFeed, EachSampleIsARowOfThePlotSeries) {
   EXPECT_EQ(feed.plots().value(kSeriesIterations, 1), 3.0);
   EXPECT_EQ(feed.plots().value(kSeriesStepMs, 1), 0.25);
   EXPECT_EQ(feed.plots().value(kSeriesGripForce, 1), 7.0);
+  EXPECT_NEAR(feed.plots().value(kSeriesMeterSlip, 1), 2.0, 1e-12);
   EXPECT_EQ(feed.waiting(), 0u) << "no ghost to wait for";
 }
 

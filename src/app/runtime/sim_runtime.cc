@@ -314,6 +314,7 @@ void SimRuntime::Impl::SelectBody(int body) {
   // No body selected: the held object's meter (docs/architecture.md §5, The slip meter).
   const std::optional<HeldObjectSpec>& held = world->scene().held_object;
   const int measured = body >= 0 ? body : held ? held->body : -1;
+  if (measured == slip_meter.reading().body) return;  // the same body: its creep goes on
   slip_meter = measured >= 0 ? SlipMeter(*world, measured, slip_hand) : SlipMeter();
 }
 
@@ -421,6 +422,7 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
   ++run;
   pending_single_steps = 0;
   pacer.Reanchor();
+  slip_meter = SlipMeter();  // the old scene's body indices
   SelectBody(DefaultPlotBody(world->scene()));
   teleop.Rebuild(*world);
   // Snapshots of the old scene still in readers' hands keep their own SceneSpec alive; the

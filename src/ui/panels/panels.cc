@@ -15,6 +15,7 @@
 #include "ui/panels/hydroelastic_panel.h"
 #include "ui/panels/recording_panel.h"
 #include "ui/panels/shortcuts.h"
+#include "ui/panels/slip_meter_panel.h"
 #include "ui/panels/teleop_panel.h"
 #include "ui/view/camera_views.h"
 #include "ui/widgets/contact_color_bar.h"
@@ -397,6 +398,10 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
       // Always open while a contact is pinned: the panel follows the pin.
       if (ImGui::CollapsingHeader("Contacts", ImGuiTreeNodeFlags_DefaultOpen)) {
         ContactPanel(snapshot, ui, actions);
+      }
+      if (snapshot.slip_meter.active &&
+          ImGui::CollapsingHeader("Slip meter", ImGuiTreeNodeFlags_DefaultOpen)) {
+        SlipMeterPanel(snapshot, plots, ui);
       }
       if (snapshot.teleop.active &&
           ImGui::CollapsingHeader("Teleoperation", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -39,6 +39,7 @@ enum PlotSeries {
   kSeriesIterations,
   kSeriesStepMs,
   kSeriesGripForce,  // teleoperation: |net normal contact force| on the leader finger
+  kSeriesMeterSlip,  // the slip meter's slip speed, log10 of µm/s (ui/panels/slip_meter_panel.h)
   kNumPlotSeries
 };
 std::vector<std::string> PlotSeriesNames();  // CSV header names: normal_force_N, ...
@@ -108,7 +109,8 @@ struct UiState {
   int plot_body = -1;
   PlotTimeWindow plot_window;
   PlotViewState plot_views[kNumPlots];
-  char csv_path[512] = "";  // empty: contactlab_plot_DATE_TIME.csv in the output folder
+  PlotViewState slip_meter_view;  // the Slip meter panel's plot (the plots' time window)
+  char csv_path[512] = "";        // empty: contactlab_plot_DATE_TIME.csv in the output folder
 
   // Camera and visual layers. auto_frame: the camera eases towards the framing of the moving
   // bodies every frame (on for a new scene, off once the mouse moves the camera).

@@ -43,6 +43,13 @@ TEST(SimRuntimeSlipMeter, MeasuresTheHeldObjectEveryStepAndRestartsAtAReset) {
   rt.DrainPlotSamples(&samples);
   ASSERT_FALSE(samples.empty());
   EXPECT_EQ(samples.back().meter_slip_speed_m_per_s, r.slip_speed_m_per_s());
+  // The same body selected again (the UI does so at a new scene's first snapshot): the meter
+  // goes on, the grasp still closed at the first step.
+  rt.Post(command::SelectPlotBody{peg});
+  StepAndWait(&rt, 1, 120);
+  const std::shared_ptr<const Snapshot> again = rt.Latest();
+  EXPECT_NEAR(again->slip_meter.reading.held_since_s, scene.contact_settings.dt_s, 1e-15);
+  EXPECT_GT(again->slip_meter.reading.creep_path_m, r.creep_path_m);
   // Another plot body: the meter follows it, in the same hand's frame.
   const int table = scene.FindBody("table");
   rt.Post(command::SelectPlotBody{table});

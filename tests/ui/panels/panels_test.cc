@@ -64,6 +64,18 @@ class PanelsAt1440x900 : public ::testing::Test {
     ui_.contacts.pinned.active = true;      // the selected pair's stiffness line
     ui_.contacts.pinned.last.near_rigid = true;
     inspect_.selected_body = snapshot_.scene->FindBody("peg");
+    // The slip meter's longest lines: every value negative with three digits and an exponent.
+    SlipReading& slip = snapshot_.slip_meter.reading;
+    snapshot_.slip_meter.active = true;
+    slip.body = inspect_.selected_body;
+    slip.hand = snapshot_.scene->FindBody("panda_hand");
+    slip.has_slip = slip.held = true;
+    slip.hand_bodies_touching = 2;
+    slip.held_since_s = 123.456;
+    slip.v_slip_H = Eigen::Vector3d(-1.23e-7, -4.56e-3, -7.89e-9);
+    slip.w_slip_rad_per_s = 1.23e-7;
+    slip.creep_path_m = 1.23e-3, slip.creep_displacement_m = 4.56e-3;
+    slip.creep_angle_rad = 7.89e-3;
     inspect_.ghost_approximation = 3;                        // "Regularized Lagged", the longest
     ui_.layers.contact_colors = ContactColorMode::kGliding;  // "gliding offset", the longest
   }
@@ -110,8 +122,8 @@ TEST_F(PanelsAt1440x900, EveryLabelFitsItsPanel) {
   // the sections open by default. Then the plots and the Inspect window opened, at 1440 × 900.
   height_ = 300;
   Frame();
-  const auto sections = {"Simulation", "Contact model", "Hydroelastic",     "Solver",
-                         "Contacts",   "Teleoperation", "Camera and layers"};
+  const auto sections = {"Simulation", "Contact model", "Hydroelastic",  "Solver",
+                         "Contacts",   "Slip meter",    "Teleoperation", "Camera and layers"};
   for (const char* section : sections) {
     SetOpen("contactlab", sections, false);
     SetOpen("contactlab", {section, "keys"}, true);
