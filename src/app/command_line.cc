@@ -34,7 +34,7 @@ struct RawOptions {
   double max_fps = NAN;
   int threads = 0;
   double dt = NAN, stiffness = NAN, hunt_crossley = NAN, relaxation = NAN, stiction = NAN,
-         friction = NAN, duration = NAN, rtf = NAN;
+         friction = NAN, duration = NAN, rtf = NAN, circle_frequency = NAN;
 };
 
 void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
@@ -53,6 +53,10 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--relaxation-time", raw->relaxation, "SAP dissipation time scale override [s]");
   app->add_option("--stiction-tolerance", raw->stiction, "stiction tolerance v_s override [m/s]");
   app->add_option("--friction", raw->friction, "friction coefficient override");
+  app->add_option("--circle-frequency", raw->circle_frequency,
+                  "frequency of the scene's teleop circle [Hz], 0-3 (e.g. grasp_stress)");
+  app->add_flag("--stop-on-failure", out->stop_on_failure,
+                "headless: stop when the held object has failed (task.failed; for sweeps)");
   app->add_option("--threads", raw->threads,
                   "headless: threads that solve a step's independent islands (1-64; default 2 "
                   "on a machine with two or more cores)");
@@ -205,6 +209,12 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
   }
   if (!TakePositive(app, raw.rtf, "--realtime-factor", &out->realtime_factor)) {
     return "--realtime-factor must be a positive number";
+  }
+  if (app.count("--circle-frequency")) {
+    if (!(raw.circle_frequency >= 0 && raw.circle_frequency <= 3)) {
+      return "--circle-frequency must be a frequency from 0 to 3 Hz";
+    }
+    out->circle_frequency_Hz = raw.circle_frequency;
   }
   if (app.count("--threads")) {
     if (raw.threads < 1 || raw.threads > 64) return "--threads must be an integer from 1 to 64";

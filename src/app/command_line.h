@@ -19,6 +19,12 @@ struct CommandLine {
   std::string contact_log_path;               // --log-contacts
   std::optional<ContactApproximation> ghost;  // --ghost (GUI): a ghost run from the start
   std::optional<double> realtime_factor;
+  // --circle-frequency HZ: the frequency of the scene's teleop circle (a scene without one is
+  // bad input: app/teleop/teleop_program.h).
+  std::optional<double> circle_frequency_Hz;
+  // --stop-on-failure (headless): the run ends at the step its held object fails
+  // (app/headless/grasp_failure.h), for sweeps of the time to failure.
+  bool stop_on_failure = false;
   // --threads N (headless): threads that share a step's islands, 1–64; default: 2 on a machine
   // with two cores or more (the GUI's sim thread solves alone: the render thread has the other).
   std::optional<int> solver_threads;

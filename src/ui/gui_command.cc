@@ -6,6 +6,7 @@
 #include <exception>
 #include <stdexcept>
 
+#include "app/teleop/teleop_program.h"
 #include "io/printable_text.h"
 #include "io/scene_loader.h"
 #include "render/contact_colors.h"
@@ -100,6 +101,10 @@ int RunGuiCommand(const CommandLine& cl) {
     options.scene_defaults = LoadSceneFile(ResolveScenePath(cl.scene));
     options.scene = options.scene_defaults;
     ApplyOverrides(cl.overrides, &options.scene.contact_settings);
+    if (cl.circle_frequency_Hz) {
+      const std::string e = SetCircleFrequency(*cl.circle_frequency_Hz, &options.scene);
+      if (!e.empty()) throw std::invalid_argument(e);
+    }
   } catch (const std::exception& e) {
     spdlog::error("{}", Printable(e.what(), kMaxErrorLineChars));
     return kExitBadInput;

@@ -470,3 +470,46 @@ TEST(CommandLine, ARecordedRunReplaysToTheSameInsertion) {
 }
 
 }  // namespace
+
+namespace {
+
+// The number after "key": in `json` from `from` on (NaN if absent).
+double NumberAfter(const std::string& json, const std::string& key, size_t from = 0) {
+  const size_t at = json.find("\"" + key + "\": ", from);
+  return at == std::string::npos ? NAN : std::stod(json.substr(at + key.size() + 4));
+}
+
+// Issue 36: grasp_stress's circle drives the arm headless; at 1.6 Hz (near the rod's 1.47 Hz
+// pendulum frequency) the rod is lost within 5 s, and --stop-on-failure ends the run at that
+// step: the summary's sim_time is the task's time_to_failure.
+TEST(CommandLine, GraspStressStopsWhereTheRodIsLost) {
+  const std::string summary = TempPath("grasp_stress.json");
+  const Result r = RunContactlab("--headless --scene grasp_stress --circle-frequency 1.6 "
+                                 "--duration 5 --stop-on-failure --summary " +
+                                 summary);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string json = ReadFile(summary);
+  EXPECT_NE(json.find("\"device\": \"circle\""), std::string::npos) << json;
+  const size_t task = json.find("\"task\"");
+  ASSERT_NE(task, std::string::npos) << json;
+  EXPECT_NE(json.find("\"failed\": true", task), std::string::npos) << json;
+  const double t_f = NumberAfter(json, "time_to_failure", task);
+  EXPECT_GT(t_f, 1.0);
+  EXPECT_LT(t_f, 5.0);
+  EXPECT_NEAR(NumberAfter(json, "sim_time"), t_f, 1e-9);
+  EXPECT_GT(NumberAfter(json, "max_grasp_slip", task), 0.01);
+  std::filesystem::remove(summary);
+}
+
+TEST(CommandLine, CircleFrequencyNeedsASceneWithACircleAndAFrequencyUpTo3Hz) {
+  const Result no_circle =
+      RunContactlab("--headless --scene falling_sphere --duration 0.01 --circle-frequency 1");
+  EXPECT_EQ(no_circle.exit_code, 2) << no_circle.output;
+  EXPECT_NE(no_circle.output.find("has no teleop circle"), std::string::npos) << no_circle.output;
+  const Result too_fast =
+      RunContactlab("--headless --scene grasp_stress --duration 0.01 --circle-frequency 3.5");
+  EXPECT_EQ(too_fast.exit_code, 2) << too_fast.output;
+  EXPECT_NE(too_fast.output.find("--circle-frequency"), std::string::npos) << too_fast.output;
+}
+
+}  // namespace

@@ -10,6 +10,7 @@
 
 #include "app/headless/headless_runner.h"
 #include "app/teleop/teleop_controller.h"
+#include "app/teleop/teleop_program.h"
 #include "engine/world/world.h"
 #include "input/input_spec.h"
 #include "input/replay_device.h"
@@ -28,6 +29,7 @@ HeadlessOptions MakeHeadlessOptions(const CommandLine& cl, const SceneSpec& scen
   options.log_path = cl.log_path;
   options.contact_log_path = cl.contact_log_path;
   options.summary_path = cl.summary_path;
+  options.stop_on_failure = cl.stop_on_failure;
   options.realtime_factor = cl.realtime_factor.value_or(0.0);
   if (!cl.headless && !gui_built) {
     spdlog::info("this build has no GUI; running '{}' headless in real time", scene.name);
@@ -84,10 +86,13 @@ bool SetUpTeleop(const CommandLine& cl, const World& world, HeadlessTeleop* tele
     }
     return true;
   }
+  // Without --input the scene's program drives: its circle, else its script (if any).
+  std::shared_ptr<CircleDevice> circle =
+      cl.input.empty() ? MakeCircleDevice(world.scene()) : nullptr;
   std::string input = cl.input;
   if (input.empty()) {
     const std::string script = DefaultTeleopScript(world.scene());
-    input = script.empty() ? "keyboard" : "replay:" + script;
+    input = circle || script.empty() ? "keyboard" : "replay:" + script;
   }
   std::string error;
   if ((!cl.record_path.empty() && !teleop->recorder.Open(cl.record_path, &error)) ||
@@ -95,6 +100,7 @@ bool SetUpTeleop(const CommandLine& cl, const World& world, HeadlessTeleop* tele
     spdlog::error("{}", error);
     return false;
   }
+  if (circle) teleop->devices.active = std::move(circle);
   const auto* replay = dynamic_cast<const ReplayDevice*>(teleop->devices.active.get());
   if (replay && !cl.input.empty() && !cl.duration_s &&
       !RunForTheReplay(cl, *replay, world.dt(), options)) {
@@ -132,6 +138,11 @@ int RunHeadlessCommand(const CommandLine& cl, bool gui_built) {
   try {
     scene = LoadSceneFile(ResolveScenePath(cl.scene));
     ApplyOverrides(cl.overrides, &scene.contact_settings);
+    if (cl.circle_frequency_Hz) {
+      if (const std::string e = SetCircleFrequency(*cl.circle_frequency_Hz, &scene); !e.empty()) {
+        throw std::invalid_argument(e);
+      }
+    }
   } catch (const std::exception& e) {
     spdlog::error("{}", Printable(e.what(), kMaxErrorLineChars));
     return kExitBadInput;

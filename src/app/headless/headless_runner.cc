@@ -348,6 +348,11 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
     if (log) log->Write(*world);
     if (contact_log) contact_log->Write(*world);
     if (options.realtime_factor > 0) WaitForWallClock(t0, world->time(), options.realtime_factor);
+    if (options.stop_on_failure && monitor->Failed()) {
+      spdlog::info("{}: the task failed at t = {:.6g} s; stopping (--stop-on-failure)",
+                   world->scene().name, world->time());
+      break;
+    }
   }
   result.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (result.nonconverged_steps > 0) {

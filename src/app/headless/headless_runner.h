@@ -24,6 +24,9 @@ struct HeadlessOptions {
   InputDevice* input = nullptr;
   // Optional (not owned, with teleop): every applied command, in world axes, for a replay.
   Recorder* recorder = nullptr;
+  // End the run at the step after which the task monitor reports a failure (TaskMonitor::Failed:
+  // a held object's time to failure, app/headless/grasp_failure.h); the summary is written then.
+  bool stop_on_failure = false;
 };
 
 struct HeadlessResult {

@@ -20,6 +20,7 @@ class HeldObjectMonitor : public TaskMonitor {
   HeldObjectMonitor(const World& world, std::unique_ptr<TaskMonitor> scene_monitor);
   void Observe(const World& world) override;
   void Report(JsonWriter* json) const override;
+  bool Failed() const override { return scene_monitor_->Failed(); }
 
  private:
   std::unique_ptr<TaskMonitor> scene_monitor_;

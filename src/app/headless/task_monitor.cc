@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/headless/grasp_failure.h"
 #include "app/headless/held_object_monitor.h"
 #include "app/teleop/peg_alignment.h"
 
@@ -331,6 +332,7 @@ std::unique_ptr<TaskMonitor> MakeSceneMonitor(const World& world) {
       }
     }
   }
+  if (scene.held_object) return std::make_unique<GraspFailureMonitor>(world, *scene.held_object);
   return std::make_unique<GenericMonitor>();
 }
 

@@ -16,6 +16,9 @@ class TaskMonitor {
   virtual void Observe(const World& world) = 0;
   // Writes the fields of the "task" object.
   virtual void Report(JsonWriter* json) const = 0;
+  // Whether the task has failed for good (a held object dropped: grasp_failure.h); a run with
+  // --stop-on-failure ends there.
+  virtual bool Failed() const { return false; }
 };
 
 // The monitor for a scene, chosen by scene name; a generic one (max penetration, final

@@ -53,6 +53,7 @@ struct SetTeleopOptions {              // teleoperation settings; unset fields a
   std::optional<double> grip_force_N;  // finger effort limit, (0, the robot's max]
   std::optional<double> sensitivity;   // twist scale of live devices, [0.05, 10] (not replays)
   std::optional<TeleopFrame> frame;    // live devices' twists: their own frame, world or tool
+  std::optional<double> circle_frequency_Hz;  // the scene's teleop circle, [0, 3] Hz
 };
 // Live hydroelastic E_h [Pa] and mesh resolution [m] (unset: kept) of one geometry (World
 // order), or of every hydroelastic_compliant geometry (geometry = -1). Validated on arrival

@@ -43,6 +43,9 @@ struct TeleopView {
   TeleopFrame frame = TeleopFrame::kDeviceOwn;
   std::string device_name, device_status;
   bool device_connected = true;  // false: a requested device is missing (shown as a warning)
+  // The scene's teleop circle (input/circle_device.h) drives the arm: its frequency [Hz].
+  bool circle_driving = false;
+  double circle_frequency_Hz = 0;
 };
 
 // One hydroelastic contact patch of the step, as World::hydroelastic_patches() (A compliant,

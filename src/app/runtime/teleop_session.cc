@@ -7,6 +7,8 @@
 #include <exception>
 #include <utility>
 
+#include "app/teleop/teleop_program.h"
+
 namespace contactlab {
 
 TeleopSession::TeleopSession(std::function<void(std::string)> error) : error_(std::move(error)) {}
@@ -31,7 +33,9 @@ void TeleopSession::Rebuild(const World& world) {
   controller_.reset();
   grip_force_N_measured_ = 0;
   RestartButtonMotion();
+  EndTheCircle();
   if (!devices_.active) return;
+  StartTheScenesCircle(world.scene());
   const std::optional<TeleopConfig> config = FindTeleopConfig(world.scene());
   if (!config) return;
   try {
@@ -42,6 +46,23 @@ void TeleopSession::Rebuild(const World& world) {
   } catch (const std::exception& e) {
     error_(fmt::format("teleoperation unavailable for '{}': {}", world.scene().name, e.what()));
   }
+}
+
+// The scene's circle drives in place of the live device, which is set aside (as during a
+// replay) to take over when the user chooses an input; a replay from the command line plays
+// first.
+void TeleopSession::StartTheScenesCircle(const SceneSpec& scene) {
+  if (replay_device_) return;
+  circle_device_ = MakeCircleDevice(scene);
+  if (!circle_device_) return;
+  live_device_ = std::move(devices_.active);
+  devices_.active = circle_device_;
+}
+
+void TeleopSession::EndTheCircle() {
+  if (!circle_device_) return;
+  if (devices_.active == circle_device_) devices_.active = std::move(live_device_);
+  circle_device_.reset();
 }
 
 void TeleopSession::Reset(const World& world) {
@@ -109,6 +130,14 @@ void TeleopSession::SetOptions(const command::SetTeleopOptions& options) {
       frame_ = *frame;
     }
   }
+  if (const std::optional<double>& f = options.circle_frequency_Hz) {
+    if (!(*f >= 0 && *f <= CircleDevice::kMaxFrequencyHz)) {
+      error_(fmt::format("circle frequency {} Hz rejected: must be within [0, {}]", *f,
+                         CircleDevice::kMaxFrequencyHz));
+    } else if (circle_device_) {
+      circle_device_->SetFrequency(*f);
+    }
+  }
 }
 
 void TeleopSession::Update(World* world) {
@@ -145,6 +174,8 @@ void TeleopSession::Fill(TeleopView* view) const {
   v.device_name = device_name_;
   v.device_status = device_status_;
   v.device_connected = device_connected_;
+  v.circle_driving = circle_device_ != nullptr;
+  v.circle_frequency_Hz = circle_device_ ? circle_device_->frequency_Hz() : 0.0;
   if (!controller_) return;
   const TeleopState& t = controller_->state();
   v.target_tcp_W = t.target_tcp_W;
@@ -213,6 +244,7 @@ bool TeleopSession::PlayReplay(const std::string& path, const std::string& scene
     return false;
   }
   StopRecording();
+  EndTheCircle();
   if (!replay_device_) live_device_ = devices_.active;
   replay_device_ = std::move(loaded);
   devices_.active = replay_device_;
@@ -225,6 +257,15 @@ void TeleopSession::SelectInput(InputSpec::Kind kind) {
   spdlog::info("sim runtime: teleoperation input {}", live->Name());
   // A pad not polled until now owes its buttons' steps of the meantime to no one.
   if (devices_.gamepad) devices_.gamepad->RestartMotion();
+  if (circle_device_) {  // the user takes over from the scene's circle, at once
+    circle_device_.reset();
+    live_device_.reset();
+    devices_.active = std::move(live);
+    if (devices_.keyboard && controller_) {
+      devices_.keyboard->SetGrip(controller_->state().command.grip);
+    }
+    return;
+  }
   (replay_device_ ? live_device_ : devices_.active) = std::move(live);
 }
 

@@ -13,6 +13,7 @@
 #include "app/runtime/sim_runtime.h"
 #include "app/runtime/snapshot.h"
 #include "app/teleop/teleop_controller.h"
+#include "input/circle_device.h"
 #include "input/input_spec.h"
 #include "input/recorder.h"
 #include "input/replay_device.h"
@@ -34,6 +35,8 @@ class TeleopSession {
 
   // ---- Sim thread.
   // A new scene: a controller if `world` has an arm (FindTeleopConfig) and there are devices.
+  // A scene whose teleop program is a circle (app/teleop/teleop_program.h) is driven by it
+  // until the user takes over by choosing a live input (SelectInput) or plays a replay.
   void Rebuild(const World& world);
   void Reset(const World& world);  // the world was reset: targets and the measured grip too
   // The arm's targets re-anchored where `world` is (after a branch's replay).
@@ -72,6 +75,8 @@ class TeleopSession {
  private:
   void StartKeyboardAtTheLatchedGrip();
   void HandOverToTheLiveDevice();
+  void StartTheScenesCircle(const SceneSpec& scene);
+  void EndTheCircle();
   void RestartButtonMotion();
   void LimitButtonSpeeds();
   std::function<void(std::string)> error_;
@@ -86,6 +91,7 @@ class TeleopSession {
   bool device_connected_ = true;
   std::shared_ptr<InputDevice> live_device_;  // set aside while a replay plays
   std::shared_ptr<ReplayDevice> replay_device_;
+  std::shared_ptr<CircleDevice> circle_device_;  // the scene's circle while it drives
   std::string last_recording_path_;
 };
 

@@ -72,12 +72,18 @@ std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene, const std::
   c.finger_open_m = 0.04;
   c.finger_closed_m = 0.0;
   if (scene.bodies[left].initial_position < 0.5 * c.finger_open_m) c.initial_grip = 1.0;
+  // The scene's constant grip force (teleop.grip_force), within the robot's range.
+  if (scene.teleop.grip_force_N) {
+    c.grip_force_N = *scene.teleop.grip_force_N;
+    c.max_grip_force_N = std::max(c.max_grip_force_N, c.grip_force_N);
+  }
   c.velocity_limits = PandaArm::VelocityLimits();
   c.acceleration_limits = PandaArm::AccelerationLimits();
   return c;
 }
 
 std::string DefaultTeleopScript(const SceneSpec& scene) {
+  if (!scene.teleop.script_path.empty()) return scene.teleop.script_path;
   const std::filesystem::path teleop = std::filesystem::path(AssetDirectory()) / "teleop";
   if (scene.name.rfind("peg_in_hole", 0) == 0) return (teleop / "insert_peg.csv").string();
   if (scene.name == "push_block") return (teleop / "push_block.csv").string();

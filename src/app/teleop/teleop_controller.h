@@ -66,13 +66,16 @@ struct TeleopConfig {
 // (bodies <prefix>panda_link1 … link7, <prefix>panda_hand, <prefix>panda_leftfinger and
 // <prefix>panda_rightfinger). TCP: midway between the finger pads (0.0839 m along hand z).
 // initial_grip = 1 when the scene starts with the fingers less than half open (an object held).
+// grip_force_N: the scene's teleop.grip_force when it gives a constant one (max_grip_force_N
+// raised to it if need be).
 // std::nullopt if the scene has no such robot, its joints lack PD controllers or the right
 // finger is not coupled to the left one.
 std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene,
                                              const std::string& prefix = "");
 
-// The scene's default teleop script (a replay CSV path) or "" when it has none: for
-// peg_in_hole, <assets>/teleop/insert_peg.csv; for push_block, <assets>/teleop/push_block.csv.
+// The scene's default teleop script (a replay CSV path) or "" when it has none: its
+// teleop.script when given; else for peg_in_hole, <assets>/teleop/insert_peg.csv; for push_block,
+// <assets>/teleop/push_block.csv.
 std::string DefaultTeleopScript(const SceneSpec& scene);
 
 // What the GUI shows (a copy; cheap).

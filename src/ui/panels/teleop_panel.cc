@@ -40,6 +40,19 @@ void InputDeviceCombo(const TeleopView& t, UiActions* actions) {
   }
   ImGui::EndCombo();
 }
+// The scene's circle (input/circle_device.h): its frequency, live; a live input chosen above
+// takes over from it.
+void CircleControls(const TeleopView& t, UiActions* actions) {
+  float frequency = static_cast<float>(t.circle_frequency_Hz);
+  if (ImGui::SliderFloat("circle", &frequency, 0.0f, 3.0f, "%.2f Hz")) {
+    command::SetTeleopOptions c;
+    c.circle_frequency_Hz = frequency;
+    actions->commands.push_back(c);
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("The scene's circle drives the hand; choose an input above to take over.");
+  }
+}
 }  // namespace
 
 std::string GripStateLabel(double grip, bool latched) {
@@ -79,6 +92,7 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     c.frame = static_cast<TeleopFrame>(frame);
     actions->commands.push_back(c);
   }
+  if (t.circle_driving) CircleControls(t, actions);
   float grip_force = static_cast<float>(t.grip_force_limit_N);
   if (ImGui::SliderFloat("grip force", &grip_force, 1.0f,
                          static_cast<float>(std::max(t.max_grip_force_N, 1.0)), "%.1f N")) {
