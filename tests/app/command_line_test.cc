@@ -484,9 +484,10 @@ double NumberAfter(const std::string& json, const std::string& key, size_t from 
 // step: the summary's sim_time is the task's time_to_failure.
 TEST(CommandLine, GraspStressStopsWhereTheRodIsLost) {
   const std::string summary = TempPath("grasp_stress.json");
-  const Result r = RunContactlab("--headless --scene grasp_stress --circle-frequency 1.6 "
-                                 "--duration 5 --stop-on-failure --summary " +
-                                 summary);
+  const Result r = RunContactlab(
+      "--headless --scene grasp_stress --circle-frequency 1.6 "
+      "--duration 5 --stop-on-failure --summary " +
+      summary);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string json = ReadFile(summary);
   EXPECT_NE(json.find("\"device\": \"circle\""), std::string::npos) << json;

@@ -131,8 +131,9 @@ struct HeldObjectSpec {
 // The engine ignores it; app/ runs it.
 struct TeleopProgramSpec {
   std::string script_path;  // a replay CSV; "" (and no circle): the scene's default script
-  // The tool point's circle about its initial position in the world's horizontal plane,
-  // starting at its +x point and turning counter-clockwise seen from above; radius 0: none.
+  // The tool point's circle in the world's horizontal plane through its initial position p0,
+  // centred at p0 − r·x̂ (it starts at the circle's +x point, at rest, and turns counter-
+  // clockwise seen from above: input/circle_device.h); radius 0: none.
   double circle_radius_m = 0;
   double circle_frequency_Hz = 0;
   // Grip force [N]: constant (`grip_force: 20`), or `high_N` for the first duty·period of each

@@ -271,5 +271,51 @@ TEST(TeleopSession, WithoutDevicesThereIsNoControllerAndNoReplay) {
   EXPECT_EQ(errors[0], "replay not started: 'peg_in_hole' has no teleoperated arm");
 }
 
+// Issue 36: in a scene whose teleop program is a circle (grasp_stress) the circle drives the
+// arm, its frequency a live setting; choosing a live input takes over at once.
+TEST(TeleopSessionCircle, TheScenesCircleDrivesUntilALiveInputIsChosen) {
+  World world(LoadSceneFile(testing::SourceDirectory() + "/assets/scenes/grasp_stress.yaml"));
+  std::vector<std::string> errors;
+  TeleopSession session([&](std::string e) { errors.push_back(std::move(e)); });
+  InputDevices devices;
+  std::string error;
+  ASSERT_TRUE(CreateInputDevices(InputSpec{}, &devices, &error)) << error;
+  session.SetDevices(devices, world);
+  auto view = [&] {
+    session.RefreshDeviceStatus();
+    TeleopView v;
+    session.Fill(&v);
+    return v;
+  };
+  EXPECT_EQ(view().device_name, "circle");
+  EXPECT_TRUE(view().circle_driving);
+  EXPECT_EQ(view().circle_frequency_Hz, 1.0);
+  command::SetTeleopOptions faster;
+  faster.circle_frequency_Hz = 1.5;
+  session.SetOptions(faster);
+  EXPECT_EQ(view().circle_frequency_Hz, 1.5);
+  faster.circle_frequency_Hz = 3.5;
+  session.SetOptions(faster);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(view().circle_frequency_Hz, 1.5) << "a rejected value changes nothing";
+  const Eigen::Vector3d p0 = view().target_tcp_W.translation();
+  for (int i = 0; i < 300; ++i) {
+    session.Update(&world);
+    ASSERT_TRUE(world.Step());
+  }
+  const Eigen::Vector3d moved = view().target_tcp_W.translation() - p0;
+  EXPECT_GT(moved.head<2>().norm(), 1e-3) << "the circle moved the target";
+  EXPECT_EQ(moved.z(), 0.0) << "horizontally";
+  session.SelectInput(InputSpec::Kind::kKeyboard);
+  EXPECT_EQ(view().device_name, "keyboard");
+  EXPECT_FALSE(view().circle_driving);
+  const Eigen::Vector3d held = view().target_tcp_W.translation();
+  for (int i = 0; i < 10; ++i) {
+    session.Update(&world);
+    ASSERT_TRUE(world.Step());
+  }
+  EXPECT_EQ(view().target_tcp_W.translation(), held) << "the keyboard at rest holds the target";
+}
+
 }  // namespace
 }  // namespace contactlab
