@@ -17,7 +17,8 @@ status 1 if any failed):
   damping:   t_f(d = D) ≥ t_f(d = 0) for Lagged at 0.2 ms at every frequency where either fails;
   models:    Lagged and Similar t_f within 1 % at 0.2 ms, d = 0, at every frequency where they fail.
 
---quick: 3 frequencies, Lagged and Similar at 1 ms and 10 ms only and a 0.2 ms pair at one
+Cost: the full grid is 180 runs, 32 min of CPU in Release (the 0.2 ms runs most of it; 16 min
+on two jobs). --quick: 3 frequencies, Lagged and Similar at 1 ms and 10 ms only and a 0.2 ms pair at one
 frequency; minutes instead of hours. Usage:
 
   scripts/grasp_stress_sweep.py [--quick] [--jobs N] [--out DIR] [--binary build/contactlab]
