@@ -49,10 +49,12 @@ struct SelectPlotBody {  // whose forces the plot samples carry (scene body inde
 struct SetArtificialStepDelay {  // testing and demos: sleep this long inside every step
   double seconds = 0;
 };
-struct SetTeleopOptions {              // teleoperation settings; unset fields are kept
-  std::optional<double> grip_force_N;  // finger effort limit, (0, the robot's max]
-  std::optional<double> sensitivity;   // twist scale of live devices, [0.05, 10] (not replays)
-  std::optional<TeleopFrame> frame;    // live devices' twists: their own frame, world or tool
+struct SetTeleopOptions {                   // teleoperation settings; unset fields are kept
+  std::optional<double> grip_force_N;       // finger effort limit, (0, the robot's max]; stops a
+                                            // grip-force program (the slider overrides it)
+  std::optional<bool> follow_grip_program;  // resume (true) or stop the scene's program
+  std::optional<double> sensitivity;        // twist scale of live devices, [0.05, 10] (not replays)
+  std::optional<TeleopFrame> frame;         // live devices' twists: their own frame, world or tool
   std::optional<double> circle_frequency_Hz;  // the scene's teleop circle, [0, 3] Hz
 };
 // Live hydroelastic E_h [Pa] and mesh resolution [m] (unset: kept) of one geometry (World

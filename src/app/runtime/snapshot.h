@@ -35,7 +35,12 @@ struct TeleopView {
   double grip_force_limit_N = 0;  // finger effort limit in use (the grip force setting)
   double max_grip_force_N = 0;    // the robot's range for that setting: (0, max]
   double grip_force_N = 0;        // measured: |net normal contact force| on the leader finger
-  double finger_opening_m = 0;    // measured finger joint position
+  // The scene's grip-force program ("square wave 1-16 N, 6 s, 75 %"; "": none) and whether the
+  // grip force follows it (false once the slider moved: overridden).
+  std::string grip_program;
+  bool grip_program_followed = false;
+  bool fixed_hand = false;      // a gripper fixed to the world: no arm, twists are ignored
+  double finger_opening_m = 0;  // measured finger joint position
   bool ik_ok = true;
   int ik_num_limited = 0, ik_failures = 0;
   double ik_min_singular_value = 0;

@@ -7,6 +7,7 @@
 #include <exception>
 #include <utility>
 
+#include "app/teleop/grip_force_program.h"
 #include "app/teleop/teleop_program.h"
 
 namespace contactlab {
@@ -40,7 +41,10 @@ void TeleopSession::Rebuild(const World& world) {
   if (!config) return;
   try {
     controller_ = std::make_unique<TeleopController>(world, *config);
-    if (grip_force_N_) controller_->SetGripForce(*grip_force_N_);
+    // A slider setting from an earlier scene carries over, but not over a scene's program.
+    if (grip_force_N_ && !config->grip_force_program) controller_->SetGripForce(*grip_force_N_);
+    grip_program_label_ =
+        config->grip_force_program ? GripForceProgramLabel(*config->grip_force_program) : "";
     LimitButtonSpeeds();
     StartKeyboardAtTheLatchedGrip();
   } catch (const std::exception& e) {
@@ -111,8 +115,14 @@ void TeleopSession::SetOptions(const command::SetTeleopOptions& options) {
       error_(fmt::format("grip force {} N rejected: must be positive and finite", *f));
     } else {
       grip_force_N_ = *f;
-      if (controller_) controller_->SetGripForce(*f);
+      if (controller_) {
+        controller_->FollowGripProgram(false);
+        controller_->SetGripForce(*f);
+      }
     }
+  }
+  if (options.follow_grip_program && controller_) {
+    controller_->FollowGripProgram(*options.follow_grip_program);
   }
   if (const std::optional<double>& s = options.sensitivity) {
     if (!(*s >= 0.05 && *s <= 10.0)) {
@@ -190,6 +200,9 @@ void TeleopSession::Fill(TeleopView* view) const {
   v.grip_force_limit_N = controller_->grip_force();
   v.max_grip_force_N = controller_->config().max_grip_force_N;
   v.grip_force_N = grip_force_N_measured_;
+  v.grip_program = grip_program_label_;
+  v.grip_program_followed = controller_->following_grip_program();
+  v.fixed_hand = controller_->config().arm_bodies.empty();
   v.finger_opening_m = t.finger_opening_m;
   v.ik_ok = t.ik_ok;
   v.ik_num_limited = t.ik_num_limited;

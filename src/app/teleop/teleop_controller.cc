@@ -51,9 +51,17 @@ void CheckPdJoint(const World& world, int scene_body, const char* what) {
   }
 }
 
-}  // namespace
+// The scene's grip-force program (teleop.grip_force) into `config`.
+TeleopConfig WithGripProgram(const SceneSpec& scene, TeleopConfig config) {
+  if (scene.teleop.grip_force_N) config.grip_force_N = *scene.teleop.grip_force_N;
+  config.grip_force_program = scene.teleop.grip_force_square_wave;
+  if (config.grip_force_program) config.grip_force_N = GripForceAt(*config.grip_force_program, 0);
+  config.grip_force_N = std::min(config.grip_force_N, config.max_grip_force_N);
+  return config;
+}
 
-std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene, const std::string& prefix) {
+// The Panda's configuration (FindTeleopConfig), before the scene's grip-force program.
+std::optional<TeleopConfig> FindPandaConfig(const SceneSpec& scene, const std::string& prefix) {
   TeleopConfig c;
   for (int i = 1; i <= PandaArm::kNumJoints; ++i) {
     const int b = scene.FindBody(fmt::format("{}panda_link{}", prefix, i));
@@ -72,14 +80,51 @@ std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene, const std::
   c.finger_open_m = 0.04;
   c.finger_closed_m = 0.0;
   if (scene.bodies[left].initial_position < 0.5 * c.finger_open_m) c.initial_grip = 1.0;
-  // The scene's constant grip force (teleop.grip_force), within the robot's range.
-  if (scene.teleop.grip_force_N) {
-    c.grip_force_N = *scene.teleop.grip_force_N;
-    c.max_grip_force_N = std::max(c.max_grip_force_N, c.grip_force_N);
-  }
   c.velocity_limits = PandaArm::VelocityLimits();
   c.acceleration_limits = PandaArm::AccelerationLimits();
   return c;
+}
+
+// A prismatic joint of a body that hangs from `parent`.
+bool IsPrismaticChildOf(const SceneBody& b, int parent) {
+  return b.kind == SceneBody::Kind::kDynamic && b.body.joint == JointType::kPrismatic &&
+         b.parent_scene_index == parent;
+}
+
+}  // namespace
+
+std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene, const std::string& prefix) {
+  std::optional<TeleopConfig> c = FindPandaConfig(scene, prefix);
+  if (!c && prefix.empty()) c = FindFixedGripperConfig(scene);
+  if (!c) return std::nullopt;
+  return WithGripProgram(scene, *std::move(c));
+}
+
+std::optional<TeleopConfig> FindFixedGripperConfig(const SceneSpec& scene) {
+  for (const CouplerSpec& coupler : scene.couplers) {
+    const int follower = coupler.body_a, leader = coupler.body_b;
+    if (leader < 0 || follower < 0 || !scene.bodies[leader].pd) continue;
+    const int hand = scene.bodies[leader].parent_scene_index;
+    if (hand < 0 || scene.bodies[hand].body.joint != JointType::kWeld ||
+        scene.bodies[hand].parent_scene_index >= 0 ||
+        !IsPrismaticChildOf(scene.bodies[leader], hand) ||
+        !IsPrismaticChildOf(scene.bodies[follower], hand)) {
+      continue;
+    }
+    TeleopConfig c;
+    c.hand_body = hand;
+    c.finger_bodies = {leader, follower};
+    const SceneBody& finger = scene.bodies[leader];
+    if (finger.limits) {
+      c.finger_closed_m = finger.limits->first;
+      c.finger_open_m = finger.limits->second;
+    }
+    const double open = c.finger_open_m - c.finger_closed_m;
+    if (finger.initial_position - c.finger_closed_m < 0.5 * open) c.initial_grip = 1.0;
+    if (finger.pd->effort_limit < 1e4) c.max_grip_force_N = finger.pd->effort_limit;
+    return c;
+  }
+  return std::nullopt;
 }
 
 std::string DefaultTeleopScript(const SceneSpec& scene) {
@@ -95,7 +140,6 @@ TeleopController::TeleopController(const World& world, TeleopConfig config)
   const SceneSpec& scene = world.scene();
   const Multibody& model = world.multibody();
   const int n = static_cast<int>(config_.arm_bodies.size());
-  if (n == 0) throw std::invalid_argument("teleop: no arm joints");
   for (int b : config_.arm_bodies) CheckPdJoint(world, b, "arm joint");
   // The leader's drive carries every finger's squeeze: with the followers coupled by ratios
   // ρ_i, virtual work gives a drive force (1 + Σ|ρ_i|) × the squeeze of each.
@@ -122,13 +166,19 @@ TeleopController::TeleopController(const World& world, TeleopConfig config)
   grip_force_.store(config_.grip_force_N);
   grip_latched_ = config_.initial_grip.has_value();
   ShowInitialGrip();
+  q_target_.resize(n);
+  qdot_ = Eigen::VectorXd::Zero(n);
+  if (n == 0) {  // a fixed hand: no IK, the target is where the tool is
+    target_tcp_W_ = state_.target_tcp_W = state_.tcp_W = MeasuredToolPose(world);
+    state_.grip_force_N = grip_force();
+    return;
+  }
 
   DifferentialIkConfig ik;
   ik.end_effector_body = world.multibody_index(config_.hand_body);
   ik.X_BT = config_.X_HandTcp;
   ik.position_lower.resize(n);
   ik.position_upper.resize(n);
-  q_target_.resize(n);
   for (int i = 0; i < n; ++i) {
     const int scene_body = config_.arm_bodies[i];
     const SceneBody& sb = scene.bodies[scene_body];
@@ -145,7 +195,6 @@ TeleopController::TeleopController(const World& world, TeleopConfig config)
   ik_ = std::make_unique<DifferentialIk>(model, std::move(ik));  // validates the rest
   target_data_ = std::make_unique<MultibodyData>(model);
   v_zero_ = Eigen::VectorXd::Zero(model.num_velocities());
-  qdot_ = Eigen::VectorXd::Zero(n);
 
   q_full_ = world.q();
   for (int i = 0; i < n; ++i) q_full_[arm_position_indices_[i]] = q_target_[i];
@@ -161,12 +210,18 @@ TeleopController::~TeleopController() = default;
 void TeleopController::Reset(const World& world) {
   const int n = static_cast<int>(q_target_.size());
   for (int i = 0; i < n; ++i) q_target_[i] = world.q()[arm_position_indices_[i]];
-  ik_->Reset();
   qdot_.setZero();
-  q_full_ = world.q();
-  world.multibody().UpdateKinematics(q_full_, v_zero_, target_data_.get());
-  target_tcp_W_ = ik_->CalcToolPose(*target_data_);
+  if (ik_) {
+    ik_->Reset();
+    q_full_ = world.q();
+    world.multibody().UpdateKinematics(q_full_, v_zero_, target_data_.get());
+    target_tcp_W_ = ik_->CalcToolPose(*target_data_);
+  } else {
+    target_tcp_W_ = MeasuredToolPose(world);
+  }
   applied_grip_force_ = applied_finger_target_ = -1;
+  follow_program_.store(true, std::memory_order_relaxed);
+  if (config_.grip_force_program) ApplyGripProgram(world.time());
   grip_latched_ = config_.initial_grip.has_value();
   latched_device_grip_ = -1;
   ShowInitialGrip();
@@ -177,6 +232,21 @@ void TeleopController::Reset(const World& world) {
 void TeleopController::SetGripForce(double newtons) {
   if (!std::isfinite(newtons)) return;
   grip_force_.store(std::clamp(newtons, 1e-3, config_.max_grip_force_N), std::memory_order_relaxed);
+}
+
+void TeleopController::FollowGripProgram(bool follow) {
+  follow_program_.store(follow, std::memory_order_relaxed);
+}
+
+// The program's force at the step's start time, while followed.
+void TeleopController::ApplyGripProgram(double t_s) {
+  if (!following_grip_program()) return;
+  SetGripForce(GripForceAt(*config_.grip_force_program, t_s));
+}
+
+// The hand's measured pose times X_HandTcp (what DifferentialIk::CalcToolPose computes).
+Eigen::Isometry3d TeleopController::MeasuredToolPose(const World& world) const {
+  return world.data().X_WB[world.multibody_index(config_.hand_body)] * config_.X_HandTcp;
 }
 
 TeleopCommand TeleopController::InWorldAxes(const TeleopCommand& command) const {
@@ -281,7 +351,7 @@ void TeleopController::FillState(const TeleopCommand& c, double finger_target,
   state_.command = c;
   state_.grip_latched = grip_latched_;
   state_.target_tcp_W = target_tcp_W_;
-  state_.tcp_W = ik_->CalcToolPose(world.data());
+  state_.tcp_W = MeasuredToolPose(world);
   state_.position_error_m = (target_tcp_W_.translation() - state_.tcp_W.translation()).norm();
   state_.orientation_error_rad =
       RotationVector(target_tcp_W_.linear() * state_.tcp_W.linear().transpose()).norm();
@@ -293,20 +363,26 @@ void TeleopController::FillState(const TeleopCommand& c, double finger_target,
   }
   state_.finger_opening_m =
       config_.finger_bodies.empty() ? 0 : opening / config_.finger_bodies.size();
-  state_.ik_ok = ik.ok();
+  state_.ik_ok = !ik_ || ik.ok();  // a fixed hand has no IK to fail
   state_.ik_min_singular_value = ik.min_singular_value;
   state_.ik_num_limited = ik.num_limited;
 }
 
 void TeleopController::Update(const TeleopCommand& command, World* world) {
+  ApplyGripProgram(world->time());
   const TeleopCommand c = ClampCommand(command);
-  Eigen::Vector3d w = c.angular_rad_per_s, v = c.linear_m_per_s;
-  if (c.frame == CommandFrame::kTool) {
-    w = target_tcp_W_.linear() * w;
-    v = target_tcp_W_.linear() * v;
+  DifferentialIkResult ik;
+  if (ik_) {
+    Eigen::Vector3d w = c.angular_rad_per_s, v = c.linear_m_per_s;
+    if (c.frame == CommandFrame::kTool) {
+      w = target_tcp_W_.linear() * w;
+      v = target_tcp_W_.linear() * v;
+    }
+    IntegrateTargetPose(w, v, world->dt());
+    ik = TrackTargetPose(w, v, world);
+  } else {
+    target_tcp_W_ = MeasuredToolPose(*world);  // a fixed hand: the twist is ignored
   }
-  IntegrateTargetPose(w, v, world->dt());
-  const DifferentialIkResult ik = TrackTargetPose(w, v, world);
   const double finger_target = DriveFingers(c.grip, world);
   FillState(c, finger_target, ik, *world);
 }

@@ -9,6 +9,8 @@
 // acceleration limits is recovered instead of drifting):
 //   V_ik = V + k_pose · [log(R* R_T^T); p* − p_T]   (world frame),
 //   q̇ = DifferentialIk(V_ik),  q_d += δt q̇,  World::SetPdTarget(joint, q_d, v_d = q̇).
+// A gripper fixed to the world (no arm joints, issue 36) is teleoperated by its fingers only: the
+// twist is ignored (no IK; the target TCP pose is the measured one).
 // Fingers: the first ("leader") finger's PD gets the target opening
 // q_f = (1 − grip) · open + grip · closed; the others follow it through couplers (the URDF's
 // <mimic>, docs/contact-model.md §3.2), like the Panda's mechanical finger coupling. The leader's
@@ -17,8 +19,14 @@
 // independently force-limited fingers would leave fingers + object a neutral sideways mode that
 // drifts: 7 mm in 10 s measured.)
 //
-// Threading: everything runs on the thread that steps the World, except SetGripForce and
-// grip_force(), which may be called from any thread (the GUI slider).
+// Grip-force program (TeleopConfig::grip_force_program, the scene's teleop.grip_force square
+// wave): while followed, the grip force is set from it at the start of every Update at the
+// world's time (the step's start); SetGripForce does not stop it (the caller says
+// FollowGripProgram(false), as the GUI's slider does); Reset follows it again.
+//
+// Threading: everything runs on the thread that steps the World, except SetGripForce,
+// grip_force(), FollowGripProgram and following_grip_program(), which may be called from any
+// thread (the GUI slider).
 #pragma once
 
 #include <Eigen/Geometry>
@@ -28,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "app/teleop/grip_force_program.h"
 #include "engine/control/differential_ik.h"
 #include "engine/world/world.h"
 #include "input/twist_command.h"
@@ -35,8 +44,10 @@
 namespace contactlab {
 
 struct TeleopConfig {
-  std::vector<int> arm_bodies;  // scene bodies of the arm's 1-dof PD joints, base to tip
-  int hand_body = -1;           // scene body the tool frame is fixed to (same tree)
+  // Scene bodies of the arm's 1-dof PD joints, base to tip; empty: the hand is fixed (a gripper
+  // welded to the world), twists are ignored.
+  std::vector<int> arm_bodies;
+  int hand_body = -1;  // scene body the tool frame is fixed to (same tree)
   Eigen::Isometry3d X_HandTcp = Eigen::Isometry3d::Identity();  // TCP in the hand frame
   // Scene bodies of the finger joints: the first has a PD (the force-limited leader), the others
   // are coupled to it.
@@ -44,6 +55,9 @@ struct TeleopConfig {
   double finger_open_m = 0.04;   // finger joint position at grip = 0
   double finger_closed_m = 0.0;  // finger joint position at grip = 1
   double grip_force_N = 30.0;    // initial finger effort limit
+  // The scene's grip-force square wave (teleop.grip_force), followed from the start and after
+  // every Reset until FollowGripProgram(false).
+  std::optional<GripForceSquareWave> grip_force_program;
   // Grip latch: when set, this grip (0 open … 1 closed) is applied until the device's grip first
   // changes from the value it had at the first Update; from then on the device's grip rules.
   // So a scene that starts with an object in the hand keeps holding it when the device starts
@@ -66,12 +80,20 @@ struct TeleopConfig {
 // (bodies <prefix>panda_link1 … link7, <prefix>panda_hand, <prefix>panda_leftfinger and
 // <prefix>panda_rightfinger). TCP: midway between the finger pads (0.0839 m along hand z).
 // initial_grip = 1 when the scene starts with the fingers less than half open (an object held).
-// grip_force_N: the scene's teleop.grip_force when it gives a constant one (max_grip_force_N
-// raised to it if need be).
-// std::nullopt if the scene has no such robot, its joints lack PD controllers or the right
-// finger is not coupled to the left one.
+// Else a gripper fixed to the world (FindFixedGripperConfig). Either takes the scene's grip
+// force program: teleop.grip_force's constant as grip_force_N (at most max_grip_force_N, the
+// robot's), its square wave as grip_force_program. std::nullopt if the scene has no such robot, its
+// joints lack PD controllers or the right finger is not coupled to the left one.
 std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene,
                                              const std::string& prefix = "");
+
+// A parallel gripper without an arm (issue 36): a hand welded to the world with two prismatic
+// fingers, the first with a PD controller, the second coupled to it (URDF <mimic>), e.g.
+// assets/robots/wsg50.urdf. No arm joints; TCP at the hand origin; open = the leader's upper
+// limit, closed = its lower one (0.04 and 0 without limits); initial_grip = 1 when the scene
+// starts it less than half open; the max grip force the leader's effort limit (the URDF's, if
+// below 1e4 N; else 70 N). The first such pair in scene order; std::nullopt if none.
+std::optional<TeleopConfig> FindFixedGripperConfig(const SceneSpec& scene);
 
 // The scene's default teleop script (a replay CSV path) or "" when it has none: its
 // teleop.script when given; else for peg_in_hole, <assets>/teleop/insert_peg.csv; for push_block,
@@ -113,8 +135,14 @@ class TeleopController {
   void Reset(const World& world);
 
   // Live grip force [N] (finger effort limit), clamped to (0, max_grip_force_N]. Thread-safe;
-  // takes effect at the next Update.
+  // takes effect at the next Update (unless the program, still followed, sets it there).
   void SetGripForce(double newtons);
+  // Whether Update takes the grip force from config().grip_force_program (no effect without
+  // one). Thread-safe.
+  void FollowGripProgram(bool follow);
+  bool following_grip_program() const {
+    return config_.grip_force_program && follow_program_.load(std::memory_order_relaxed);
+  }
   double grip_force() const { return grip_force_.load(std::memory_order_relaxed); }
   void SetDeviceStatus(std::string status) { state_.device_status = std::move(status); }
 
@@ -131,11 +159,14 @@ class TeleopController {
   Eigen::VectorXd q_target_, qdot_;
   Eigen::Isometry3d target_tcp_W_ = Eigen::Isometry3d::Identity();
   std::atomic<double> grip_force_{30.0};
+  std::atomic<bool> follow_program_{true};
   double applied_grip_force_ = -1;
   double drive_per_grip_force_ = 1;  // leader's effort limit per newton of grip (constructor)
   double applied_finger_target_ = -1;
   void ShowInitialGrip();
+  Eigen::Isometry3d MeasuredToolPose(const World& world) const;
   // Update's stages, in order.
+  void ApplyGripProgram(double t_s);
   double LatchedGrip(double device_grip);
   TeleopCommand ClampCommand(const TeleopCommand& command);
   void IntegrateTargetPose(const Eigen::Vector3d& w, const Eigen::Vector3d& v, double dt);

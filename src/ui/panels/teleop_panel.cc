@@ -40,6 +40,7 @@ void InputDeviceCombo(const TeleopView& t, UiActions* actions) {
   }
   ImGui::EndCombo();
 }
+
 // The scene's circle (input/circle_device.h): its frequency, live; a live input chosen above
 // takes over from it.
 void CircleControls(const TeleopView& t, UiActions* actions) {
@@ -52,6 +53,22 @@ void CircleControls(const TeleopView& t, UiActions* actions) {
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("The scene's circle drives the hand; choose an input above to take over.");
   }
+}
+
+// The scene's grip-force program: what it is, whether the slider has overridden it, and a
+// checkbox to follow it again (moving the slider unticks it: SetTeleopOptions::grip_force_N).
+void GripProgramControls(const TeleopView& t, UiActions* actions) {
+  if (t.grip_program.empty()) return;
+  bool follow = t.grip_program_followed;
+  if (ImGui::Checkbox("follow program", &follow)) {
+    command::SetTeleopOptions c;
+    c.follow_grip_program = follow;
+    actions->commands.push_back(c);
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextColored(follow ? kDimColor : kWarnColor, "program: %s%s", t.grip_program.c_str(),
+                     follow ? "" : " - overridden");
+  ImGui::PopTextWrapPos();
 }
 }  // namespace
 
@@ -75,6 +92,9 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     ImGui::TextColored(kDimColor,
                        "pad: left stick x/y, LB/RB z (tap: 1 mm step, hold: speed), right "
                        "stick yaw/pitch, triggers roll, A gripper, hold B fine");
+  }
+  if (t.fixed_hand) {
+    ImGui::TextColored(kDimColor, "hand fixed to the world: motion commands are ignored");
   }
   ImGui::PopTextWrapPos();
 
@@ -100,6 +120,7 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     c.grip_force_N = grip_force;
     actions->commands.push_back(c);
   }
+  GripProgramControls(t, actions);
   ImGui::Checkbox("show target pose", &ui->layers.teleop_target);
   if (ImGui::Button("Reset task")) actions->commands.push_back(command::Reset{});
   ImGui::SameLine();
@@ -118,7 +139,9 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
                      1e3 * t.position_error_m, t.orientation_error_rad * 180.0 / M_PI);
   ImGui::Text("command v %.3f m/s  w %.2f rad/s", t.linear_m_per_s.norm(),
               t.angular_rad_per_s.norm());
-  if (!t.ik_ok || t.ik_num_limited > 0) {
+  if (t.fixed_hand) {
+    // No arm: no IK to report.
+  } else if (!t.ik_ok || t.ik_num_limited > 0) {
     ImGui::TextColored(kWarnColor, "IK: %d joint(s) at a limit, sigma_min %.3f%s", t.ik_num_limited,
                        t.ik_min_singular_value, t.ik_ok ? "" : ", QP not converged");
   } else {

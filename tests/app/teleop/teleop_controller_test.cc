@@ -185,9 +185,75 @@ TEST(TeleopControllerTest, RejectsBadConfigurations) {
   TeleopConfig bad_hand = config;
   bad_hand.hand_body = scene.FindBody("table");  // static
   EXPECT_THROW(TeleopController(world, bad_hand), std::invalid_argument);
-  TeleopConfig no_arm = config;
-  no_arm.arm_bodies.clear();
-  EXPECT_THROW(TeleopController(world, no_arm), std::invalid_argument);
+}
+
+SceneSpec SpatulaScene() {
+  return LoadSceneFile(contactlab::testing::SourceDirectory() + "/assets/scenes/spatula_slip.yaml");
+}
+
+// Issue 36: the WSG-50 of spatula_slip, welded to the world, is found as a gripper without an
+// arm; the Panda's configuration is the one it always was (no program, 30 N of 70 N).
+TEST(TeleopControllerTest, FindsAGripperFixedToTheWorldAndThePandaAsBefore) {
+  const SceneSpec scene = SpatulaScene();
+  const std::optional<TeleopConfig> c = FindTeleopConfig(scene);
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->arm_bodies.empty());
+  EXPECT_EQ(scene.bodies[c->hand_body].body.name, "wsg50_body");
+  ASSERT_EQ(c->finger_bodies.size(), 2u);
+  EXPECT_EQ(scene.bodies[c->finger_bodies[0]].body.name, "wsg50_left_finger");
+  EXPECT_EQ(scene.bodies[c->finger_bodies[1]].body.name, "wsg50_right_finger");
+  EXPECT_EQ(c->finger_open_m, 0.055);  // the URDF's limits
+  EXPECT_EQ(c->finger_closed_m, 0.0);
+  ASSERT_TRUE(c->initial_grip);  // starts 10 mm open, holding the spatula
+  EXPECT_EQ(*c->initial_grip, 1.0);
+  EXPECT_EQ(c->max_grip_force_N, 80.0);  // the URDF's effort
+  ASSERT_TRUE(c->grip_force_program);
+  EXPECT_EQ(c->grip_force_program->high_N, 16.0);
+  EXPECT_EQ(c->grip_force_N, 16.0);  // the wave at t = 0
+  EXPECT_TRUE(c->X_HandTcp.isApprox(Eigen::Isometry3d::Identity()));
+
+  const SceneSpec peg = PegScene();
+  EXPECT_FALSE(FindFixedGripperConfig(peg));  // the Panda's hand is not welded to the world
+  const TeleopConfig panda = *FindTeleopConfig(peg);
+  EXPECT_EQ(panda.arm_bodies.size(), 7u);
+  EXPECT_FALSE(panda.grip_force_program);
+  EXPECT_EQ(panda.grip_force_N, 30.0);
+  EXPECT_EQ(panda.max_grip_force_N, 70.0);
+}
+
+// The fixed gripper: a twist moves nothing (no IK: the target is the measured tool pose), the
+// grip force follows the program at each step's start time (a 0.05 s wave, half duty, at
+// δt = 10 ms: steps at t = 0, 0.01, 0.02 high, 0.03, 0.04 low), the leader's effort limit twice
+// that (two coupled fingers). The slider stops the program; Reset follows it again.
+TEST(TeleopControllerTest, AFixedGripperIgnoresTwistsAndFollowsTheGripProgram) {
+  SceneSpec scene = SpatulaScene();
+  scene.teleop.grip_force_square_wave = GripForceSquareWave{2.0, 12.0, 0.05, 0.5};
+  World world(scene);
+  TeleopController teleop(world, *FindTeleopConfig(scene));
+  const int leader = teleop.config().finger_bodies[0];
+  const Eigen::Isometry3d X_WT0 = teleop.state().tcp_W;
+  TeleopCommand move{.grip = 1.0};
+  move.linear_m_per_s = Eigen::Vector3d(0.1, 0, 0);
+  move.angular_rad_per_s = Eigen::Vector3d(0, 0, 0.5);
+  for (const double expected_N : {12.0, 12.0, 12.0, 2.0, 2.0}) {
+    teleop.Update(move, &world);
+    EXPECT_EQ(teleop.grip_force(), expected_N) << "t = " << world.time();
+    EXPECT_EQ(world.inputs().pd[leader]->effort_limit, 2 * expected_N);
+    ASSERT_TRUE(world.Step());
+  }
+  EXPECT_TRUE(teleop.state().ik_ok);
+  EXPECT_TRUE(teleop.state().target_tcp_W.isApprox(X_WT0, 1e-12));
+  EXPECT_TRUE(teleop.state().tcp_W.isApprox(X_WT0, 1e-12));
+  EXPECT_TRUE(teleop.following_grip_program());
+  teleop.FollowGripProgram(false);  // the slider
+  teleop.SetGripForce(5.0);
+  world.Reset();
+  teleop.Update(move, &world);  // t = 0: the program would say 12 N
+  EXPECT_EQ(teleop.grip_force(), 5.0);
+  EXPECT_FALSE(teleop.following_grip_program());
+  teleop.Reset(world);
+  EXPECT_TRUE(teleop.following_grip_program());
+  EXPECT_EQ(teleop.grip_force(), 12.0);
 }
 
 TEST(TeleopControllerTest, HeadlessNeedsTeleopAndInputTogether) {
