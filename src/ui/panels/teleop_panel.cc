@@ -66,11 +66,15 @@ void GripProgramControls(const TeleopView& t, UiActions* actions) {
     actions->commands.push_back(c);
   }
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(follow ? kDimColor : kWarnColor, "program: %s%s", t.grip_program.c_str(),
-                     follow ? "" : " - overridden");
+  ImGui::TextColored(follow ? kDimColor : kWarnColor, "%s",
+                     GripProgramLine(t.grip_program, follow).c_str());
   ImGui::PopTextWrapPos();
 }
 }  // namespace
+
+std::string GripProgramLine(const std::string& program, bool followed) {
+  return "program: " + program + (followed ? "" : " - overridden");
+}
 
 std::string GripStateLabel(double grip, bool latched) {
   const bool closed = grip > 0.5;

@@ -20,6 +20,9 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions);
 // The grip line of the panel: the grip applied, whether it is the scene's (latched), and what
 // the next Space press does ("grip closed (scene's)   Space: open").
 std::string GripStateLabel(double grip, bool latched);
+// The grip-force program's line: "program: square wave 1-16 N, 6 s, 75 %", and " - overridden"
+// once the slider has set the force.
+std::string GripProgramLine(const std::string& program, bool followed);
 
 // The GLFW keys that produce a KeyboardDevice key name ("W", "Space", "+", "-", "Shift").
 // Returns the number written to keys (at most 2: e.g. '=' and keypad '+' for "+").

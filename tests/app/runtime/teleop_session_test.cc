@@ -246,6 +246,57 @@ TEST_F(TeleopSessionTest, TheKeyboardTakesOverAtTheGripTheReplayLeft) {
   EXPECT_TRUE(errors.empty());
 }
 
+// Issue 36: spatula_slip's gripper fixed to the world gets a controller (grip only); the panel's
+// view shows the scene's program and follows it (16 N at t = 0) until the slider sets a force
+// (overridden: 5 N stays), `follow program` resumes it and a reset restarts it. The Panda's
+// view has no program and an arm.
+TEST(TeleopSession, TheSliderOverridesTheGripProgramAndFollowResumesIt) {
+  World world(LoadSceneFile(testing::SourceDirectory() + "/assets/scenes/spatula_slip.yaml"));
+  std::vector<std::string> errors;
+  TeleopSession session([&](std::string e) { errors.push_back(std::move(e)); });
+  InputDevices devices;
+  std::string error;
+  ASSERT_TRUE(CreateInputDevices(InputSpec{}, &devices, &error)) << error;
+  session.SetDevices(devices, world);
+  ASSERT_TRUE(session.active());
+  const auto view = [&] {
+    TeleopView v;
+    session.Fill(&v);
+    return v;
+  };
+  const auto slider = [](double newtons) {
+    command::SetTeleopOptions o;
+    o.grip_force_N = newtons;
+    return o;
+  };
+  command::SetTeleopOptions follow;
+  follow.follow_grip_program = true;
+  EXPECT_TRUE(view().fixed_hand);
+  EXPECT_EQ(view().grip_program, "square wave 1-16 N, 6 s, 75 %");
+  EXPECT_TRUE(view().grip_program_followed);
+  EXPECT_EQ(view().grip_force_limit_N, 16.0);
+  session.SetOptions(slider(5.0));
+  session.Update(&world);
+  EXPECT_FALSE(view().grip_program_followed);
+  EXPECT_EQ(view().grip_force_limit_N, 5.0);
+  session.SetOptions(follow);
+  session.Update(&world);
+  EXPECT_TRUE(view().grip_program_followed);
+  EXPECT_EQ(view().grip_force_limit_N, 16.0);
+  session.SetOptions(slider(7.0));
+  world.Reset();
+  session.Reset(world);
+  EXPECT_TRUE(view().grip_program_followed);
+  EXPECT_EQ(view().grip_force_limit_N, 16.0);
+  EXPECT_TRUE(errors.empty());
+
+  World peg(PegInHole());
+  session.Rebuild(peg);
+  EXPECT_FALSE(view().fixed_hand);
+  EXPECT_EQ(view().grip_program, "");
+  EXPECT_FALSE(view().grip_program_followed);
+}
+
 TEST(TeleopSession, WithoutDevicesThereIsNoControllerAndNoReplay) {
   World world(PegInHole());
   std::vector<std::string> errors;

@@ -21,6 +21,14 @@ TEST(TeleopPanel, TheGripLineNamesWhatSpaceDoesNext) {
   EXPECT_EQ(GripStateLabel(0.0, false), "grip open   Space: close");
 }
 
+// Issue 36: the program's line says when the slider has overridden it.
+TEST(TeleopPanel, TheProgramLineSaysWhenTheSliderOverridesIt) {
+  EXPECT_EQ(GripProgramLine("square wave 1-16 N, 6 s, 75 %", true),
+            "program: square wave 1-16 N, 6 s, 75 %");
+  EXPECT_EQ(GripProgramLine("square wave 1-16 N, 6 s, 75 %", false),
+            "program: square wave 1-16 N, 6 s, 75 % - overridden");
+}
+
 TEST(TeleopKeys, EveryKeyOfTheKeyboardMapHasAGlfwKey) {
   std::set<int> seen;
   for (const KeyBinding& b : DefaultKeyMap()) {
