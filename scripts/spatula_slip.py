@@ -11,6 +11,9 @@ one row per step:
   pitch_deg    the spatula's rotation about the grasp axis (world y) from its start, blade
                down positive: atan2(−x_z, x_x) of the handle axis x_S in the world
   contacts     the step's contact constraints (the log's num_contacts: all are handle–pad)
+  polygons     the step's contact-surface polygons before fanning (the log's contact_polygons:
+               what Drake's default polygon representation, and so the paper, makes one
+               constraint each)
   slip_m_per_s the handle's slip relative to the (fixed) pads: its speed at the grasp centre
                (between the pad centres) across the grasp axis plus its rim speed ‖ω‖ · 15 mm
 
@@ -128,20 +131,21 @@ def main():
             for r in csv.DictReader(f):
                 t = float(r["t"])
                 rows.append([t, grip_force_at(wave, t - dt), pitch_deg(r), int(r["num_contacts"]),
-                             slip_m_per_s(r)])
+                             slip_m_per_s(r), int(r["contact_polygons"])])
     csv_path = os.path.join(args.out, name + ".csv")
     with open(csv_path, "w", newline="") as f:
         out = csv.writer(f)
-        out.writerow(["t", "grip_force_N", "pitch_deg", "contacts", "slip_m_per_s"])
+        out.writerow(["t", "grip_force_N", "pitch_deg", "contacts", "slip_m_per_s", "polygons"])
         for r in rows:
-            out.writerow([f"{r[0]:.4f}", f"{r[1]:g}", f"{r[2]:.4f}", r[3], f"{r[4]:.4g}"])
+            out.writerow([f"{r[0]:.4f}", f"{r[1]:g}", f"{r[2]:.4f}", r[3], f"{r[4]:.4g}", r[5]])
     report(rows, wave, summary)
     plot(rows, os.path.join(args.out, name + ".png"), wave)
     print(f"wrote {csv_path} and {name}.png", file=sys.stderr)
 
 
 def report(rows, wave, summary):
-    """Contacts and slip per phase, skipping each phase's first 0.5 s (the switch's settling)."""
+    """Contacts, polygons and slip per phase, skipping each phase's first 0.5 s (the switch's
+    settling)."""
     period, duty = wave["period"], wave["duty"]
 
     def settled(r):
@@ -153,7 +157,9 @@ def report(rows, wave, summary):
         if phase:
             print(f"{name}, settled: {len(phase)} steps, contacts mean "
                   f"{sum(r[3] for r in phase) / len(phase):.0f} (min {min(r[3] for r in phase)},"
-                  f" max {max(r[3] for r in phase)}), slip max {max(r[4] for r in phase):.3g} m/s")
+                  f" max {max(r[3] for r in phase)}), polygons mean "
+                  f"{sum(r[5] for r in phase) / len(phase):.0f} (min {min(r[5] for r in phase)},"
+                  f" max {max(r[5] for r in phase)}), slip max {max(r[4] for r in phase):.3g} m/s")
     k = 0
     while (k + duty) * period < rows[-1][0]:
         start = min(rows, key=lambda r: abs(r[0] - (k + duty) * period))

@@ -44,7 +44,10 @@ TEST(CommandLine, HeadlessRunWritesLogAndSummary) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string csv = ReadFile(log);
   const std::string header = csv.substr(0, csv.find('\n'));
-  EXPECT_EQ(header.rfind("t,step_ms,iterations,num_contacts,residual,sphere.px,sphere.py,", 0), 0u)
+  EXPECT_EQ(
+      header.rfind(
+          "t,step_ms,iterations,num_contacts,residual,contact_polygons,sphere.px,sphere.py,", 0),
+      0u)
       << header;
   for (const char* column : {"sphere.qw", "sphere.wz", "sphere.fn", "sphere.ft", "ground.fn"}) {
     EXPECT_NE(header.find(column), std::string::npos) << column;
@@ -165,7 +168,7 @@ bodies:
   // The columns written before every dynamic body was logged keep their places (floating
   // bodies, then every body's forces); the other dynamic bodies follow.
   const std::string expected_header =
-      "t,step_ms,iterations,num_contacts,residual" + StateColumns("ball") +
+      "t,step_ms,iterations,num_contacts,residual,contact_polygons" + StateColumns("ball") +
       ",slider.fn,slider.ft,wheel.fn,wheel.ft,bracket.fn,bracket.ft,ball.fn,ball.ft" +
       StateColumns("slider") + ",slider.q,slider.qd" + StateColumns("wheel") + ",wheel.q,wheel.qd" +
       StateColumns("bracket");

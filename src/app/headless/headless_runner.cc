@@ -90,7 +90,7 @@ void AppendStateHeader(const SceneSpec& scene, const LoggedBody& body, std::stri
 // The per-step log's header: the step's statistics, the floating bodies' state, every body's
 // net contact forces, then the other dynamic bodies' state (and joint position and rate).
 std::string StepLogHeader(const SceneSpec& scene, const LoggedBodies& logged) {
-  std::string header = "t,step_ms,iterations,num_contacts,residual";
+  std::string header = "t,step_ms,iterations,num_contacts,residual,contact_polygons";
   for (const LoggedBody& b : logged.floating) AppendStateHeader(scene, b, &header);
   for (const SceneBody& b : scene.bodies) header += fmt::format(",{0}.fn,{0}.ft", b.body.name);
   for (const LoggedBody& b : logged.jointed) AppendStateHeader(scene, b, &header);
@@ -143,8 +143,9 @@ class CsvLog {
   void Write(const World& world) {
     const StepStats& s = world.last_stats();
     fmt::memory_buffer& row = file_.BeginRow();
-    fmt::format_to(std::back_inserter(row), "{:.9g},{:.6g},{},{},{:.6g}", world.time(), s.total_ms,
-                   s.iterations, s.num_contacts, s.residual);
+    fmt::format_to(std::back_inserter(row), "{:.9g},{:.6g},{},{},{:.6g},{}", world.time(),
+                   s.total_ms, s.iterations, s.num_contacts, s.residual,
+                   s.num_hydroelastic_polygons);
     for (const LoggedBody& b : logged_.floating) AppendState(world, b, &row);
     const int nb = static_cast<int>(world.scene().bodies.size());
     for (int i = 0; i < nb; ++i) {
@@ -170,9 +171,9 @@ struct RunStatistics {
   StreamingDistribution step_ms, geometry_ms, solve_ms, iterations, contacts;
   // Point contacts left out as out of reach, and solves per step (docs/contact-model.md §4.3).
   StreamingDistribution out_of_reach, solves;
-  // Hydroelastic contact (docs/contact-model.md §5): contact-surface time, surface faces and the
-  // face constraints they became, per step.
-  StreamingDistribution surface_ms, surface_faces, face_constraints;
+  // Hydroelastic contact (docs/contact-model.md §5): contact-surface time, surface polygons, the
+  // faces they are fanned into and the face constraints those became, per step.
+  StreamingDistribution surface_ms, surface_polygons, surface_faces, face_constraints;
   bool any_surface = false;
   StreamingDistribution last_step_ms, last_iterations;  // the last simulated second
   double max_residual = 0;
@@ -194,6 +195,7 @@ struct RunStatistics {
       faces += static_cast<int>(patch.surface->faces.size());
     }
     surface_faces.Add(faces);
+    surface_polygons.Add(s.num_hydroelastic_polygons);
     face_constraints.Add(s.num_hydroelastic_faces);
     any_surface = any_surface || s.hydroelastic_ms > 0 || faces > 0;
     if (in_last_second) {
@@ -225,6 +227,10 @@ void WaitForWallClock(std::chrono::steady_clock::time_point t0, double sim_time_
 void WriteHydroelastic(const RunStatistics& stats, JsonWriter* json) {
   json->BeginObject("hydroelastic");
   WriteDistribution(stats.surface_ms, "surface_ms", json);
+  json->BeginObject("polygons")
+      .Number("mean", stats.surface_polygons.Mean())
+      .Number("max", stats.surface_polygons.Max())
+      .EndObject();
   json->BeginObject("faces")
       .Number("mean", stats.surface_faces.Mean())
       .Number("max", stats.surface_faces.Max())

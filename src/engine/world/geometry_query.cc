@@ -52,6 +52,7 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
   result->patches.clear();
   result->hydroelastic_ms = 0;
   result->num_hydroelastic_faces = 0;
+  result->num_hydroelastic_polygons = 0;
   for (const auto& [i, j] : candidate_pairs_) {
     bool i_is_compliant = false;
     if (UsesHydroelastic(hydroelastic[i], hydroelastic[j], &i_is_compliant)) {
@@ -118,6 +119,9 @@ void GeometryQuery::AddHydroelasticPair(const WorldModel& model,
                      &result->candidates);
   patch.num_contacts = static_cast<int>(result->candidates.size()) - patch.first_contact;
   result->num_hydroelastic_faces += patch.num_contacts;
+  for (const hydroelastic::ContactFace& face : surface->faces) {
+    if (face.polygon_faces > 0) ++result->num_hydroelastic_polygons;  // a fan's first face
+  }
   result->patches.push_back(patch);
 }
 

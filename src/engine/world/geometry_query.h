@@ -38,6 +38,9 @@ struct GeometryQueryResult {
   std::vector<HydroelasticPatch> patches;
   double hydroelastic_ms = 0;      // contact surfaces and their faces (part of the query)
   int num_hydroelastic_faces = 0;  // face candidates (merged small polygons count once)
+  // Contact-surface polygons before fanning and merging (docs/contact-model.md §5): what
+  // Drake's kPolygon representation makes one constraint each (the SAP paper's counts).
+  int num_hydroelastic_polygons = 0;
 };
 
 class GeometryQuery {

@@ -132,6 +132,7 @@ std::string World::DescribeFailure(const char* what, const Eigen::VectorXd& q,
 void World::FillStats(const ConvexSolverStats& s) {
   stats_.hydroelastic_ms = query_.hydroelastic_ms;
   stats_.num_hydroelastic_faces = query_.num_hydroelastic_faces;
+  stats_.num_hydroelastic_polygons = query_.num_hydroelastic_polygons;
   stats_.iterations = s.iterations;
   stats_.residual = s.residual;
   stats_.cost = s.cost;

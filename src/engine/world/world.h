@@ -27,6 +27,9 @@ struct StepStats {
   double hydroelastic_ms = 0;  // contact surfaces (part of geometry_ms)
   int num_hydroelastic_patches = 0;
   int num_hydroelastic_faces = 0;  // face constraints (merged small polygons count once)
+  // Contact-surface polygons, each fanned into faces (docs/contact-model.md §5); Drake's
+  // default for discrete plants (kPolygon) makes each polygon one constraint.
+  int num_hydroelastic_polygons = 0;
   int iterations = 0;
   double residual = 0;
   double cost = 0;
