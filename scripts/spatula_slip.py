@@ -134,7 +134,7 @@ def main():
                              slip_m_per_s(r), int(r["contact_polygons"])])
     csv_path = os.path.join(args.out, name + ".csv")
     with open(csv_path, "w", newline="") as f:
-        out = csv.writer(f)
+        out = csv.writer(f, lineterminator="\n")
         out.writerow(["t", "grip_force_N", "pitch_deg", "contacts", "slip_m_per_s", "polygons"])
         for r in rows:
             out.writerow([f"{r[0]:.4f}", f"{r[1]:g}", f"{r[2]:.4f}", r[3], f"{r[4]:.4g}", r[5]])
