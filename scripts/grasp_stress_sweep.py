@@ -91,7 +91,7 @@ def collect(out, points):
                      "max_rock_angle": task["max_rock_angle"], "steps": s["steps"],
                      "wall_time": s["wall_time"], "nonconverged_steps": s["nonconverged_steps"]})
     with open(os.path.join(out, "grasp_stress.csv"), "w", newline="") as file:
-        writer = csv.DictWriter(file, fieldnames=list(rows[0].keys()))
+        writer = csv.DictWriter(file, fieldnames=list(rows[0].keys()), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
     return rows
