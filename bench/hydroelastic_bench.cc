@@ -104,7 +104,7 @@ const std::vector<PegState>& PegStates(int scene_index, double offset_m) {
   if (it != cache.end()) return it->second;
   World world(PegScene(scene_index, offset_m));
   std::string error;
-  auto replay = ReplayDevice::Load(DefaultTeleopScript(world.scene()), &error);
+  auto replay = ReplayDevice::Load(world.scene().teleop.script_path, &error);
   if (!replay) throw std::runtime_error(error);
   TeleopController teleop(world, *FindTeleopConfig(world.scene()));
   std::vector<PegState> states;

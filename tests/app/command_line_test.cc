@@ -402,6 +402,9 @@ TEST(CommandLine, ScriptedPegInsertionSucceedsHeadless) {
   const std::string json = ReadFile(summary);
   EXPECT_NE(json.find("\"inserted\": true"), std::string::npos) << json;
   EXPECT_NE(json.find("\"insertion_depth\""), std::string::npos) << json;
+  // Its held object (the peg) is watched beside the scene's own outcome.
+  EXPECT_NE(json.find("\"held_body\": \"peg\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"max_grasp_slip\""), std::string::npos) << json;
   std::filesystem::remove(summary);
 }
 

@@ -70,7 +70,7 @@ uint64_t RunCase(const GoldenCase& c) {
   InputDevices devices;
   if (const auto config = FindTeleopConfig(world.scene())) {
     std::string error;
-    const std::string script = DefaultTeleopScript(world.scene());
+    const std::string script = world.scene().teleop.script_path;
     EXPECT_FALSE(script.empty());
     EXPECT_TRUE(CreateInputDevices("replay:" + script, &devices, &error)) << error;
     teleop = std::make_unique<TeleopController>(world, *config);

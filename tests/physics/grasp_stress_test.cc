@@ -21,7 +21,7 @@ struct GraspStressRig {
         world(scene),
         teleop(world, *FindTeleopConfig(scene)),
         circle(MakeCircleDevice(scene)),
-        monitor(world, *scene.held_object) {}
+        grasp(MakeGraspFailureDetector(world, *scene.held_object)) {}
   static SceneSpec MakeScene(double frequency_Hz, ContactApproximation model, double d) {
     SceneSpec s = testing::LoadBuiltinScene("grasp_stress");
     EXPECT_EQ(SetCircleFrequency(frequency_Hz, &s), "");
@@ -34,19 +34,20 @@ struct GraspStressRig {
   // Runs until `duration_s` or the failure; false on a failed step.
   bool Run(double duration_s) {
     const long steps = std::lround(duration_s / world.dt());
-    for (long i = 0; i < steps && !monitor.Failed(); ++i) {
+    for (long i = 0; i < steps && !grasp.failed(); ++i) {
       teleop.Update(circle->Poll(world.time()), &world);
       if (!world.Step()) return false;
-      monitor.Observe(world);
+      grasp.Observe(world.time(), world.BodyPose(scene.held_object->hand),
+                    world.BodyPose(scene.held_object->body));
     }
     return true;
   }
-  const GraspFailureDetector& detector() const { return monitor.detector(); }
+  const GraspFailureDetector& detector() const { return grasp; }
   SceneSpec scene;
   World world;
   TeleopController teleop;
   std::shared_ptr<CircleDevice> circle;
-  GraspFailureMonitor monitor;
+  GraspFailureDetector grasp;
 };
 
 // The rod's weight over the pads' friction, r = m g / (2 μ F).

@@ -34,7 +34,7 @@ Insertion Insert(const Eigen::Vector3d& block_offset_m) {
   World world(scene);
   TeleopController teleop(world, *FindTeleopConfig(scene));
   std::string error;
-  auto replay = ReplayDevice::Load(DefaultTeleopScript(scene), &error);
+  auto replay = ReplayDevice::Load(scene.teleop.script_path, &error);
   EXPECT_NE(replay, nullptr) << error;
   Insertion r;
   if (!replay) return r;

@@ -85,7 +85,7 @@ TEST_P(PegInHoleTest, ScriptedInsertionSucceeds) {
   const std::optional<TeleopConfig> config = FindTeleopConfig(scene);
   ASSERT_TRUE(config);
   TeleopController teleop(world, *config);
-  const std::string script = DefaultTeleopScript(scene);
+  const std::string script = scene.teleop.script_path;
   ASSERT_FALSE(script.empty());
   CsvScript input(script);
   ASSERT_GE(input.size(), 2u);
@@ -151,7 +151,7 @@ TEST(PegInHoleChamferTest, GuidesAMisalignedPeg) {
   scene.bodies[block].initial_pose.translation() += Eigen::Vector3d(0.001, 0.0012, 0);
   World world(scene);
   TeleopController teleop(world, *FindTeleopConfig(scene));
-  CsvScript input(DefaultTeleopScript(scene));
+  CsvScript input(scene.teleop.script_path);
   const std::string summary = ::testing::TempDir() + "/peg_in_hole_misaligned.json";
   HeadlessOptions options;
   options.duration_s = scene.duration_s;

@@ -65,7 +65,7 @@ TEST_P(PushBlockTest, ScriptedPushMovesTheBlockAlongTheTable) {
   ASSERT_TRUE(config.has_value()) << "push_block must be a teleop scene";
   TeleopController teleop(world, *config);
   std::string error;
-  const std::string script = DefaultTeleopScript(scene);
+  const std::string script = scene.teleop.script_path;
   ASSERT_FALSE(script.empty());
   auto replay = ReplayDevice::Load(script, &error);
   ASSERT_NE(replay, nullptr) << error;

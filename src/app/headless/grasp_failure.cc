@@ -42,23 +42,9 @@ void GraspFailureDetector::Observe(double t, const Eigen::Isometry3d& X_WH,
   }
 }
 
-GraspFailureMonitor::GraspFailureMonitor(const World& world, const HeldObjectSpec& held)
-    : held_(held),
-      held_name_(world.scene().bodies[held.body].body.name),
-      detector_(GraspPointInHand(world.scene(), held.hand), world.BodyPose(held.hand),
-                world.BodyPose(held.body)) {}
-
-void GraspFailureMonitor::Observe(const World& world) {
-  detector_.Observe(world.time(), world.BodyPose(held_.hand), world.BodyPose(held_.body));
-}
-
-void GraspFailureMonitor::Report(JsonWriter* json) const {
-  json->String("held_body", held_name_)
-      .Bool("failed", detector_.failed())
-      .Number("time_to_failure", detector_.time_to_failure())
-      .Number("max_grasp_slip", detector_.max_slip_m())
-      .Number("final_grasp_slip", detector_.slip_m())
-      .Number("max_rock_angle", detector_.max_rock_rad());
+GraspFailureDetector MakeGraspFailureDetector(const World& world, const HeldObjectSpec& held) {
+  return GraspFailureDetector(GraspPointInHand(world.scene(), held.hand), world.BodyPose(held.hand),
+                              world.BodyPose(held.body));
 }
 
 }  // namespace contactlab

@@ -13,9 +13,8 @@
 #pragma once
 
 #include <Eigen/Geometry>
-#include <string>
 
-#include "app/headless/task_monitor.h"
+#include "engine/world/world.h"
 
 namespace contactlab {
 
@@ -47,20 +46,9 @@ class GraspFailureDetector {
   double slip_m_ = 0, max_slip_m_ = 0, max_rock_rad_ = 0;
 };
 
-// The summary's task object for a scene with a held_object: held_body, failed, time_to_failure
-// [s], max_grasp_slip [m] (until the failure), final_grasp_slip [m], max_rock_angle [rad].
-class GraspFailureMonitor : public TaskMonitor {
- public:
-  GraspFailureMonitor(const World& world, const HeldObjectSpec& held);
-  void Observe(const World& world) override;
-  void Report(JsonWriter* json) const override;
-  bool Failed() const override { return detector_.failed(); }
-  const GraspFailureDetector& detector() const { return detector_; }
-
- private:
-  HeldObjectSpec held_;
-  std::string held_name_;
-  GraspFailureDetector detector_;
-};
+// The detector for a scene's `held_object`, from the world's current poses: the grasp point is
+// the tool point (midway between the pads) when the hand is a teleoperated robot's, else the
+// hand's origin.
+GraspFailureDetector MakeGraspFailureDetector(const World& world, const HeldObjectSpec& held);
 
 }  // namespace contactlab

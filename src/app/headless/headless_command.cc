@@ -91,7 +91,7 @@ bool SetUpTeleop(const CommandLine& cl, const World& world, HeadlessTeleop* tele
       cl.input.empty() ? MakeCircleDevice(world.scene()) : nullptr;
   std::string input = cl.input;
   if (input.empty()) {
-    const std::string script = DefaultTeleopScript(world.scene());
+    const std::string script = world.scene().teleop.script_path;
     input = circle || script.empty() ? "keyboard" : "replay:" + script;
   }
   std::string error;

@@ -7,7 +7,8 @@ namespace contactlab {
 
 HeldObjectMonitor::HeldObjectMonitor(const World& world, std::unique_ptr<TaskMonitor> scene_monitor)
     : scene_monitor_(std::move(scene_monitor)),
-      meter_(world, world.scene().held_object->body, world.scene().held_object->hand) {
+      meter_(world, world.scene().held_object->body, world.scene().held_object->hand),
+      grasp_(MakeGraspFailureDetector(world, *world.scene().held_object)) {
   const SceneSpec& scene = world.scene();
   body_name_ = scene.bodies[meter_.reading().body].body.name;
   hand_name_ = meter_.reading().hand >= 0 ? scene.bodies[meter_.reading().hand].body.name : "world";
@@ -15,6 +16,8 @@ HeldObjectMonitor::HeldObjectMonitor(const World& world, std::unique_ptr<TaskMon
 
 void HeldObjectMonitor::Observe(const World& world) {
   scene_monitor_->Observe(world);
+  grasp_.Observe(world.time(), world.BodyPose(meter_.reading().hand),
+                 world.BodyPose(meter_.reading().body));
   const bool was_held = meter_.reading().held;
   meter_.Observe(world);
   const SlipReading& r = meter_.reading();
@@ -29,6 +32,12 @@ void HeldObjectMonitor::Observe(const World& world) {
 
 void HeldObjectMonitor::Report(JsonWriter* json) const {
   scene_monitor_->Report(json);
+  json->String("held_body", body_name_)
+      .Bool("failed", grasp_.failed())
+      .Number("time_to_failure", grasp_.time_to_failure())
+      .Number("max_grasp_slip", grasp_.max_slip_m())
+      .Number("final_grasp_slip", grasp_.slip_m())
+      .Number("max_rock_angle", grasp_.max_rock_rad());
   const SlipReading& r = meter_.reading();
   json->BeginObject("held_object")
       .String("body", body_name_)

@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "app/headless/grasp_failure.h"
 #include "app/headless/held_object_monitor.h"
 #include "app/teleop/peg_alignment.h"
 
@@ -332,7 +331,6 @@ std::unique_ptr<TaskMonitor> MakeSceneMonitor(const World& world) {
       }
     }
   }
-  if (scene.held_object) return std::make_unique<GraspFailureMonitor>(world, *scene.held_object);
   return std::make_unique<GenericMonitor>();
 }
 

@@ -5,12 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <limits>
 #include <stdexcept>
 
 #include "engine/control/panda_arm.h"
-#include "io/asset_directory.h"
 #include "io/scene_loader.h"
 
 namespace contactlab {
@@ -125,14 +123,6 @@ std::optional<TeleopConfig> FindFixedGripperConfig(const SceneSpec& scene) {
     return c;
   }
   return std::nullopt;
-}
-
-std::string DefaultTeleopScript(const SceneSpec& scene) {
-  if (!scene.teleop.script_path.empty()) return scene.teleop.script_path;
-  const std::filesystem::path teleop = std::filesystem::path(AssetDirectory()) / "teleop";
-  if (scene.name.rfind("peg_in_hole", 0) == 0) return (teleop / "insert_peg.csv").string();
-  if (scene.name == "push_block") return (teleop / "push_block.csv").string();
-  return "";
 }
 
 TeleopController::TeleopController(const World& world, TeleopConfig config)

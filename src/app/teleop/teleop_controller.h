@@ -95,11 +95,6 @@ std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene,
 // below 1e4 N; else 70 N). The first such pair in scene order; std::nullopt if none.
 std::optional<TeleopConfig> FindFixedGripperConfig(const SceneSpec& scene);
 
-// The scene's default teleop script (a replay CSV path) or "" when it has none: its
-// teleop.script when given; else for peg_in_hole, <assets>/teleop/insert_peg.csv; for push_block,
-// <assets>/teleop/push_block.csv.
-std::string DefaultTeleopScript(const SceneSpec& scene);
-
 // What the GUI shows (a copy; cheap).
 struct TeleopState {
   Eigen::Isometry3d target_tcp_W = Eigen::Isometry3d::Identity();  // integrated command X_WT*

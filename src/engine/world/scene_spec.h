@@ -130,7 +130,7 @@ struct HeldObjectSpec {
 // script or a horizontal circle of the tool point, and the grip force, constant or a square wave.
 // The engine ignores it; app/ runs it.
 struct TeleopProgramSpec {
-  std::string script_path;  // a replay CSV; "" (and no circle): the scene's default script
+  std::string script_path;  // a replay CSV (e.g. peg_in_hole's insert_peg.csv); "": none
   // The tool point's circle in the world's horizontal plane through its initial position p0,
   // centred at p0 − r·x̂ (it starts at the circle's +x point, at rest, and turns counter-
   // clockwise seen from above: input/circle_device.h); radius 0: none.

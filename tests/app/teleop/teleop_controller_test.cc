@@ -42,7 +42,7 @@ TEST(TeleopControllerTest, FindsThePandaInThePegScene) {
   EXPECT_EQ(config->finger_bodies.size(), 2u);
   EXPECT_EQ(scene.bodies[config->hand_body].body.name, "panda_hand");
   EXPECT_FALSE(FindTeleopConfig(scene, "other_"));
-  EXPECT_NE(DefaultTeleopScript(scene).find("teleop/insert_peg.csv"), std::string::npos);
+  EXPECT_NE(scene.teleop.script_path.find("teleop/insert_peg.csv"), std::string::npos);
 }
 
 TEST(TeleopControllerTest, StartsAtTheSceneTargetsWithTheTcpBetweenThePads) {
