@@ -31,7 +31,7 @@ void GeometryQuery::UpdateSpeedBounds(const WorldModel& model, const MultibodyDa
   }
 }
 
-void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, double t,
+void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, double t, double dt_s,
                         const WorldInputs& inputs, const ContactReachRule* rule,
                         GeometryQueryResult* result) {
   const std::vector<HydroelasticRepresentation>& hydroelastic = inputs.hydroelastic;
@@ -44,7 +44,7 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
     result->geometry_poses[g] = model.BodyPose(geometry.scene_body, data, t) * geometry.spec->X_BG;
     aabbs_[g] = ComputeAabb(geometry.spec->shape, result->geometry_poses[g], margin);
   }
-  if (rule) UpdateSpeedBounds(model, data, t, inputs.contact_settings.dt_s);
+  if (rule) UpdateSpeedBounds(model, data, t, dt_s);
   broad_phase_.FindPairs(
       aabbs_, [&model](int i, int j) { return model.CanCollide(i, j); }, &candidate_pairs_);
   result->candidates.clear();
@@ -76,7 +76,7 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
     const ContactProperties pair = CombinePointContactProperties(
         model.geometry(i).spec->contact, model.geometry(j).spec->contact, inputs.contact_settings);
     const double horizon =
-        ContactHorizon(inputs.contact_settings.approximation, pair, inputs.contact_settings.dt_s);
+        ContactHorizon(inputs.contact_settings.approximation, pair, dt_s);
     const double reach =
         rule->ReachDistance(horizon, pair.friction, speed_bound_[i] + speed_bound_[j]);
     for (const ContactPoint& p : pair_points_) {

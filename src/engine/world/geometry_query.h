@@ -48,8 +48,9 @@ class GeometryQuery {
   // Finds the contacts of the model's geometries at the bodies' current poses (dynamic bodies
   // from `data`, kinematic ones at time t), with the inputs' hydroelastic representations;
   // with `rule`, point contacts out of reach go to result->unreachable.
-  void Run(const WorldModel& model, const MultibodyData& data, double t, const WorldInputs& inputs,
-           const ContactReachRule* rule, GeometryQueryResult* result);
+  // dt_s is the step's size, which bounds the reach.
+  void Run(const WorldModel& model, const MultibodyData& data, double t, double dt_s,
+           const WorldInputs& inputs, const ContactReachRule* rule, GeometryQueryResult* result);
 
  private:
   // Every point of geometry g moves at most this fast at the step's start [m/s].

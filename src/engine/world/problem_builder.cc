@@ -59,13 +59,13 @@ void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
   contact_pairs_.resize(nc);
   for (int c = 0; c < nc; ++c) AddContact(model, inputs, start, candidates[c], c);
   AddJointConstraints(model, inputs, start);
-  holonomic_.Add(model, inputs.contact_settings.dt_s, start.data, start.t, &problem_);
+  holonomic_.Add(model, start.dt_s, start.data, start.t, &problem_);
 }
 
 void ProblemBuilder::AddFreeMotion(const WorldModel& model, const WorldInputs& inputs,
                                    const StepStart& start) {
   const Multibody& mb = model.multibody();
-  const double dt = inputs.contact_settings.dt_s;
+  const double dt = start.dt_s;
   mb.CalcBiasForces(start.data, model.scene().gravity_W, &bias_forces_);
   mb.CalcJointSpringForces(start.q, &generalized_forces_);
   generalized_forces_ -= bias_forces_;
@@ -144,7 +144,7 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
     AddPointJacobian(model, start.data, body_b, p_W, R_WC, +1.0, k);
     AddPointJacobian(model, start.data, body_a, p_W, R_WC, -1.0, k);
   }
-  const double dt = inputs.contact_settings.dt_s;
+  const double dt = start.dt_s;
   const Eigen::Vector3d kinematic_velocity = model.KinematicStepVelocity(body_b, start.t, dt) -
                                              model.KinematicStepVelocity(body_a, start.t, dt);
   problem_.mutable_bias(k) = R_WC.transpose() * kinematic_velocity;
@@ -240,7 +240,7 @@ void ProblemBuilder::AddJointConstraints(const WorldModel& model, const WorldInp
                                          const StepStart& start) {
   const Multibody& mb = model.multibody();
   const std::vector<SceneBody>& bodies = model.scene().bodies;
-  const double dt = inputs.contact_settings.dt_s;
+  const double dt = start.dt_s;
   int num_pd = 0, num_limits = 0;
   for (size_t i = 0; i < bodies.size(); ++i) {
     if (inputs.pd[i]) ++num_pd;

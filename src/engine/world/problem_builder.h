@@ -26,6 +26,7 @@ struct StepStart {
   const Eigen::VectorXd& v;
   const MultibodyData& data;  // kinematics at (q, v)
   double t = 0;
+  double dt_s = 0;  // the step's size δt: the settings' at a fixed step, a sub-step's under error control
 };
 
 class ProblemBuilder {

@@ -44,43 +44,46 @@ World::~World() = default;
 bool World::Step() {
   const ScopedTimer timer(&stats_.total_ms);
   failure_.clear();
+  return StepFixed(inputs_.contact_settings.dt_s);
+}
+
+bool World::StepFixed(double dt_s) {
   // 1. Geometry query: contacts at q0, hydroelastic faces included, far ones set aside.
-  QueryGeometry();
+  QueryGeometry(dt_s);
   // 2. Build and solve: the convex problem at (q0, v0), its minimizer v; set-aside contacts
   //    re-checked at v.
-  if (!BuildAndSolve()) return FailStep(DescribeSolverFailure(solver_stats_), v_);
+  if (!BuildAndSolve(dt_s)) return FailStep(DescribeSolverFailure(solver_stats_), v_);
   // 3. Integrate: q = q0 + δt N(q0) v.
-  if (!IntegratePositions(model_.multibody(), q_, v_next_, inputs_.contact_settings.dt_s,
-                          &q_next_)) {
+  if (!IntegratePositions(model_.multibody(), q_, v_next_, dt_s, &q_next_)) {
     return FailStep("non-finite positions after the step", v_next_);
   }
   // 4. Results: per contact force, slip and state; per body and patch the net force.
-  CollectStepResults(model_, query_.candidates, problem_builder_, solver_,
-                     inputs_.contact_settings.dt_s, &query_.patches, &results_);
+  CollectStepResults(model_, query_.candidates, problem_builder_, solver_, dt_s, &query_.patches,
+                     &results_);
   // 5. Advance: (q, v, t) at the step's end become the state.
-  AdvanceState();
+  AdvanceState(dt_s);
   return true;
 }
 
-void World::QueryGeometry() {
+void World::QueryGeometry(double dt_s) {
   const ScopedTimer timer(&stats_.geometry_ms);
-  geometry_query_.Run(model_, *data_, time_, inputs_, reach_rule_ ? &*reach_rule_ : nullptr,
-                      &query_);
+  geometry_query_.Run(model_, *data_, time_, dt_s, inputs_,
+                      reach_rule_ ? &*reach_rule_ : nullptr, &query_);
 }
 
 // The problem of the step's candidates, solved; then the contacts left out as out of reach are
 // checked at the solution, and any that would act there are put in and the step solved again
 // from that solution (docs/contact-model.md §4.3): the contacts left out have ℓ_i = 0 and
 // ∇ℓ_i = 0 around the final v, which is therefore the minimizer with every contact in.
-bool World::BuildAndSolve() {
+bool World::BuildAndSolve(double dt_s) {
   const ScopedTimer timer(&stats_.solve_ms);
-  const StepStart start{q_, v_, *data_, time_};
+  const StepStart start{q_, v_, *data_, time_, dt_s};
   problem_builder_.Build(model_, inputs_, start, query_.candidates);
   bool solved =
       SolveVelocities(&solver_, problem_builder_.problem(), v_, time_, &v_next_, &solver_stats_);
   int iterations = solver_stats_.iterations;
   stats_.num_solves = 1;
-  while (solved && reach_check_.Restore(model_, *data_, time_, inputs_.contact_settings.dt_s,
+  while (solved && reach_check_.Restore(model_, *data_, time_, dt_s,
                                         v_next_, &query_.unreachable, &query_.candidates) > 0) {
     problem_builder_.Build(model_, inputs_, start, query_.candidates);
     solved = SolveVelocities(&solver_, problem_builder_.problem(), v_next_, time_, &v_next_,
@@ -99,10 +102,11 @@ bool World::FailStep(const char* what, const Eigen::VectorXd& v) {
   return false;
 }
 
-void World::AdvanceState() {
+void World::AdvanceState(double dt_s) {
   q_.swap(q_next_);
   v_.swap(v_next_);
-  time_ += inputs_.contact_settings.dt_s;
+  time_ += dt_s;
+  last_dt_s_ = dt_s;
   model_.multibody().UpdateKinematics(q_, v_, data_.get());
 }
 
@@ -149,6 +153,7 @@ void World::Reset() {
   q_ = model_.initial_positions();
   v_ = model_.initial_velocities();
   time_ = 0;
+  last_dt_s_ = 0;
   query_.candidates.clear();
   query_.unreachable.clear();
   query_.patches.clear();
@@ -170,6 +175,9 @@ void World::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double 
   if (!std::isfinite(time_s)) throw std::invalid_argument("World::SetState: non-finite time");
   SetState(q, v);
   time_ = time_s;
+  // A state recorded after a step: its kinematic bodies moved at the step velocity of a step of
+  // the settings' δt (a timeline restores the step size it recorded with SetLastStepSize).
+  last_dt_s_ = time_s > 0 ? inputs_.contact_settings.dt_s : 0;
 }
 
 void World::SetOverrides(const ContactOverrides& o) {
@@ -269,7 +277,8 @@ Eigen::Matrix<double, 6, 1> World::BodyVelocity(int scene_body) const {
   } else if (sb.kind == SceneBody::Kind::kKinematic) {
     // The velocity the last step used (WorldModel::KinematicStepVelocity), analytic before any
     // step.
-    V.tail<3>() = time_ > 0 ? model_.KinematicStepVelocity(scene_body, time_ - dt(), dt())
+    V.tail<3>() = last_dt_s_ > 0
+                      ? model_.KinematicStepVelocity(scene_body, time_ - last_dt_s_, last_dt_s_)
                             : sb.motion.Velocity(time_) * sb.motion.axis;
   }
   return V;

@@ -154,9 +154,11 @@ class World {
  private:
   JointPdSpec& MutablePd(int scene_body, const char* caller);
   // Step's stages (docs/architecture.md §3), each timed into stats_ where StepStats has a field.
-  void QueryGeometry();
-  bool BuildAndSolve();  // also fills stats_ from the solver's
-  void AdvanceState();
+  // One step of dt_s through the stages (docs/architecture.md §3).
+  bool StepFixed(double dt_s);
+  void QueryGeometry(double dt_s);
+  bool BuildAndSolve(double dt_s);  // also fills stats_ from the solver's
+  void AdvanceState(double dt_s);
   // Records why the step failed (DescribeFailure with q_ and v) and returns false.
   bool FailStep(const char* what, const Eigen::VectorXd& v);
   void FillStats(const ConvexSolverStats& s);
@@ -167,6 +169,7 @@ class World {
   std::unique_ptr<MultibodyData> data_;
   Eigen::VectorXd q_, v_;
   double time_ = 0;
+  double last_dt_s_ = 0;  // the size of the step that led to the state (0 before any step)
   WorldInputs inputs_;
 
   // The stages' reused storage.
