@@ -21,6 +21,8 @@ void ValidateContactSettings(const ContactSettings& s, const std::string& where,
     return where + (names == ContactSettingNames::kSceneKeys ? scene_key : option);
   };
   CheckPositive(s.dt_s, name("dt", "--dt"));
+  ValidateTimeIntegration(s.integrator, name("integrator", "--integrator"),
+                          name("accuracy", "--accuracy"));
   CheckPositive(s.stiction_tolerance_m_per_s, name("stiction_tolerance", "--stiction-tolerance"));
   CheckPositive(s.sap_sigma, name("sigma", "sigma"));
   CheckPositiveIfSet(s.stiffness_N_per_m, name("stiffness", "--stiffness"));
@@ -44,6 +46,7 @@ void ApplyOverrides(const ContactOverrides& change, ContactSettings* settings) {
   }
   if (change.dt_s) s.dt_s = *change.dt_s;
   if (change.approximation) s.approximation = *change.approximation;
+  if (change.integrator) s.integrator = *change.integrator;
   ValidateContactSettings(s, "", ContactSettingNames::kOptions);
   *settings = s;
 }

@@ -8,11 +8,13 @@
 #include <string>
 
 #include "engine/solver/contact_parameters.h"
+#include "engine/solver/time_integration.h"
 
 namespace contactlab {
 
 struct ContactSettings {
-  double dt_s = 1e-3;  // δt > 0
+  double dt_s = 1e-3;          // δt > 0; under error control δt_max, the largest step (§1.2)
+  TimeIntegration integrator;  // how a step advances time (§1.1–§1.2)
   ContactApproximation approximation = ContactApproximation::kLagged;
   double stiction_tolerance_m_per_s = 1e-4;  // v_s > 0 (Lagged, Similar; §2.3)
   double sap_sigma = 1e-3;                   // σ > 0 (SAP, regularized Lagged; §2.1)
@@ -28,6 +30,7 @@ struct ContactOverrides {
   std::optional<double> stiffness_N_per_m, hunt_crossley_s_per_m, relaxation_time_s, friction,
       stiction_tolerance_m_per_s, dt_s;
   std::optional<ContactApproximation> approximation;
+  std::optional<TimeIntegration> integrator;  // the whole value, its accuracy included
   // Pair overrides to drop first, so that every pair has its own value again (the UI's exact
   // "reset to scene value"). δt, v_s and the approximation are one value per scene, which a
   // plain override restores exactly.

@@ -41,6 +41,28 @@ PdControllerConstraint::Data PdControllerConstraint::MakeData(const Parameters& 
   return CapGains(d, inverse_effective_mass);
 }
 
+PdControllerConstraint::Data PdControllerConstraint::MakeThetaData(const Parameters& p, double dt_s,
+                                                                   double q0, double v0,
+                                                                   double theta_q, double theta_v,
+                                                                   double inverse_effective_mass) {
+  Data weighted;  // the θ-weighted gains, capped as MakeData caps its own
+  weighted.dt_s = dt_s;
+  weighted.kp = theta_v * theta_q * p.kp;
+  weighted.kd = theta_v * p.kd;
+  const Data capped = CapGains(weighted, inverse_effective_mass);
+  const double scale = weighted.kd > 0   ? capped.kd / weighted.kd
+                       : weighted.kp > 0 ? capped.kp / weighted.kp
+                                         : 1.0;
+  const double kp = scale * p.kp, kd = scale * p.kd;
+  const double q_fixed = q0 + theta_v * (1 - theta_q) * dt_s * v0;  // q^θ at v = 0
+  Data d = capped;
+  d.q0 = d.q_desired = d.v_desired = 0;
+  d.feedforward =
+      -kp * (q_fixed - p.q_desired) - kd * ((1 - theta_v) * v0 - p.v_desired) + p.feedforward;
+  d.effort_limit = p.effort_limit;
+  return d;
+}
+
 PdControllerConstraint::Data PdControllerConstraint::CapGains(Data p, double inverse_effective_mass,
                                                               double beta) {
   if (!(inverse_effective_mass > 0)) return p;

@@ -37,6 +37,13 @@ class PdControllerConstraint final : public Constraint {
   // The controller at a step from position q0, with its gains capped (CapGains) against the
   // dof's inverse effective mass w: the constraint's own regularization.
   static Data MakeData(const Parameters& p, double dt_s, double q0, double inverse_effective_mass);
+  // The θ-method's controller (docs/contact-model.md §1.1): the force at
+  // (q^θ, v^θ) = (q0 + θ_v δt (θ_q v + (1 − θ_q) v0), θ_v v + (1 − θ_v) v0), still affine in v,
+  // u = u0 − κ v with κ = θ_v (θ_q δt kp + kd). Its Data holds the θ-weighted gains
+  // (θ_v θ_q kp, θ_v kd) and the affine part in `feedforward` (q0 = q_d = v_d = 0), so that
+  // Evaluate is the same. The gains are capped as MakeData's, against the θ-weighted stiffness.
+  static Data MakeThetaData(const Parameters& p, double dt_s, double q0, double v0, double theta_q,
+                            double theta_v, double inverse_effective_mass);
   // Scales kp and kd down together (keeping kd/kp) so that the stiffness δt(δt·kp + kd) does
   // not exceed 4π²/(β²·w), w = 1/m_eff the dof's inverse effective mass (diagonal of A⁻¹
   // estimated by 1/A_ii): the near-rigid rule R ≥ β²w/(4π²) of §2.1 with R = 1/(δt(δt·kp + kd)),

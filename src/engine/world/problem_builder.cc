@@ -23,26 +23,11 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& n) {
 
 }  // namespace
 
-ProblemBuilder::ProblemBuilder(const WorldModel& model) : holonomic_(model) {
+ProblemBuilder::ProblemBuilder(const WorldModel& model) : free_motion_(model), holonomic_(model) {
   const Multibody& mb = model.multibody();
   std::vector<int> tree_nv(mb.num_trees());
-  int max_nv = 1;
-  for (int t = 0; t < mb.num_trees(); ++t) {
-    tree_nv[t] = mb.tree_num_velocities(t);
-    max_nv = std::max(max_nv, tree_nv[t]);
-  }
+  for (int t = 0; t < mb.num_trees(); ++t) tree_nv[t] = mb.tree_num_velocities(t);
   problem_.Reset(tree_nv);
-  tree_mass_.resize(mb.num_trees());
-  // Built in place: Eigen's LLT(size) leaves its status unset until the first compute(), and
-  // moving that unset value is undefined behaviour (UBSan, scripts/sanitizer_tests.sh).
-  tree_llt_.clear();
-  tree_llt_.reserve(mb.num_trees());
-  for (int t = 0; t < mb.num_trees(); ++t) {
-    tree_mass_[t].resize(tree_nv[t], tree_nv[t]);
-    tree_llt_.emplace_back(tree_nv[t]);
-  }
-  jacobian_scratch_.resize(3, max_nv);
-  tree_scratch_.resize(max_nv);
 }
 
 void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
@@ -50,7 +35,7 @@ void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
                            const std::vector<ContactCandidate>& candidates) {
   problem_.ClearConstraints();
   body_jacobian_.assign(model.multibody().num_bodies(), -1);
-  AddFreeMotion(model, inputs, start);
+  free_motion_converged_ = free_motion_.Compute(model, inputs, start, &problem_);
   const int nc = static_cast<int>(candidates.size());
   // The factory's constraints must not move once the problem points at them: sized first.
   contact_factory_.Reset(inputs.contact_settings, nc);
@@ -60,51 +45,6 @@ void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
   for (int c = 0; c < nc; ++c) AddContact(model, inputs, start, candidates[c], c);
   AddJointConstraints(model, inputs, start);
   holonomic_.Add(model, start.dt_s, start.data, start.t, &problem_);
-}
-
-void ProblemBuilder::AddFreeMotion(const WorldModel& model, const WorldInputs& inputs,
-                                   const StepStart& start) {
-  const Multibody& mb = model.multibody();
-  const double dt = start.dt_s;
-  mb.CalcBiasForces(start.data, model.scene().gravity_W, &bias_forces_);
-  mb.CalcJointSpringForces(start.q, &generalized_forces_);
-  generalized_forces_ -= bias_forces_;
-  generalized_forces_.array() -= mb.joint_damping().array() * start.v.array();
-  AddExternalForce(model, inputs, start);
-  Eigen::VectorXd& v_star = problem_.mutable_free_motion_velocity();
-  for (int t = 0; t < mb.num_trees(); ++t) {
-    const int s = mb.tree_velocity_start(t), n = mb.tree_num_velocities(t);
-    mb.CalcTreeMassMatrix(start.data, t, &tree_mass_[t]);
-    auto A = problem_.mutable_tree_A(t);
-    A = tree_mass_[t];
-    A.diagonal() +=
-        dt * mb.joint_damping().segment(s, n) + dt * dt * mb.joint_stiffness().segment(s, n);
-    if (n == 6) {  // a free body: a fixed-size factorization, a quarter of the dynamic one's cost
-      const Eigen::Matrix<double, 6, 6> A6 = A;
-      v_star.segment<6>(s) =
-          start.v.segment<6>(s) +
-          dt * Eigen::LLT<Eigen::Matrix<double, 6, 6>>(A6).solve(generalized_forces_.segment<6>(s));
-      continue;
-    }
-    tree_llt_[t].compute(A);
-    auto acceleration = tree_scratch_.head(n);  // A⁻¹ k, into reused storage
-    acceleration = tree_llt_[t].solve(generalized_forces_.segment(s, n));
-    v_star.segment(s, n) = start.v.segment(s, n) + dt * acceleration;
-  }
-}
-
-// A force f at the material point Q does the virtual work f·v_Q = f·(J_Q v), so its
-// generalized force is J_Qᵀ f (explicit: evaluated at the start of the step, like gravity).
-void ProblemBuilder::AddExternalForce(const WorldModel& model, const WorldInputs& inputs,
-                                      const StepStart& start) {
-  const ExternalForce& force = inputs.external_force;
-  if (force.scene_body < 0) return;
-  const Multibody& mb = model.multibody();
-  const int b = model.multibody_index(force.scene_body);
-  const int t = mb.body_tree(b), s = mb.tree_velocity_start(t), n = mb.tree_num_velocities(t);
-  auto J_Q = jacobian_scratch_.leftCols(n);
-  mb.CalcPointJacobian(start.data, b, start.data.X_WB[b] * force.p_BoQ_B, J_Q);
-  generalized_forces_.segment(s, n).noalias() += J_Q.transpose() * force.f_Q_W;
 }
 
 ContactProperties ProblemBuilder::PairProperties(const WorldModel& model, const WorldInputs& inputs,
@@ -265,7 +205,14 @@ void ProblemBuilder::AddJointConstraints(const WorldModel& model, const WorldInp
                                                  .v_desired = pd->v_desired,
                                                  .feedforward = pd->feedforward,
                                                  .effort_limit = pd->effort_limit};
-      pd_constraints_.emplace_back(p, dt, q0, inverse_mass);
+      const TimeIntegration& integrator = inputs.contact_settings.integrator;
+      if (integrator.scheme == TimeIntegration::Scheme::kTheta) {
+        pd_constraints_.emplace_back(PdControllerConstraint::MakeThetaData(
+            p, dt, q0, start.v[mb.velocity_start(b)], integrator.theta_q, integrator.theta_v,
+            inverse_mass));
+      } else {
+        pd_constraints_.emplace_back(p, dt, q0, inverse_mass);
+      }
       const int k = problem_.AddConstraint(&pd_constraints_.back(), tree, -1);
       problem_.mutable_jacobian(k, 0)(0, local) = 1.0;
     }

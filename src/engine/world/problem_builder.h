@@ -1,7 +1,7 @@
 // Stage "problem builder" of a step (docs/contact-model.md §1–§3): the convex problem
 //   v = argmin ½ (v − v*)ᵀ A (v − v*) + Σ_i ℓ_i(J_i v + b_i)
-// from the state at the step's start: the free motion v* and A per tree, one contact
-// constraint per candidate (its Jacobian in the contact frame, its pair's properties, its
+// from the state at the step's start: the free motion v* and A per tree (free_motion.h), one
+// contact constraint per candidate (its Jacobian in the contact frame, its pair's properties, its
 // Delassus diagonal estimate when the approximation needs one, the constraint from the
 // factory), then PD controllers and joint limits, then couplers, distances and welds
 // (HolonomicConstraints). Storage is reused: no allocation once warm.
@@ -14,6 +14,7 @@
 #include "engine/solver/convex_problem.h"
 #include "engine/solver/joint_constraints.h"
 #include "engine/world/contact_candidates.h"
+#include "engine/world/free_motion.h"
 #include "engine/world/holonomic_constraints.h"
 #include "engine/world/world_inputs.h"
 #include "engine/world/world_model.h"
@@ -26,7 +27,8 @@ struct StepStart {
   const Eigen::VectorXd& v;
   const MultibodyData& data;  // kinematics at (q, v)
   double t = 0;
-  double dt_s = 0;  // the step's size δt: the settings' at a fixed step, a sub-step's under error control
+  double dt_s =
+      0;  // the step's size δt: the settings' at a fixed step, a sub-step's under error control
 };
 
 class ProblemBuilder {
@@ -44,11 +46,12 @@ class ProblemBuilder {
   // diagnostics after the solve (ContactConstraintFactory::Diagnose).
   const ContactProperties& contact_pair(int c) const { return contact_pairs_[c]; }
   const ContactConstraintFactory& contact_factory() const { return contact_factory_; }
+  // The free motion of the last Build (free_motion.h): whether the θ-method's Newton iteration
+  // converged, and its iterations.
+  bool free_motion_converged() const { return free_motion_converged_; }
+  int free_motion_iterations() const { return free_motion_.iterations(); }
 
  private:
-  // §1: A (v* − v0) = δt k(q0, v0), A = M + δt D + δt² K, per tree.
-  void AddFreeMotion(const WorldModel& model, const WorldInputs& inputs, const StepStart& start);
-  void AddExternalForce(const WorldModel& model, const WorldInputs& inputs, const StepStart& start);
   void AddContact(const WorldModel& model, const WorldInputs& inputs, const StepStart& start,
                   const ContactCandidate& candidate, int c);
   ContactProperties PairProperties(const WorldModel& model, const WorldInputs& inputs,
@@ -69,12 +72,8 @@ class ProblemBuilder {
                            const StepStart& start);
 
   ConvexProblem problem_;
-  std::vector<Eigen::MatrixXd> tree_mass_;  // M_t
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> tree_llt_;
-  Eigen::VectorXd bias_forces_, generalized_forces_;
-  // Reused storage, so that a warm step does not allocate: 3 × max tree nv, max tree nv, 3.
-  Eigen::MatrixXd jacobian_scratch_;
-  Eigen::VectorXd tree_scratch_;
+  FreeMotion free_motion_;
+  bool free_motion_converged_ = true;
   ContactConstraintFactory contact_factory_;
   std::vector<PdControllerConstraint> pd_constraints_;
   std::vector<JointLimitConstraint> limit_constraints_;

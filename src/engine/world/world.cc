@@ -1,7 +1,9 @@
 #include "engine/world/world.h"
 
 #include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -9,9 +11,14 @@
 #include "engine/world/integrate_positions.h"
 #include "engine/world/solve_velocities.h"
 #include "engine/world/step_clock.h"
+#include "engine/world/step_size_controller.h"
 
 namespace contactlab {
 namespace {
+
+// Error control's first step and floor, as fractions of δt_max (docs/contact-model.md §1.2).
+constexpr double kFirstStepFraction = 0.1;
+constexpr double kStepFloorFraction = 1e-5;
 
 // What went wrong in a solve that SolveVelocities refused, from the solver's flags.
 const char* DescribeSolverFailure(const ConvexSolverStats& s) {
@@ -41,20 +48,23 @@ World::~World() = default;
 // The step's stages (docs/architecture.md §3), one line each, as MuJoCo's mj_step lists its
 // own. data_ already holds the kinematics of (q_, v_): the constructor, SetState, Reset and the
 // end of every step keep it current. A failed stage leaves the state as it was.
-bool World::Step() {
+bool World::Step(double end_time_s) {
   const ScopedTimer timer(&stats_.total_ms);
   failure_.clear();
+  if (inputs_.contact_settings.integrator.scheme == TimeIntegration::Scheme::kErrorControlled) {
+    return StepErrorControlled(end_time_s);
+  }
   return StepFixed(inputs_.contact_settings.dt_s);
 }
 
 bool World::StepFixed(double dt_s) {
   // 1. Geometry query: contacts at q0, hydroelastic faces included, far ones set aside.
-  QueryGeometry(dt_s);
-  // 2. Build and solve: the convex problem at (q0, v0), its minimizer v; set-aside contacts
-  //    re-checked at v.
-  if (!BuildAndSolve(dt_s)) return FailStep(DescribeSolverFailure(solver_stats_), v_);
-  // 3. Integrate: q = q0 + δt N(q0) v.
-  if (!IntegratePositions(model_.multibody(), q_, v_next_, dt_s, &q_next_)) {
+  QueryGeometry(dt_s, &geometry_query_, &query_);
+  // 2. Build and solve: the free motion and the convex problem at (q0, v0), its minimizer v;
+  //    set-aside contacts re-checked at v.
+  if (!BuildAndSolve(dt_s, &query_, v_)) return FailStep(DescribeSolverFailure(solver_stats_), v_);
+  // 3. Integrate: q = q0 + δt N(q0) v (the θ-method: a weighted v).
+  if (!IntegrateStepPositions(dt_s)) {
     return FailStep("non-finite positions after the step", v_next_);
   }
   // 4. Results: per contact force, slip and state; per body and patch the net force.
@@ -62,37 +72,212 @@ bool World::StepFixed(double dt_s) {
                      &results_);
   // 5. Advance: (q, v, t) at the step's end become the state.
   AdvanceState(dt_s);
+  stats_.dt_s = dt_s;
   return true;
 }
 
-void World::QueryGeometry(double dt_s) {
+// docs/contact-model.md §1.2, one algorithm: step doubling after Kurtz & Castro's CENIC. An
+// attempt of size h takes a full step and two half steps from x0; the full step and the first
+// half step share x0's geometry query, the second half step has its own at x_{h/2}. The error
+// estimate is the positions' difference ‖q_full − q_halves‖∞ (m and rad); the halves' result
+// is the step's. A rejected attempt restores x0 and retries smaller on x0's query, which
+// covers the smaller step (the reach shrinks with δt). The Newton tolerance follows the
+// accuracy: max(1e-3 ε, 1e-8), never looser than the fixed step's.
+bool World::StepErrorControlled(double end_time_s) {
+  const ContactSettings& settings = inputs_.contact_settings;
+  const double dt_max = settings.dt_s;
+  const StepSizeLimits limits{settings.integrator.accuracy, dt_max, kStepFloorFraction * dt_max};
+  double h = std::min(next_dt_s_ > 0 ? next_dt_s_ : kFirstStepFraction * dt_max, dt_max);
+  bool cut_short = false;
+  if (end_time_s - time_ <= h) {
+    h = end_time_s - time_;
+    cut_short = true;
+    if (!(h > 0)) return FailStep("error control was asked for a step ending before its start", v_);
+  }
+  const ConvexSolverParameters fixed_step_parameters = solver_.parameters();
+  ConvexSolverParameters parameters = fixed_step_parameters;
+  parameters.relative_tolerance =
+      std::min(parameters.relative_tolerance, std::max(1e-3 * settings.integrator.accuracy, 1e-8));
+  solver_.set_parameters(parameters);
+  q_start_ = q_;
+  v_start_ = v_;
+  t_start_ = time_;
+  last_dt_start_s_ = last_dt_s_;
+  QueryGeometry(h, &geometry_query_, &query_);
+  double geometry_ms = stats_.geometry_ms, solve_ms = 0;
+  int iterations = 0, solves = 0, rejected = 0;
+  for (;;) {
+    double error = 0;
+    const bool ok = TryDoubledStep(h, &error);
+    geometry_ms += stats_.geometry_ms;
+    solve_ms += stats_.solve_ms;
+    iterations += stats_.iterations;
+    solves += stats_.num_solves;
+    if (!ok) {
+      solver_.set_parameters(fixed_step_parameters);
+      RestoreStepStart();
+      return false;
+    }
+    const StepSizeDecision decision = DecideStepSize(h, error, limits);
+    if (decision.accept) {
+      solver_.set_parameters(fixed_step_parameters);
+      CollectStepResults(model_, query_half_.candidates, problem_builder_, solver_, 0.5 * h,
+                         &query_half_.patches, &results_);
+      AdvanceState(0.5 * h);
+      time_ = cut_short ? end_time_s : t_start_ + h;
+      std::swap(geometry_query_, geometry_query_half_);
+      std::swap(query_, query_half_);
+      if (!cut_short) next_dt_s_ = decision.next_dt_s;
+      stats_.geometry_ms = geometry_ms;
+      stats_.solve_ms = solve_ms;
+      stats_.iterations = iterations;
+      stats_.num_solves = solves;
+      stats_.dt_s = h;
+      stats_.error_estimate = error;
+      stats_.num_rejected = rejected;
+      stats_.at_step_floor = decision.at_floor;
+      if (decision.at_floor && !floor_reported_) {
+        floor_reported_ = true;
+        spdlog::warn(
+            "error control hit its floor δt = {:.3g} s at t = {:.6g} s: the step's error {:.3g} "
+            "is above the accuracy {:.3g} asked (reported once per run; counted in the summary)",
+            h, t_start_, error, settings.integrator.accuracy);
+      }
+      return true;
+    }
+    RestoreStepStart();
+    h = decision.next_dt_s;
+    cut_short = false;
+    ++rejected;
+  }
+}
+
+bool World::TryDoubledStep(double h, double* error) {
+  if (!BuildAndSolve(h, &query_, v_)) return FailStep(DescribeSolverFailure(solver_stats_), v_);
+  if (!IntegrateStepPositions(h)) return FailStep("non-finite positions after the step", v_next_);
+  q_full_ = q_next_;
+  v_full_ = v_next_;
+  int iterations = stats_.iterations, solves = stats_.num_solves;
+  double solve_ms = stats_.solve_ms;
+  // The first half step: x0's geometry, warm-started between v0 and the full step's v.
+  v_guess_ = 0.5 * (v_ + v_full_);
+  if (!BuildAndSolve(0.5 * h, &query_, v_guess_)) {
+    return FailStep(DescribeSolverFailure(solver_stats_), v_);
+  }
+  if (!IntegrateStepPositions(0.5 * h)) {
+    return FailStep("non-finite positions after the step", v_next_);
+  }
+  AdvanceState(0.5 * h);
+  iterations += stats_.iterations;
+  solves += stats_.num_solves;
+  solve_ms += stats_.solve_ms;
+  // The second half step from x_{h/2}, its own geometry, warm-started at the full step's v.
+  QueryGeometry(0.5 * h, &geometry_query_half_, &query_half_);
+  if (!BuildAndSolve(0.5 * h, &query_half_, v_full_)) {
+    return FailStep(DescribeSolverFailure(solver_stats_), v_);
+  }
+  if (!IntegrateStepPositions(0.5 * h)) {
+    return FailStep("non-finite positions after the step", v_next_);
+  }
+  stats_.iterations += iterations;
+  stats_.num_solves += solves;
+  stats_.solve_ms += solve_ms;
+  *error = PositionError(q_full_, q_next_);
+  return true;
+}
+
+void World::RestoreStepStart() {
+  q_ = q_start_;
+  v_ = v_start_;
+  time_ = t_start_;
+  last_dt_s_ = last_dt_start_s_;
+  model_.multibody().UpdateKinematics(q_, v_, data_.get());
+}
+
+// Per scene body the largest difference of its coordinates (a robot link: its joint's); their
+// maximum is the step's estimate ‖q_full − q_halves‖∞ (docs/contact-model.md §1.2).
+double World::PositionError(const Eigen::VectorXd& q_full, const Eigen::VectorXd& q_halves) {
+  const Multibody& mb = model_.multibody();
+  position_error_by_body_.assign(model_.num_bodies(), 0.0);
+  double error = 0;
+  stats_.error_body = -1;
+  for (int b = 0; b < model_.num_bodies(); ++b) {
+    const int m = model_.multibody_index(b);
+    if (m < 0 || mb.joint_num_positions(m) == 0) continue;
+    const int s = mb.position_start(m), n = mb.joint_num_positions(m);
+    const double e = (q_full.segment(s, n) - q_halves.segment(s, n)).cwiseAbs().maxCoeff();
+    position_error_by_body_[b] = e;
+    // NaN compares false: a non-finite difference makes the whole estimate NaN.
+    if (!(e <= error)) {
+      error = e;
+      stats_.error_body = b;
+    }
+  }
+  return error;
+}
+
+bool World::IntegrateStepPositions(double dt_s) {
+  const TimeIntegration& integrator = inputs_.contact_settings.integrator;
+  if (integrator.scheme == TimeIntegration::Scheme::kTheta) {
+    return IntegratePositions(model_.multibody(), q_, v_, v_next_, dt_s, integrator.theta_q,
+                              &v_position_, &q_next_);
+  }
+  return IntegratePositions(model_.multibody(), q_, v_next_, dt_s, &q_next_);
+}
+
+double World::next_dt() const {
+  const ContactSettings& settings = inputs_.contact_settings;
+  if (settings.integrator.scheme != TimeIntegration::Scheme::kErrorControlled) {
+    return settings.dt_s;
+  }
+  return std::min(next_dt_s_ > 0 ? next_dt_s_ : kFirstStepFraction * settings.dt_s, settings.dt_s);
+}
+
+void World::SetStepSizeState(const StepSizeState& state) {
+  if (!(state.last_dt_s >= 0) || !(state.next_dt_s >= 0) || !std::isfinite(state.last_dt_s) ||
+      !std::isfinite(state.next_dt_s)) {
+    throw std::invalid_argument("World::SetStepSizeState: sizes must be finite and ≥ 0");
+  }
+  last_dt_s_ = state.last_dt_s;
+  next_dt_s_ = state.next_dt_s;
+}
+
+void World::QueryGeometry(double dt_s, GeometryQuery* geometry_query, GeometryQueryResult* query) {
   const ScopedTimer timer(&stats_.geometry_ms);
-  geometry_query_.Run(model_, *data_, time_, dt_s, inputs_,
-                      reach_rule_ ? &*reach_rule_ : nullptr, &query_);
+  geometry_query->Run(model_, *data_, time_, dt_s, inputs_, reach_rule_ ? &*reach_rule_ : nullptr,
+                      query);
 }
 
 // The problem of the step's candidates, solved; then the contacts left out as out of reach are
 // checked at the solution, and any that would act there are put in and the step solved again
 // from that solution (docs/contact-model.md §4.3): the contacts left out have ℓ_i = 0 and
 // ∇ℓ_i = 0 around the final v, which is therefore the minimizer with every contact in.
-bool World::BuildAndSolve(double dt_s) {
+bool World::BuildAndSolve(double dt_s, GeometryQueryResult* query, const Eigen::VectorXd& guess) {
   const ScopedTimer timer(&stats_.solve_ms);
   const StepStart start{q_, v_, *data_, time_, dt_s};
-  problem_builder_.Build(model_, inputs_, start, query_.candidates);
+  problem_builder_.Build(model_, inputs_, start, query->candidates);
   bool solved =
-      SolveVelocities(&solver_, problem_builder_.problem(), v_, time_, &v_next_, &solver_stats_);
+      SolveVelocities(&solver_, problem_builder_.problem(), guess, time_, &v_next_, &solver_stats_);
   int iterations = solver_stats_.iterations;
   stats_.num_solves = 1;
-  while (solved && reach_check_.Restore(model_, *data_, time_, dt_s,
-                                        v_next_, &query_.unreachable, &query_.candidates) > 0) {
-    problem_builder_.Build(model_, inputs_, start, query_.candidates);
+  while (solved && reach_check_.Restore(model_, *data_, time_, dt_s, v_next_, &query->unreachable,
+                                        &query->candidates) > 0) {
+    problem_builder_.Build(model_, inputs_, start, query->candidates);
     solved = SolveVelocities(&solver_, problem_builder_.problem(), v_next_, time_, &v_next_,
                              &solver_stats_);
     iterations += solver_stats_.iterations;
     ++stats_.num_solves;
   }
   solver_stats_.iterations = iterations;
-  FillStats(solver_stats_);
+  FillStats(solver_stats_, *query);
+  stats_.free_motion_iterations = problem_builder_.free_motion_iterations();
+  if (!problem_builder_.free_motion_converged()) {
+    stats_.converged = false;
+    spdlog::warn(
+        "t = {:.6g} s: the θ-method's free motion did not converge in {} Newton "
+        "iterations; the step is taken from the last iterate",
+        time_, stats_.free_motion_iterations);
+  }
   if (!solved) stats_.converged = false;
   return solved;
 }
@@ -133,16 +318,16 @@ std::string World::DescribeFailure(const char* what, const Eigen::VectorXd& q,
   return fmt::format("{}; every body's state is finite (a mass, inertia or force is not)", what);
 }
 
-void World::FillStats(const ConvexSolverStats& s) {
-  stats_.hydroelastic_ms = query_.hydroelastic_ms;
-  stats_.num_hydroelastic_faces = query_.num_hydroelastic_faces;
-  stats_.num_hydroelastic_polygons = query_.num_hydroelastic_polygons;
+void World::FillStats(const ConvexSolverStats& s, const GeometryQueryResult& query) {
+  stats_.hydroelastic_ms = query.hydroelastic_ms;
+  stats_.num_hydroelastic_faces = query.num_hydroelastic_faces;
+  stats_.num_hydroelastic_polygons = query.num_hydroelastic_polygons;
   stats_.iterations = s.iterations;
   stats_.residual = s.residual;
   stats_.cost = s.cost;
-  stats_.num_contacts = static_cast<int>(query_.candidates.size());
-  stats_.num_out_of_reach = static_cast<int>(query_.unreachable.size());
-  stats_.num_hydroelastic_patches = static_cast<int>(query_.patches.size());
+  stats_.num_contacts = static_cast<int>(query.candidates.size());
+  stats_.num_out_of_reach = static_cast<int>(query.unreachable.size());
+  stats_.num_hydroelastic_patches = static_cast<int>(query.patches.size());
   stats_.num_constraints = s.num_constraints;
   stats_.converged = s.converged;
   stats_.linear_solver_used = s.linear_solver_used;
@@ -154,6 +339,9 @@ void World::Reset() {
   v_ = model_.initial_velocities();
   time_ = 0;
   last_dt_s_ = 0;
+  next_dt_s_ = 0;
+  floor_reported_ = false;
+  position_error_by_body_.clear();
   query_.candidates.clear();
   query_.unreachable.clear();
   query_.patches.clear();
@@ -176,8 +364,10 @@ void World::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double 
   SetState(q, v);
   time_ = time_s;
   // A state recorded after a step: its kinematic bodies moved at the step velocity of a step of
-  // the settings' δt (a timeline restores the step size it recorded with SetLastStepSize).
+  // the settings' δt, and error control starts afresh (a recording of error-controlled steps
+  // restores what it recorded with SetStepSizeState).
   last_dt_s_ = time_s > 0 ? inputs_.contact_settings.dt_s : 0;
+  next_dt_s_ = 0;
 }
 
 void World::SetOverrides(const ContactOverrides& o) {
@@ -279,7 +469,7 @@ Eigen::Matrix<double, 6, 1> World::BodyVelocity(int scene_body) const {
     // step.
     V.tail<3>() = last_dt_s_ > 0
                       ? model_.KinematicStepVelocity(scene_body, time_ - last_dt_s_, last_dt_s_)
-                            : sb.motion.Velocity(time_) * sb.motion.axis;
+                      : sb.motion.Velocity(time_) * sb.motion.axis;
   }
   return V;
 }

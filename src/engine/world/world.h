@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +41,15 @@ struct StepStats {
   int num_solves = 1;
   int num_constraints = 0;
   bool converged = true;
+  double dt_s = 0;                 // the step's size (under error control the accepted one's)
+  int free_motion_iterations = 0;  // the θ-method's Newton iterations (0: symplectic Euler)
+  // Error control (docs/contact-model.md §1.2): the accepted step's error estimate
+  // ‖q − q̂‖∞ (m and rad), the scene body whose coordinates have it (−1: none), the attempts
+  // rejected before it, and whether it was taken at the floor δt_min with its error above ε.
+  double error_estimate = 0;
+  int error_body = -1;
+  int num_rejected = 0;
+  bool at_step_floor = false;
   LinearSolverType linear_solver_used = LinearSolverType::kDense;  // the last solve's factorization
 };
 
@@ -51,11 +61,29 @@ class World {
   explicit World(std::shared_ptr<const SceneSpec> scene);
   ~World();
 
-  // Advances one step of δt. Returns false on an unrecoverable failure (NaN, inf or an absurd
-  // value in the step's data or its result), described by failure(); the state is then left at
-  // the last good values. Non-convergence is reported in last_stats().converged and logged,
-  // and the step is still taken.
-  bool Step();
+  // Advances one step: of δt, or under error control (docs/contact-model.md §1.2) one accepted
+  // step of the size the error estimate chose, ending no later than end_time_s (a step cut
+  // short there does not change the next step's size). Returns false on an unrecoverable
+  // failure (NaN, inf or an absurd value in the step's data or its result), described by
+  // failure(); the state is then left at the last good values. Non-convergence is reported in
+  // last_stats().converged and logged, and the step is still taken.
+  bool Step(double end_time_s = std::numeric_limits<double>::infinity());
+  // The size the next Step() will try: δt, or error control's proposal (at most δt_max).
+  double next_dt() const;
+  // What carries over from step to step besides (q, v, t): the size of the last step (a
+  // kinematic body's velocity is its mean over it) and error control's proposal for the next.
+  // A recording restores it with the state for a bit-exact continuation.
+  struct StepSizeState {
+    double last_dt_s = 0;  // 0 before any step
+    double next_dt_s = 0;  // 0: error control's first step, a tenth of δt_max
+    bool operator==(const StepSizeState&) const = default;
+  };
+  StepSizeState step_size_state() const { return {last_dt_s_, next_dt_s_}; }
+  // Throws std::invalid_argument on a negative or non-finite size.
+  void SetStepSizeState(const StepSizeState& state);
+  // Per scene body, the last error-controlled step's estimate over its coordinates (m, rad;
+  // zero for bodies that do not move, empty before such a step).
+  const std::vector<double>& position_error_by_body() const { return position_error_by_body_; }
   // Why the last Step() failed, naming the first body whose state is not finite or beyond
   // 1e6 (m, m/s, rad/s) if there is one (empty after a step that did not fail).
   const std::string& failure() const { return failure_; }
@@ -156,12 +184,23 @@ class World {
   // Step's stages (docs/architecture.md §3), each timed into stats_ where StepStats has a field.
   // One step of dt_s through the stages (docs/architecture.md §3).
   bool StepFixed(double dt_s);
-  void QueryGeometry(double dt_s);
-  bool BuildAndSolve(double dt_s);  // also fills stats_ from the solver's
+  // One accepted step by step doubling (docs/contact-model.md §1.2).
+  bool StepErrorControlled(double end_time_s);
+  // A full step and two half steps from the state (q_, v_, time_) of size dt_s, the state then
+  // at the second half step's start; *error their positions' difference. False on a failure.
+  bool TryDoubledStep(double dt_s, double* error);
+  void RestoreStepStart();
+  double PositionError(const Eigen::VectorXd& q_full, const Eigen::VectorXd& q_halves);
+  void QueryGeometry(double dt_s, GeometryQuery* geometry_query, GeometryQueryResult* query);
+  // The problem of the step of dt_s from the state on the given candidates, solved from `guess`
+  // into v_next_; also fills stats_ from the solver's.
+  bool BuildAndSolve(double dt_s, GeometryQueryResult* query, const Eigen::VectorXd& guess);
+  // q_next_ from q_ and v_next_ by the settings' scheme.
+  bool IntegrateStepPositions(double dt_s);
   void AdvanceState(double dt_s);
   // Records why the step failed (DescribeFailure with q_ and v) and returns false.
   bool FailStep(const char* what, const Eigen::VectorXd& v);
-  void FillStats(const ConvexSolverStats& s);
+  void FillStats(const ConvexSolverStats& s, const GeometryQueryResult& query);
   std::string DescribeFailure(const char* what, const Eigen::VectorXd& q,
                               const Eigen::VectorXd& v) const;
 
@@ -170,11 +209,20 @@ class World {
   Eigen::VectorXd q_, v_;
   double time_ = 0;
   double last_dt_s_ = 0;  // the size of the step that led to the state (0 before any step)
+  double next_dt_s_ = 0;  // error control's next step (0: its first step)
   WorldInputs inputs_;
 
   // The stages' reused storage.
   GeometryQuery geometry_query_;
-  GeometryQueryResult query_;
+  GeometryQueryResult query_;  // the last step's (shown: contacts, patches)
+  // Error control's query at the half step, swapped with the above when a step is accepted.
+  GeometryQuery geometry_query_half_;
+  GeometryQueryResult query_half_;
+  // Error control's step start, the full step's result and the warm start of a half step.
+  Eigen::VectorXd q_start_, v_start_, q_full_, v_full_, v_guess_, v_position_;
+  double t_start_ = 0, last_dt_start_s_ = 0;
+  std::vector<double> position_error_by_body_;
+  bool floor_reported_ = false;  // error control's floor is reported once per run
   std::optional<ContactReachRule> reach_rule_ = ContactReachRule{};
   ContactReachCheck reach_check_;
   ProblemBuilder problem_builder_;
