@@ -30,11 +30,12 @@ namespace {
 // Options CLI11 parses into these first, to be checked and converted into CommandLine after
 // parsing (NaN: not given).
 struct RawOptions {
-  std::string model, ghost, window_size;
+  std::string model, ghost, window_size, integrator;
   double max_fps = NAN;
   int threads = 0;
   double dt = NAN, stiffness = NAN, hunt_crossley = NAN, relaxation = NAN, stiction = NAN,
-         friction = NAN, duration = NAN, rtf = NAN, circle_frequency = NAN;
+         friction = NAN, duration = NAN, rtf = NAN, circle_frequency = NAN, accuracy = NAN,
+         dt_max = NAN;
 };
 
 void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
@@ -47,6 +48,14 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
                   "GUI: a ghost run with this approximation from the start: "
                   "sap|lagged|similar|regularized_lagged");
   app->add_option("--dt", raw->dt, "time step [s]");
+  app->add_option("--integrator", raw->integrator,
+                  "time integration: symplectic_euler (default)|implicit_euler|midpoint|"
+                  "theta:θq,θv|error_controlled");
+  app->add_option("--accuracy", raw->accuracy,
+                  "error control's accuracy ε, the local position error per step [m, rad] "
+                  "(implies --integrator error_controlled; default 1e-3)");
+  app->add_option("--dt-max", raw->dt_max,
+                  "error control's largest step [s] (implies --integrator error_controlled)");
   app->add_option("--stiffness", raw->stiffness, "point-contact stiffness override [N/m]");
   app->add_option("--hunt-crossley", raw->hunt_crossley,
                   "Hunt & Crossley dissipation override [s/m]");
@@ -174,6 +183,37 @@ std::string CheckGuiOptions(const CLI::App& app, const RawOptions& raw, CommandL
   return "";
 }
 
+// --integrator, --accuracy and --dt-max into the overrides (docs/contact-model.md §1.1–§1.2):
+// an accuracy or a δt_max alone asks for error control; with another integrator they are an
+// error. The message for a bad one, or "".
+std::string TakeIntegrator(const CLI::App& app, const RawOptions& raw, ContactOverrides* o) {
+  const bool accuracy = app.count("--accuracy") > 0, dt_max = app.count("--dt-max") > 0;
+  if (!raw.integrator.empty()) {
+    o->integrator = ParseTimeIntegration(raw.integrator);
+    if (!o->integrator) {
+      return "--integrator must be symplectic_euler, implicit_euler, midpoint, theta:θq,θv or "
+             "error_controlled, got '" +
+             raw.integrator + "'";
+    }
+    if ((accuracy || dt_max) &&
+        o->integrator->scheme != TimeIntegration::Scheme::kErrorControlled) {
+      return std::string(accuracy ? "--accuracy" : "--dt-max") +
+             " applies to --integrator error_controlled, not " + raw.integrator;
+    }
+  } else if (accuracy || dt_max) {
+    o->integrator = TimeIntegration::ErrorControlled(1e-3);
+  }
+  if (accuracy) o->integrator->accuracy = raw.accuracy;
+  if (dt_max) {
+    if (app.count("--dt"))
+      return "--dt and --dt-max exclude each other (--dt-max is error control's δt)";
+    if (!(raw.dt_max > 0) || !std::isfinite(raw.dt_max))
+      return "--dt-max must be a positive number";
+    o->dt_s = raw.dt_max;
+  }
+  return "";
+}
+
 // Checks the parsed options and completes *out; the message for the first bad one, or "".
 std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine* out) {
   if (!raw.model.empty()) {
@@ -191,6 +231,7 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
       return "--ghost draws a ghost in the GUI; it can't be combined with --headless";
   }
   ContactOverrides& o = out->overrides;
+  if (const std::string e = TakeIntegrator(app, raw, &o); !e.empty()) return e;
   TakeOption(app, raw.dt, "--dt", &o.dt_s);
   TakeOption(app, raw.stiffness, "--stiffness", &o.stiffness_N_per_m);
   TakeOption(app, raw.hunt_crossley, "--hunt-crossley", &o.hunt_crossley_s_per_m);

@@ -692,6 +692,38 @@ std::string DescribeWrongForm(const std::string& text, const std::string& source
 
 namespace {
 
+// `integrator`, `accuracy` and `dt_max` (docs/contact-model.md §1.1–§1.2): an accuracy or a
+// δt_max alone asks for error control, and δt_max is then the settings' δt.
+void ParseIntegrator(const Context& ctx, const YAML::Node& root, ContactSettings* settings) {
+  const bool accuracy = root["accuracy"].IsDefined(), dt_max = root["dt_max"].IsDefined();
+  if (root["integrator"].IsDefined()) {
+    const std::string name = ctx.String(root, "integrator", "");
+    const auto integrator = ParseTimeIntegration(name);
+    if (!integrator) {
+      ctx.Fail(root["integrator"],
+               fmt::format("unknown integrator '{}' (symplectic_euler, implicit_euler, midpoint, "
+                           "theta:θq,θv, error_controlled)",
+                           name));
+    }
+    settings->integrator = *integrator;
+    if ((accuracy || dt_max) && integrator->scheme != TimeIntegration::Scheme::kErrorControlled) {
+      ctx.Fail(root[accuracy ? "accuracy" : "dt_max"],
+               fmt::format("{} applies to integrator: error_controlled, not {}",
+                           accuracy ? "accuracy" : "dt_max", name));
+    }
+  } else if (accuracy || dt_max) {
+    settings->integrator = TimeIntegration::ErrorControlled(1e-3);
+  }
+  if (accuracy) {
+    settings->integrator.accuracy =
+        ctx.Positive(root, "scene", "accuracy", settings->integrator.accuracy);
+  }
+  if (dt_max) {
+    if (root["dt"].IsDefined()) ctx.Fail(root["dt_max"], "dt and dt_max exclude each other");
+    settings->dt_s = ctx.Bounded(root, "scene", "dt_max", settings->dt_s, scene_bounds::kTimeStep);
+  }
+}
+
 // The scene-wide keys: name, duration, gravity, margin and the contact settings it starts with.
 void ParseSceneKeys(const Context& ctx, const YAML::Node& root, SceneSpec* scene) {
   scene->name = ctx.String(root, "scene", std::filesystem::path(ctx.source).stem().string());
@@ -713,6 +745,7 @@ void ParseSceneKeys(const Context& ctx, const YAML::Node& root, SceneSpec* scene
   settings.stiction_tolerance_m_per_s =
       ctx.Positive(root, "scene", "stiction_tolerance", settings.stiction_tolerance_m_per_s);
   settings.sap_sigma = ctx.Positive(root, "scene", "sigma", settings.sap_sigma);
+  ParseIntegrator(ctx, root, &settings);
   // The older spelling of `model: regularized_lagged`.
   if (ctx.Bool(root, "regularized_lagged", false)) {
     if (settings.approximation != ContactApproximation::kLagged) {
@@ -771,9 +804,27 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
   if (!root.IsMap()) throw SceneError(source + ": a scene file must be a YAML mapping");
   try {
     ctx.CheckKeys(root, "scene",
-                  {"scene", "description", "dt", "duration", "model", "gravity", "contact_margin",
-                   "stiction_tolerance", "sigma", "regularized_lagged", "default_contact", "bodies",
-                   "generators", "robots", "cameras", "constraints", "held_object", "teleop"});
+                  {"scene",
+                   "description",
+                   "dt",
+                   "dt_max",
+                   "integrator",
+                   "accuracy",
+                   "duration",
+                   "model",
+                   "gravity",
+                   "contact_margin",
+                   "stiction_tolerance",
+                   "sigma",
+                   "regularized_lagged",
+                   "default_contact",
+                   "bodies",
+                   "generators",
+                   "robots",
+                   "cameras",
+                   "constraints",
+                   "held_object",
+                   "teleop"});
     SceneSpec scene;
     scene.source = source;
     ParseSceneKeys(ctx, root, &scene);

@@ -55,6 +55,32 @@ TEST(ParseCommandLine, ContactOptionsAreCheckedAsTheSceneAndTheSlidersAre) {
   EXPECT_EQ(Parse({"--stiction-tolerance", "0"}, true, &bad), kExitBadInput);
 }
 
+// docs/contact-model.md §1.1–§1.2: an accuracy or a δt_max alone asks for error control; with
+// another integrator, or δt_max beside --dt, they are refused.
+TEST(ParseCommandLine, IntegratorAccuracyAndDtMax) {
+  CommandLine midpoint, accuracy, dt_max, theta;
+  EXPECT_EQ(Parse({"--integrator", "midpoint"}, true, &midpoint), kExitOk);
+  EXPECT_EQ(midpoint.overrides.integrator, TimeIntegration::Midpoint());
+  EXPECT_EQ(Parse({"--accuracy", "1e-4"}, true, &accuracy), kExitOk);
+  EXPECT_EQ(accuracy.overrides.integrator, TimeIntegration::ErrorControlled(1e-4));
+  EXPECT_EQ(Parse({"--integrator", "error_controlled", "--dt-max", "0.01"}, true, &dt_max),
+            kExitOk);
+  EXPECT_EQ(dt_max.overrides.integrator, TimeIntegration::ErrorControlled(1e-3));
+  EXPECT_EQ(dt_max.overrides.dt_s, 0.01);
+  EXPECT_EQ(Parse({"--integrator", "theta:0.3,0.6"}, true, &theta), kExitOk);
+  EXPECT_EQ(theta.overrides.integrator, TimeIntegration::Theta(0.3, 0.6));
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--integrator", "rk4"},
+        std::vector<std::string>{"--integrator", "theta:1.5,0.5"},
+        std::vector<std::string>{"--integrator", "midpoint", "--accuracy", "1e-3"},
+        std::vector<std::string>{"--accuracy", "0"}, std::vector<std::string>{"--accuracy", "2"},
+        std::vector<std::string>{"--dt-max", "0.01", "--dt", "0.001"},
+        std::vector<std::string>{"--dt-max", "-1"}}) {
+    CommandLine cl;
+    EXPECT_EQ(Parse(bad, true, &cl), kExitBadInput) << bad[0] << " " << bad[1];
+  }
+}
+
 // --output-dir: created if missing, made absolute (the GUI shows it); a folder that cannot be
 // created or written is bad input.
 TEST(ParseCommandLine, ContactViewsAndVectorScaleTakeTheirNamesOnly) {

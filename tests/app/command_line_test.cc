@@ -46,7 +46,7 @@ TEST(CommandLine, HeadlessRunWritesLogAndSummary) {
   const std::string header = csv.substr(0, csv.find('\n'));
   EXPECT_EQ(
       header.rfind(
-          "t,step_ms,iterations,num_contacts,residual,contact_polygons,sphere.px,sphere.py,", 0),
+          "t,step_ms,iterations,num_contacts,residual,contact_polygons,dt,sphere.px,sphere.py,", 0),
       0u)
       << header;
   for (const char* column : {"sphere.qw", "sphere.wz", "sphere.fn", "sphere.ft", "ground.fn"}) {
@@ -60,6 +60,44 @@ TEST(CommandLine, HeadlessRunWritesLogAndSummary) {
        {"\"scene\": \"falling_sphere\"", "\"model\": \"sap\"", "\"dt\": 0.001", "\"steps\": 50",
         "\"sim_time\"", "\"wall_time\"", "\"step_ms\"", "\"median\"", "\"p99\"", "\"iterations\"",
         "\"max_residual\"", "\"task\""}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
+  }
+  std::filesystem::remove(log);
+  std::filesystem::remove(summary);
+}
+
+// Error control (docs/contact-model.md §1.2) headless: the run ends at the duration, the log
+// has each step's size (their sum is the time), the summary the step sizes, the accuracy asked,
+// the error estimates and the rejections.
+TEST(CommandLine, ErrorControlledRunLogsItsStepSizes) {
+  const std::string log = TempPath("controlled.csv"), summary = TempPath("controlled.json");
+  const Result r = RunContactlab(
+      "--headless --scene falling_sphere --duration 0.3 --integrator error_controlled "
+      "--dt-max 0.01 --accuracy 1e-3 --log " +
+      log + " --summary " + summary);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream csv(ReadFile(log));
+  std::string line;
+  std::getline(csv, line);
+  double time = 0, sum = 0, smallest = 1, largest = 0;
+  while (std::getline(csv, line)) {
+    std::istringstream row(line);
+    std::string cell;
+    std::vector<double> cells;
+    while (std::getline(row, cell, ',') && cells.size() < 7) cells.push_back(std::stod(cell));
+    time = cells[0];
+    sum += cells[6];
+    smallest = std::min(smallest, cells[6]);
+    largest = std::max(largest, cells[6]);
+  }
+  EXPECT_EQ(time, 0.3);  // the last step cut short at the duration
+  EXPECT_NEAR(sum, 0.3, 1e-12);
+  EXPECT_LE(largest, 0.01);
+  EXPECT_LT(smallest, 0.1 * largest);  // small steps at the impact, large ones in flight
+  const std::string json = ReadFile(summary);
+  for (const char* key :
+       {"\"integrator\": \"error_controlled\"", "\"accuracy\": 0.001", "\"dt_max\": 0.01",
+        "\"rejected_steps\"", "\"steps_at_floor\": 0", "\"error_estimate\"", "\"step_size\""}) {
     EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
   }
   std::filesystem::remove(log);
@@ -168,7 +206,7 @@ bodies:
   // The columns written before every dynamic body was logged keep their places (floating
   // bodies, then every body's forces); the other dynamic bodies follow.
   const std::string expected_header =
-      "t,step_ms,iterations,num_contacts,residual,contact_polygons" + StateColumns("ball") +
+      "t,step_ms,iterations,num_contacts,residual,contact_polygons,dt" + StateColumns("ball") +
       ",slider.fn,slider.ft,wheel.fn,wheel.ft,bracket.fn,bracket.ft,ball.fn,ball.ft" +
       StateColumns("slider") + ",slider.q,slider.qd" + StateColumns("wheel") + ",wheel.q,wheel.qd" +
       StateColumns("bracket");
@@ -328,6 +366,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{"WindowSizeNegative", "--window-size -800x600", "--window-size"},
         BadArgs{"WindowSizeTrailing", "--window-size 800x600x2", "--window-size"},
         BadArgs{"NegativeMaxFps", "--max-fps -5", "--max-fps"},
+        BadArgs{"UnknownIntegrator", "--headless --scene falling_sphere --integrator rk4",
+                "--integrator must be symplectic_euler, implicit_euler, midpoint"},
+        BadArgs{"AccuracyOutOfRange", "--headless --scene falling_sphere --accuracy 3",
+                "--accuracy must be in [1e-8, 1], got 3"},
         BadArgs{"ZeroThreads", "--headless --scene falling_sphere --threads 0", "--threads"},
         BadArgs{"TooManyThreads", "--headless --scene falling_sphere --threads 65", "--threads"},
         BadArgs{"ThreadsNotANumber", "--headless --scene falling_sphere --threads two",

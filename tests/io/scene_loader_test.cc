@@ -67,6 +67,26 @@ TEST(SceneLoader, RegularizedLaggedIsAModelAndTheOldKeyStillSelectsIt) {
   EXPECT_NE(error.find("needs model: lagged"), std::string::npos) << error;
 }
 
+TEST(SceneLoader, IntegratorAccuracyAndDtMax) {
+  const auto settings = [](const std::string& keys) {
+    return ParseScene(keys + kValidBody, "i.yaml").contact_settings;
+  };
+  EXPECT_EQ(settings("integrator: midpoint\n").integrator, TimeIntegration::Midpoint());
+  EXPECT_EQ(settings("integrator: theta:0.25,1\n").integrator, TimeIntegration::Theta(0.25, 1));
+  const ContactSettings controlled = settings("accuracy: 1.0e-4\ndt_max: 0.02\n");
+  EXPECT_EQ(controlled.integrator, TimeIntegration::ErrorControlled(1e-4));
+  EXPECT_EQ(controlled.dt_s, 0.02);
+  for (const auto& [keys, message] :
+       {std::pair<std::string, std::string>{"integrator: rk4\n", "bad.yaml:1"},
+        {"integrator: midpoint\naccuracy: 1.0e-3\n", "accuracy applies to integrator"},
+        {"dt: 0.001\ndt_max: 0.01\n", "dt and dt_max exclude each other"},
+        {"accuracy: 5\n", "accuracy must be in [1e-8, 1]"},
+        {"integrator: theta:2,0\n", "integrator θ must be in [0, 1]"}}) {
+    const std::string error = ErrorOf(keys + kValidBody);
+    EXPECT_NE(error.find(message), std::string::npos) << keys << ": " << error;
+  }
+}
+
 TEST(SceneLoader, ClutterGeneratorMakesTheRequestedBodies) {
   const SceneSpec s = ParseScene(R"(
 bodies: [{name: ground, type: static, shapes: [{type: half_space}]}]

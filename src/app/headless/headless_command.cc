@@ -122,9 +122,12 @@ int Run(const CommandLine& cl, const SceneSpec& scene, const HeadlessOptions& ba
   if (!SetUpTeleop(cl, world, &teleop, &options)) return kExitBadInput;
   const HeadlessResult r = RunHeadless(&world, options);
   if (r.failed) return kExitRunFailed;  // RunHeadless said why, in one line
-  spdlog::info("{} ({}): {} steps of {} s in {:.3f} s wall, {} not converged", scene.name,
-               ContactApproximationName(scene.contact_settings.approximation), r.steps,
-               scene.contact_settings.dt_s, r.wall_time_s, r.nonconverged_steps);
+  const bool error_controlled =
+      world.contact_settings().integrator.scheme == TimeIntegration::Scheme::kErrorControlled;
+  spdlog::info("{} ({}, {}): {} steps of {}{} s in {:.3f} s wall, {} not converged", scene.name,
+               ContactApproximationName(world.approximation()),
+               TimeIntegrationName(world.contact_settings().integrator), r.steps,
+               error_controlled ? "at most " : "", world.dt(), r.wall_time_s, r.nonconverged_steps);
   return kExitOk;
 }
 

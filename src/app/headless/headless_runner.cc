@@ -90,7 +90,7 @@ void AppendStateHeader(const SceneSpec& scene, const LoggedBody& body, std::stri
 // The per-step log's header: the step's statistics, the floating bodies' state, every body's
 // net contact forces, then the other dynamic bodies' state (and joint position and rate).
 std::string StepLogHeader(const SceneSpec& scene, const LoggedBodies& logged) {
-  std::string header = "t,step_ms,iterations,num_contacts,residual,contact_polygons";
+  std::string header = "t,step_ms,iterations,num_contacts,residual,contact_polygons,dt";
   for (const LoggedBody& b : logged.floating) AppendStateHeader(scene, b, &header);
   for (const SceneBody& b : scene.bodies) header += fmt::format(",{0}.fn,{0}.ft", b.body.name);
   for (const LoggedBody& b : logged.jointed) AppendStateHeader(scene, b, &header);
@@ -143,9 +143,9 @@ class CsvLog {
   void Write(const World& world) {
     const StepStats& s = world.last_stats();
     fmt::memory_buffer& row = file_.BeginRow();
-    fmt::format_to(std::back_inserter(row), "{:.9g},{:.6g},{},{},{:.6g},{}", world.time(),
+    fmt::format_to(std::back_inserter(row), "{:.9g},{:.6g},{},{},{:.6g},{},{}", world.time(),
                    s.total_ms, s.iterations, s.num_contacts, s.residual,
-                   s.num_hydroelastic_polygons);
+                   s.num_hydroelastic_polygons, s.dt_s);
     for (const LoggedBody& b : logged_.floating) AppendState(world, b, &row);
     const int nb = static_cast<int>(world.scene().bodies.size());
     for (int i = 0; i < nb; ++i) {
@@ -178,6 +178,10 @@ struct RunStatistics {
   StreamingDistribution last_step_ms, last_iterations;  // the last simulated second
   double max_residual = 0;
   double max_tracking_error = 0;  // teleoperation only
+  // Time integration (docs/contact-model.md §1.2): the steps' sizes, and under error control
+  // the accepted steps' error estimates, the attempts rejected and the steps taken at the floor.
+  StreamingDistribution dt_s, error_estimate;
+  int64_t rejected = 0, at_floor = 0, free_motion_iterations_max = 0;
 
   // After a successful step; `in_last_second`: the step is in the run's last simulated second.
   void Add(const World& world, bool in_last_second) {
@@ -203,6 +207,12 @@ struct RunStatistics {
       last_iterations.Add(s.iterations);
     }
     max_residual = std::max(max_residual, s.residual);
+    dt_s.Add(s.dt_s);
+    error_estimate.Add(s.error_estimate);
+    rejected += s.num_rejected;
+    at_floor += s.at_step_floor ? 1 : 0;
+    free_motion_iterations_max =
+        std::max<int64_t>(free_motion_iterations_max, s.free_motion_iterations);
   }
 };
 
@@ -239,6 +249,32 @@ void WriteHydroelastic(const RunStatistics& stats, JsonWriter* json) {
       .Number("mean", stats.face_constraints.Mean())
       .Number("max", stats.face_constraints.Max())
       .EndObject();
+  json->EndObject();
+}
+
+// The time integration's part of the summary: the scheme, the step sizes taken and, under
+// error control, the accuracy asked, the error estimates, rejections and floor hits.
+void WriteIntegration(const World& world, const RunStatistics& stats, JsonWriter* json) {
+  const TimeIntegration& integrator = world.contact_settings().integrator;
+  json->BeginObject("integration").String("integrator", TimeIntegrationName(integrator));
+  json->BeginObject("step_size")
+      .Number("mean", stats.dt_s.Mean())
+      .Number("min", stats.dt_s.Quantile(0))
+      .Number("p10", stats.dt_s.Quantile(0.1))
+      .Number("median", stats.dt_s.Quantile(0.5))
+      .Number("p90", stats.dt_s.Quantile(0.9))
+      .Number("max", stats.dt_s.Max())
+      .EndObject();
+  if (integrator.scheme == TimeIntegration::Scheme::kTheta) {
+    json->Integer("free_motion_iterations_max", stats.free_motion_iterations_max);
+  }
+  if (integrator.scheme == TimeIntegration::Scheme::kErrorControlled) {
+    json->Number("accuracy", integrator.accuracy)
+        .Number("dt_max", world.dt())
+        .Integer("rejected_steps", stats.rejected)
+        .Integer("steps_at_floor", stats.at_floor);
+    WriteDistribution(stats.error_estimate, "error_estimate", json);
+  }
   json->EndObject();
 }
 
@@ -283,6 +319,7 @@ void WriteSummary(const World& world, const HeadlessOptions& options, const Head
       .Number("max", stats.solves.Max())
       .EndObject();
   if (stats.any_surface) WriteHydroelastic(stats, &json);
+  WriteIntegration(world, stats, &json);
   json.BeginObject("last_second")
       .Number("step_ms_median", stats.last_step_ms.Quantile(0.5))
       .Number("iterations_mean", stats.last_iterations.Mean())
@@ -326,8 +363,12 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
   }
   std::unique_ptr<TaskMonitor> monitor = MakeTaskMonitor(*world);
 
+  // Fixed steps: a count, as every release so far; error control: steps until the duration,
+  // the last one cut short there (docs/contact-model.md §1.2).
+  const bool by_time =
+      world->contact_settings().integrator.scheme == TimeIntegration::Scheme::kErrorControlled;
   const double dt = world->dt();
-  const long long steps = HeadlessStepCount(options.duration_s, dt);
+  const long long steps = by_time ? kMaxHeadlessSteps : HeadlessStepCount(options.duration_s, dt);
   if (steps < 0) {
     throw std::invalid_argument(fmt::format("--duration {} s at dt = {} s: more than {} steps",
                                             options.duration_s, dt, kMaxHeadlessSteps));
@@ -335,9 +376,15 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
   const long long last_second_start = std::max(0LL, steps - std::llround(1.0 / dt));
   RunStatistics stats;
   const auto t0 = Clock::now();
-  for (long long i = 0; i < steps; ++i) {
+  for (long long i = 0; by_time ? world->time() < options.duration_s : i < steps; ++i) {
+    if (i == steps) {
+      result.failed = true;
+      spdlog::error("{}: error control took {} steps before t = {} s; stopping",
+                    world->scene().name, kMaxHeadlessSteps, options.duration_s);
+      break;
+    }
     if (options.teleop) ApplyTeleop(options, world);
-    if (!world->Step()) {
+    if (!world->Step(options.duration_s)) {
       result.failed = true;
       spdlog::error("{}: the run failed at step {} (t = {:.6f} s): {}", world->scene().name, i,
                     world->time(), world->failure());
@@ -345,7 +392,7 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
     }
     ++result.steps;
     if (!world->last_stats().converged) ++result.nonconverged_steps;
-    stats.Add(*world, i >= last_second_start);
+    stats.Add(*world, by_time ? world->time() > options.duration_s - 1.0 : i >= last_second_start);
     monitor->Observe(*world);
     if (options.teleop) {
       stats.max_tracking_error =

@@ -73,7 +73,7 @@ class FallingSphereMonitor : public GenericMonitor {
     const Eigen::Vector3d slip = v + w.cross(Eigen::Vector3d(0, 0, -radius_));
     const double slip_speed = slip.head<2>().norm();
     const bool touching = world.NetNormalForce(sphere_).norm() > 0;
-    if (touching && touchdown_time_ < 0) touchdown_time_ = world.time() - world.dt();
+    if (touching && touchdown_time_ < 0) touchdown_time_ = world.time() - world.last_stats().dt_s;
     if (touchdown_time_ >= 0 && roll_time_ < 0 && slip_speed < kRollingSlip) {
       roll_time_ = world.time();
     }
@@ -198,7 +198,7 @@ class SpringCylinderMonitor : public GenericMonitor {
     ++samples_;
     // Upward zero crossings, interpolated within the step.
     if (previous_x_ < 0 && x >= 0) {
-      const double crossing = world.time() - world.dt() * x / (x - previous_x_);
+      const double crossing = world.time() - world.last_stats().dt_s * x / (x - previous_x_);
       if (crossings_ == 0) first_crossing_ = crossing;
       last_crossing_ = crossing;
       ++crossings_;

@@ -26,8 +26,8 @@ struct TimeIntegration {
   // q = q0 + δt N(q0) (θ_q v + (1 − θ_q) v0), and of the step's end state where the non-contact
   // forces are evaluated (q^θ = θ_v q + (1 − θ_v) q0, v^θ = θ_v v + (1 − θ_v) v0). Each ∈ [0, 1].
   double theta_q = 1, theta_v = 0;
-  // kErrorControlled: the accuracy ε ∈ [1e-8, 1], a bound on the local error of each step's
-  // positions (metres and radians; §1.2).
+  // kErrorControlled: the accuracy ε ∈ [1e-8, 1], a bound on each step's local error estimate,
+  // max(‖Δq‖∞, δt_max ‖Δv‖∞) in metres and radians (§1.2).
   double accuracy = 1e-3;
   bool operator==(const TimeIntegration&) const = default;
 

@@ -33,7 +33,7 @@ void GeometryQuery::UpdateSpeedBounds(const WorldModel& model, const MultibodyDa
 
 void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, double t, double dt_s,
                         const WorldInputs& inputs, const ContactReachRule* rule,
-                        GeometryQueryResult* result) {
+                        GeometryQueryResult* result, bool swept_margin) {
   const std::vector<HydroelasticRepresentation>& hydroelastic = inputs.hydroelastic;
   const int ng = model.num_geometries();
   const double margin = model.scene().contact_margin_m;
@@ -44,7 +44,21 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
     result->geometry_poses[g] = model.BodyPose(geometry.scene_body, data, t) * geometry.spec->X_BG;
     aabbs_[g] = ComputeAabb(geometry.spec->shape, result->geometry_poses[g], margin);
   }
-  if (rule) UpdateSpeedBounds(model, data, t, dt_s);
+  if (rule || swept_margin) UpdateSpeedBounds(model, data, t, dt_s);
+  margin_.assign(ng, margin);
+  if (swept_margin) {
+    // Twice the distance at the speed bound: gravity and contact may speed a body up within
+    // the step, and the rule's floor speed covers a body at rest that is knocked.
+    constexpr double kSafety = 2.0;
+    const double floor_speed =
+        rule ? rule->floor_speed_m_per_s : ContactReachRule{}.floor_speed_m_per_s;
+    for (int g = 0; g < ng; ++g) {
+      const int body = model.geometry(g).scene_body;
+      if (!model.movable(body) && speed_bound_[g] == 0) continue;
+      margin_[g] = margin + kSafety * (speed_bound_[g] + floor_speed) * dt_s;
+      aabbs_[g] = ComputeAabb(model.geometry(g).spec->shape, result->geometry_poses[g], margin_[g]);
+    }
+  }
   broad_phase_.FindPairs(
       aabbs_, [&model](int i, int j) { return model.CanCollide(i, j); }, &candidate_pairs_);
   result->candidates.clear();
@@ -67,16 +81,15 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
     }
     pair_points_.clear();
     ComputeContactPoints(model.geometry(i).spec->shape, result->geometry_poses[i],
-                         model.geometry(j).spec->shape, result->geometry_poses[j], margin,
-                         &pair_points_);
+                         model.geometry(j).spec->shape, result->geometry_poses[j],
+                         margin_[i] + margin_[j] - margin, &pair_points_);
     if (!rule) {
       for (const ContactPoint& p : pair_points_) result->candidates.push_back({i, j, p});
       continue;
     }
     const ContactProperties pair = CombinePointContactProperties(
         model.geometry(i).spec->contact, model.geometry(j).spec->contact, inputs.contact_settings);
-    const double horizon =
-        ContactHorizon(inputs.contact_settings.approximation, pair, dt_s);
+    const double horizon = ContactHorizon(inputs.contact_settings.approximation, pair, dt_s);
     const double reach =
         rule->ReachDistance(horizon, pair.friction, speed_bound_[i] + speed_bound_[j]);
     for (const ContactPoint& p : pair_points_) {

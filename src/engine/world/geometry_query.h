@@ -48,9 +48,13 @@ class GeometryQuery {
   // Finds the contacts of the model's geometries at the bodies' current poses (dynamic bodies
   // from `data`, kinematic ones at time t), with the inputs' hydroelastic representations;
   // with `rule`, point contacts out of reach go to result->unreachable.
-  // dt_s is the step's size, which bounds the reach.
+  // dt_s is the step's size, which bounds the reach. With `swept_margin` (error control,
+  // docs/contact-model.md §1.2) each geometry's margin also covers twice the distance its speed
+  // bound moves it in the step, so that no point contact the step can reach is missed however
+  // large the step.
   void Run(const WorldModel& model, const MultibodyData& data, double t, double dt_s,
-           const WorldInputs& inputs, const ContactReachRule* rule, GeometryQueryResult* result);
+           const WorldInputs& inputs, const ContactReachRule* rule, GeometryQueryResult* result,
+           bool swept_margin = false);
 
  private:
   // Every point of geometry g moves at most this fast at the step's start [m/s].
@@ -61,6 +65,7 @@ class GeometryQuery {
 
   std::vector<Aabb> aabbs_;
   std::vector<double> speed_bound_;
+  std::vector<double> margin_;  // per geometry: the scene's, or swept (Run)
   std::vector<std::pair<int, int>> candidate_pairs_;
   BroadPhase broad_phase_;
   std::vector<ContactPoint> pair_points_;

@@ -79,8 +79,8 @@ bool World::StepFixed(double dt_s) {
 // docs/contact-model.md §1.2, one algorithm: step doubling after Kurtz & Castro's CENIC. An
 // attempt of size h takes a full step and two half steps from x0; the full step and the first
 // half step share x0's geometry query, the second half step has its own at x_{h/2}. The error
-// estimate is the positions' difference ‖q_full − q_halves‖∞ (m and rad); the halves' result
-// is the step's. A rejected attempt restores x0 and retries smaller on x0's query, which
+// estimate compares the full step's state with the halves' (StepError); the halves' result is
+// the step's. A rejected attempt restores x0 and retries smaller on x0's query, which
 // covers the smaller step (the reach shrinks with δt). The Newton tolerance follows the
 // accuracy: max(1e-3 ε, 1e-8), never looser than the fixed step's.
 bool World::StepErrorControlled(double end_time_s) {
@@ -103,7 +103,7 @@ bool World::StepErrorControlled(double end_time_s) {
   v_start_ = v_;
   t_start_ = time_;
   last_dt_start_s_ = last_dt_s_;
-  QueryGeometry(h, &geometry_query_, &query_);
+  QueryGeometry(h, &geometry_query_, &query_, /*swept_margin=*/true);
   double geometry_ms = stats_.geometry_ms, solve_ms = 0;
   int iterations = 0, solves = 0, rejected = 0;
   for (;;) {
@@ -172,7 +172,7 @@ bool World::TryDoubledStep(double h, double* error) {
   solves += stats_.num_solves;
   solve_ms += stats_.solve_ms;
   // The second half step from x_{h/2}, its own geometry, warm-started at the full step's v.
-  QueryGeometry(0.5 * h, &geometry_query_half_, &query_half_);
+  QueryGeometry(0.5 * h, &geometry_query_half_, &query_half_, /*swept_margin=*/true);
   if (!BuildAndSolve(0.5 * h, &query_half_, v_full_)) {
     return FailStep(DescribeSolverFailure(solver_stats_), v_);
   }
@@ -182,7 +182,7 @@ bool World::TryDoubledStep(double h, double* error) {
   stats_.iterations += iterations;
   stats_.num_solves += solves;
   stats_.solve_ms += solve_ms;
-  *error = PositionError(q_full_, q_next_);
+  *error = StepError();
   return true;
 }
 
@@ -194,10 +194,15 @@ void World::RestoreStepStart() {
   model_.multibody().UpdateKinematics(q_, v_, data_.get());
 }
 
-// Per scene body the largest difference of its coordinates (a robot link: its joint's); their
-// maximum is the step's estimate ‖q_full − q_halves‖∞ (docs/contact-model.md §1.2).
-double World::PositionError(const Eigen::VectorXd& q_full, const Eigen::VectorXd& q_halves) {
+// Per scene body the largest difference of its coordinates (a robot link: its joint's) between
+// the full step (q_full_, v_full_) and the halves' (q_next_, v_next_), velocities weighed by
+// δt_max (the position error they would make over the longest step); their maximum is the
+// step's estimate max(‖Δq‖∞, δt_max ‖Δv‖∞) (docs/contact-model.md §1.2: positions alone miss the
+// step that enters contact under Lagged, whose full and half steps end at the same place with
+// different velocities).
+double World::StepError() {
   const Multibody& mb = model_.multibody();
+  const double velocity_weight_s = inputs_.contact_settings.dt_s;  // δt_max
   position_error_by_body_.assign(model_.num_bodies(), 0.0);
   double error = 0;
   stats_.error_body = -1;
@@ -205,7 +210,11 @@ double World::PositionError(const Eigen::VectorXd& q_full, const Eigen::VectorXd
     const int m = model_.multibody_index(b);
     if (m < 0 || mb.joint_num_positions(m) == 0) continue;
     const int s = mb.position_start(m), n = mb.joint_num_positions(m);
-    const double e = (q_full.segment(s, n) - q_halves.segment(s, n)).cwiseAbs().maxCoeff();
+    const int sv = mb.velocity_start(m), nv = mb.joint_num_velocities(m);
+    const double e =
+        std::max((q_full_.segment(s, n) - q_next_.segment(s, n)).cwiseAbs().maxCoeff(),
+                 velocity_weight_s *
+                     (v_full_.segment(sv, nv) - v_next_.segment(sv, nv)).cwiseAbs().maxCoeff());
     position_error_by_body_[b] = e;
     // NaN compares false: a non-finite difference makes the whole estimate NaN.
     if (!(e <= error)) {
@@ -242,10 +251,11 @@ void World::SetStepSizeState(const StepSizeState& state) {
   next_dt_s_ = state.next_dt_s;
 }
 
-void World::QueryGeometry(double dt_s, GeometryQuery* geometry_query, GeometryQueryResult* query) {
+void World::QueryGeometry(double dt_s, GeometryQuery* geometry_query, GeometryQueryResult* query,
+                          bool swept_margin) {
   const ScopedTimer timer(&stats_.geometry_ms);
   geometry_query->Run(model_, *data_, time_, dt_s, inputs_, reach_rule_ ? &*reach_rule_ : nullptr,
-                      query);
+                      query, swept_margin);
 }
 
 // The problem of the step's candidates, solved; then the contacts left out as out of reach are

@@ -44,7 +44,7 @@ struct StepStats {
   double dt_s = 0;                 // the step's size (under error control the accepted one's)
   int free_motion_iterations = 0;  // the θ-method's Newton iterations (0: symplectic Euler)
   // Error control (docs/contact-model.md §1.2): the accepted step's error estimate
-  // ‖q − q̂‖∞ (m and rad), the scene body whose coordinates have it (−1: none), the attempts
+  // max(‖q − q̂‖∞, δt_max ‖v − v̂‖∞) (m and rad), the scene body that has it (−1: none), the attempts
   // rejected before it, and whether it was taken at the floor δt_min with its error above ε.
   double error_estimate = 0;
   int error_body = -1;
@@ -81,7 +81,8 @@ class World {
   StepSizeState step_size_state() const { return {last_dt_s_, next_dt_s_}; }
   // Throws std::invalid_argument on a negative or non-finite size.
   void SetStepSizeState(const StepSizeState& state);
-  // Per scene body, the last error-controlled step's estimate over its coordinates (m, rad;
+  // Per scene body, the last error-controlled step's estimate over its coordinates and
+  // δt_max-weighted velocities (m, rad;
   // zero for bodies that do not move, empty before such a step).
   const std::vector<double>& position_error_by_body() const { return position_error_by_body_; }
   // Why the last Step() failed, naming the first body whose state is not finite or beyond
@@ -190,8 +191,9 @@ class World {
   // at the second half step's start; *error their positions' difference. False on a failure.
   bool TryDoubledStep(double dt_s, double* error);
   void RestoreStepStart();
-  double PositionError(const Eigen::VectorXd& q_full, const Eigen::VectorXd& q_halves);
-  void QueryGeometry(double dt_s, GeometryQuery* geometry_query, GeometryQueryResult* query);
+  double StepError();
+  void QueryGeometry(double dt_s, GeometryQuery* geometry_query, GeometryQueryResult* query,
+                     bool swept_margin = false);
   // The problem of the step of dt_s from the state on the given candidates, solved from `guess`
   // into v_next_; also fills stats_ from the solver's.
   bool BuildAndSolve(double dt_s, GeometryQueryResult* query, const Eigen::VectorXd& guess);
