@@ -27,6 +27,13 @@ const char* DescribeSolverFailure(const ConvexSolverStats& s) {
   return "the solver returned a non-finite velocity";
 }
 
+// The approximations whose friction bound is the normal impulse of the step's start
+// (docs/contact-model.md §2.3).
+bool LagsTheNormalImpulse(ContactApproximation approximation) {
+  return approximation == ContactApproximation::kLagged ||
+         approximation == ContactApproximation::kRegularizedLagged;
+}
+
 }  // namespace
 
 World::World(const SceneSpec& scene) : World(std::make_shared<const SceneSpec>(scene)) {}
@@ -127,7 +134,9 @@ bool World::StepErrorControlled(double end_time_s) {
       time_ = cut_short ? end_time_s : t_start_ + h;
       std::swap(geometry_query_, geometry_query_half_);
       std::swap(query_, query_half_);
-      if (!cut_short) next_dt_s_ = decision.next_dt_s;
+      // After a rejection the next step does not grow (Hairer, Nørsett & Wanner I §II.4): the
+      // estimate just failed to predict this one.
+      if (!cut_short) next_dt_s_ = rejected > 0 ? std::min(decision.next_dt_s, h) : decision.next_dt_s;
       stats_.geometry_ms = geometry_ms;
       stats_.solve_ms = solve_ms;
       stats_.iterations = iterations;
@@ -216,6 +225,10 @@ double World::StepError() {
                  velocity_weight_s *
                      (v_full_.segment(sv, nv) - v_next_.segment(sv, nv)).cwiseAbs().maxCoeff());
     position_error_by_body_[b] = e;
+  }
+  if (LagsTheNormalImpulse(inputs_.contact_settings.approximation)) AddContactOnsetError();
+  for (int b = 0; b < model_.num_bodies(); ++b) {
+    const double e = position_error_by_body_[b];
     // NaN compares false: a non-finite difference makes the whole estimate NaN.
     if (!(e <= error)) {
       error = e;
@@ -223,6 +236,41 @@ double World::StepError() {
     }
   }
   return error;
+}
+
+// docs/contact-model.md §1.2: a Lagged contact that is open at the second half step's start has
+// no friction in that step (its friction bound is μ times the lagged normal impulse, zero), and
+// so has the full step from x0; when it closes within the half step, the three solves agree and
+// the friction the step lacks, μ γ_n, is invisible to step doubling. It is counted as the
+// tangential velocity error it makes at the contact point, at most μ γ_n (1/m + r²/I_min) on
+// each moving body (r from its centre of mass, I_min its least moment of inertia), weighed by
+// δt_max like the velocity differences.
+void World::AddContactOnsetError() {
+  const auto gamma = solver_.impulses();
+  const double velocity_weight_s = inputs_.contact_settings.dt_s;  // δt_max
+  for (size_t c = 0; c < query_half_.candidates.size(); ++c) {
+    const ContactCandidate& candidate = query_half_.candidates[c];
+    if (candidate.patch >= 0 || candidate.point.signed_distance_m < 0) continue;
+    const ConvexProblem::ConstraintEntry& e =
+        problem_builder_.problem().entry(problem_builder_.contact_constraint(static_cast<int>(c)));
+    const double missing_friction = problem_builder_.contact_pair(static_cast<int>(c)).friction *
+                                    std::max(gamma[e.row_start + 2], 0.0);
+    if (missing_friction == 0) continue;
+    for (const int g : {candidate.geometry_a, candidate.geometry_b}) {
+      const int b = model_.geometry(g).scene_body;
+      if (!model_.movable(b)) continue;
+      const SpatialInertiaSpec& inertia = scene().bodies[b].body.inertia;
+      const Eigen::Vector3d r_W = candidate.point.Midpoint() - BodyPose(b) * inertia.com_B;
+      const double least_moment =
+          Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(inertia.inertia_about_com_B,
+                                                         Eigen::EigenvaluesOnly)
+              .eigenvalues()[0];
+      const double inverse_mass =
+          1 / inertia.mass_kg + (least_moment > 0 ? r_W.squaredNorm() / least_moment : 0.0);
+      double& body_error = position_error_by_body_[b];
+      body_error = std::max(body_error, velocity_weight_s * missing_friction * inverse_mass);
+    }
+  }
 }
 
 bool World::IntegrateStepPositions(double dt_s) {

@@ -192,6 +192,7 @@ class World {
   bool TryDoubledStep(double dt_s, double* error);
   void RestoreStepStart();
   double StepError();
+  void AddContactOnsetError();
   void QueryGeometry(double dt_s, GeometryQuery* geometry_query, GeometryQueryResult* query,
                      bool swept_margin = false);
   // The problem of the step of dt_s from the state on the given candidates, solved from `guess`
