@@ -75,8 +75,9 @@ const SphereRun& SphereReference() {
 
 // The roll starts when the impact and the sliding have removed the slip: under Lagged the step
 // that enters contact has no friction (its normal impulse is lagged), and a fixed 10 ms step
-// rolls 12 ms late; at ε = 1e-3 the steps at the impact are small enough for the frictional
-// impact. The final speed is 5/7 U0 within the accuracy.
+// rolls 14 ms late; at ε = 1e-3 the steps at the impact (kept small by the onset term,
+// docs/contact-model.md §1.2) resolve the frictional impact. The final speed is 5/7 U0 within
+// the accuracy.
 TEST(ErrorControl, FallingSphereRollsOnTimeAtFiveSeventhsOfU0) {
   const SceneSpec scene = testing::LoadBuiltinScene("falling_sphere");
   const SphereRun& reference = SphereReference();
