@@ -145,7 +145,7 @@ SimRuntime::Impl::Impl(const SceneSpec& scene, double target_realtime_factor)
       timeline(*world, kTimelineDuration_s, kTimelineBudget_bytes) {
   peg_hole = FindPegHole(*world);
   slip_hand = DefaultSlipHand(world->scene());
-  timeline.LogSize(*world);
+  timeline.LogSize();
   SelectBody(DefaultPlotBody(scene));
   queue.reserve(64);
   drained.reserve(64);
@@ -184,7 +184,8 @@ void SimRuntime::Impl::Run() {
     }
     if (pacer.target_factor() > 0) {
       const Clock::time_point now = Clock::now();
-      const Clock::time_point due = pacer.NextStepDue(now, world->dt());
+      // Simulated time is paced, not steps: the next step's own size (docs/architecture.md §4).
+      const Clock::time_point due = pacer.NextStepDue(now, world->next_dt(), world->dt());
       if (now < due) {
         // A command arriving meanwhile is applied right away; the loop then asks again.
         cv.wait_until(lock, due, wake);
@@ -206,7 +207,6 @@ void SimRuntime::Impl::WakeUp() {
 
 void SimRuntime::Impl::DoStep() {
   const Clock::time_point start = Clock::now();
-  const double dt = world->dt();
   ApplyStepInputs();
   const bool ok = world->Step();
   teleop.MeasureGrip(*world);
@@ -225,7 +225,8 @@ void SimRuntime::Impl::DoStep() {
     return;
   }
   ++step_index;
-  pacer.StepTaken(dt, end);
+  timeline.Taken(*world);
+  pacer.StepTaken(world->last_stats().dt_s, end);
   slip_meter.Observe(*world);
   PushPlotSample(SecondsBetween(start, end) * 1e3);
   teleop.EndReplayIfDone(world->time());
@@ -416,7 +417,7 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
   timeline.Reallocate(*world);
   peg_hole = FindPegHole(*world);
   slip_hand = DefaultSlipHand(world->scene());
-  timeline.LogSize(*world);
+  timeline.LogSize();
   ++scene_generation;
   step_index = 0;
   ++run;
