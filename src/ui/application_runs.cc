@@ -127,7 +127,8 @@ void Application::Screenshot(int frames, const std::string& png_path) {
     // initial view), and shows the ghost (if any) at the same step.
     if (k == frames) {
       a.frame_next = true;
-      if (a.options.ghost && !WaitForGhost(*a.runtime, target)) {
+      if ((a.options.ghost || a.options.ghost_integrator) &&
+          !WaitForGhost(*a.runtime, *a.runtime->Latest())) {
         AddError("the ghost did not catch up with the main run for the screenshot", &a.ui);
       }
     }

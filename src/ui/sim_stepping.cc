@@ -50,12 +50,18 @@ void StepSimTo(SimRuntime& runtime, uint64_t step, const std::function<bool()>& 
   }
 }
 
-bool WaitForGhost(const SimRuntime& runtime, uint64_t step) {
-  const auto ghost_step = [&]() -> uint64_t {
-    const std::shared_ptr<const Snapshot> g = runtime.LatestGhost();
-    return g ? g->step_index : 0;
-  };
-  return WaitWithoutStall([&] { return ghost_step() >= step; }, ghost_step);
+bool WaitForGhost(const SimRuntime& runtime, const Snapshot& main) {
+  const double last_step_start_s = main.time_s - main.stats.dt_s;
+  const auto ghost = [&] { return runtime.LatestGhost(); };
+  return WaitWithoutStall(
+      [&] {
+        const std::shared_ptr<const Snapshot> g = ghost();
+        return g && g->time_s > last_step_start_s;
+      },
+      [&]() -> uint64_t {
+        const std::shared_ptr<const Snapshot> g = ghost();
+        return g ? g->step_index : 0;
+      });
 }
 
 }  // namespace contactlab

@@ -32,8 +32,9 @@ void PauseSim(SimRuntime& runtime);
 // when stop() holds (an error to show; the frame goes on); throws std::runtime_error when no
 // step came for kStallLimit_s.
 void StepSimTo(SimRuntime& runtime, uint64_t step, const std::function<bool()>& stop);
-// Until the ghost run has caught up with main step `step`; false when it took no step for
-// kStallLimit_s.
-bool WaitForGhost(const SimRuntime& runtime, uint64_t step);
+// Until the ghost run has taken every input the main run fed it up to `main` (its time past the
+// start of main's last step: under the same integrator, main's step; under another, as far as
+// it can go, docs/architecture.md §4, Ghost); false when it took no step for kStallLimit_s.
+bool WaitForGhost(const SimRuntime& runtime, const Snapshot& main);
 
 }  // namespace contactlab

@@ -259,6 +259,14 @@ void SimRuntime::Impl::PushPlotSample(double step_ms) {
   p.converged = world->last_stats().converged;
   p.run = run;
   p.step_index = step_index;
+  const StepStats& stats = world->last_stats();
+  const TimeIntegration& integrator = world->contact_settings().integrator;
+  p.dt_s = stats.dt_s;
+  p.error_controlled = integrator.scheme == TimeIntegration::Scheme::kErrorControlled;
+  p.error_estimate = stats.error_estimate;
+  p.accuracy = integrator.accuracy;
+  p.num_rejected = stats.num_rejected;
+  p.at_step_floor = stats.at_step_floor;
   p.grip_force_N = teleop.measured_grip_force_N();
   const int b = selected_body;
   if (b >= 0 && b < static_cast<int>(world->scene().bodies.size())) {

@@ -13,6 +13,7 @@
 #include "ui/panels/exports.h"
 #include "ui/panels/files_panel.h"
 #include "ui/panels/hydroelastic_panel.h"
+#include "ui/panels/integrator_panel.h"
 #include "ui/panels/recording_panel.h"
 #include "ui/panels/shortcuts.h"
 #include "ui/panels/slip_meter_panel.h"
@@ -225,6 +226,12 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("the peg's axis to the hole, the hole's rim, HUD");
   }
+  if (snapshot.contact_settings.integrator.scheme == TimeIntegration::Scheme::kErrorControlled) {
+    ImGui::Checkbox("step error", &l.step_error);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("bodies tinted red by their share of the step's error estimate");
+    }
+  }
   ImGui::Checkbox("contact points", &l.contact_points);
   ImGui::SameLine(200);
   ImGui::Checkbox("body frames", &l.body_frames);
@@ -392,7 +399,9 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
         HydroelasticPanel(snapshot, ui, actions);
       }
       if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) {
+        IntegratorRows(snapshot, ui, actions);
         SolverPanel(snapshot, ui);
+        StepSizeReadout(snapshot, ui);
       }
       if (ui->contacts.pinned.active) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
       // Always open while a contact is pinned: the panel follows the pin.
