@@ -120,8 +120,10 @@ void TimelinePanel(const Snapshot& snapshot, UiActions* actions) {
   ImGui::SetNextItemWidth(-1);
   if (ImGui::SliderFloat("##timeline", &shown, static_cast<float>(t.oldest_s),
                          static_cast<float>(t.newest_s), "t = %.3f s")) {
+    // The step ending nearest the time asked: half a step back, by the last step's own size
+    // (steps vary under error control, docs/contact-model.md §1.2).
     actions->commands.emplace_back(
-        command::ShowTime{static_cast<double>(shown) - 0.5 * snapshot.contact_settings.dt_s});
+        command::ShowTime{static_cast<double>(shown) - 0.5 * snapshot.stats.dt_s});
   }
   if (ImGui::ArrowButton("##back", ImGuiDir_Left)) {
     actions->commands.emplace_back(command::StepTimeline{-1});
