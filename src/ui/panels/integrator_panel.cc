@@ -5,6 +5,7 @@
 #include <array>
 #include <iterator>
 #include <string>
+#include <utility>
 
 #include "ui/panels/contact_model_panel.h"
 #include "ui/widgets/widgets.h"
@@ -50,8 +51,10 @@ int IntegratorIndex(const TimeIntegration& integration) {
     case TimeIntegration::Scheme::kTheta:
       break;
   }
-  if (integration == TimeIntegration::ImplicitEuler()) return 1;
-  if (integration == TimeIntegration::Midpoint()) return 2;
+  // By the weights alone: the accuracy set rides along unused (IntegratorChoice keeps it).
+  const auto weights = [](const TimeIntegration& t) { return std::pair(t.theta_q, t.theta_v); };
+  if (weights(integration) == weights(TimeIntegration::ImplicitEuler())) return 1;
+  if (weights(integration) == weights(TimeIntegration::Midpoint())) return 2;
   return kThetaIndex;
 }
 

@@ -187,9 +187,11 @@ void RenderQualityCombo(AutoQuality* q) {
 
 void SolverPanel(const Snapshot& snapshot, UiState* ui) {
   const StepStats& s = snapshot.stats;
-  ImGui::Text("model %s, dt %.3g s",
+  const bool error_controlled =
+      snapshot.contact_settings.integrator.scheme == TimeIntegration::Scheme::kErrorControlled;
+  ImGui::Text("model %s, %s %.3g s",
               ContactApproximationName(snapshot.contact_settings.approximation),
-              snapshot.contact_settings.dt_s);
+              error_controlled ? "dt_max" : "dt", snapshot.contact_settings.dt_s);
   ImGui::Text("iterations %d   residual %.2e", s.iterations, s.residual);
   ImGui::Text("step %.3f ms (geometry %.3f, solve %.3f)", s.total_ms, s.geometry_ms, s.solve_ms);
   ImGui::Text("contacts %d   constraints %d", s.num_contacts, s.num_constraints);
