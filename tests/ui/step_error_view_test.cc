@@ -1,7 +1,7 @@
 // Error control in the window (docs/contact-model.md §1.2, issue 37): a scene stepped under
 // error control draws the body that drove the step's error tinted towards kStepErrorColor
 // (RenderLayers::step_error); the same scene at a fixed step has no error and no tint. Stepped
-// frames: the steps follow the frames, never the wall clock.
+// frames: the simulated time follows the frames (StepSimToTime), never the wall clock.
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
@@ -56,6 +56,10 @@ TEST(StepErrorView, TheBodyThatDroveTheErrorIsTintedUnderErrorControlOnly) {
   {
     Application app(FallingSphere(TimeIntegration::ErrorControlled(1e-4)));
     app.Screenshot(6, error_png);  // 6 frames of 1/60 s, the last framed on the sphere
+    // Frames by simulated time, the steps' sizes varying: 0.1 s, within a step of δt_max past.
+    const FrameStats s = app.RunFrames(0);
+    EXPECT_GE(s.sim_time_s, 0.1 - 1e-9);
+    EXPECT_LT(s.sim_time_s, 0.1 + 5e-4);
   }
   {
     Application app(FallingSphere(TimeIntegration{}));
