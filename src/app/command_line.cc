@@ -30,7 +30,7 @@ namespace {
 // Options CLI11 parses into these first, to be checked and converted into CommandLine after
 // parsing (NaN: not given).
 struct RawOptions {
-  std::string model, ghost, window_size, integrator;
+  std::string model, ghost, window_size, integrator, ghost_integrator;
   double max_fps = NAN;
   int threads = 0;
   double dt = NAN, stiffness = NAN, hunt_crossley = NAN, relaxation = NAN, stiction = NAN,
@@ -47,6 +47,9 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--ghost", raw->ghost,
                   "GUI: a ghost run with this approximation from the start: "
                   "sap|lagged|similar|regularized_lagged");
+  app->add_option("--ghost-integrator", raw->ghost_integrator,
+                  "GUI: a ghost run under this integrator from the start: symplectic_euler|"
+                  "implicit_euler|midpoint|theta:TQ,TV|error_controlled");
   app->add_option("--dt", raw->dt, "time step [s]");
   app->add_option("--integrator", raw->integrator,
                   "time integration: symplectic_euler (default)|implicit_euler|midpoint|"
@@ -214,6 +217,26 @@ std::string TakeIntegrator(const CLI::App& app, const RawOptions& raw, ContactOv
   return "";
 }
 
+// --ghost-integrator: a name ParseTimeIntegration knows, with θ in range; GUI only.
+std::string CheckGhostIntegrator(const std::string& name, CommandLine* out) {
+  if (name.empty()) return "";
+  out->ghost_integrator = ParseTimeIntegration(name);
+  if (!out->ghost_integrator) {
+    return "--ghost-integrator must be symplectic_euler, implicit_euler, midpoint, "
+           "theta:TQ,TV or error_controlled, got '" +
+           name + "'";
+  }
+  try {
+    ValidateTimeIntegration(*out->ghost_integrator, "--ghost-integrator", "--ghost-integrator");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  if (out->headless) {
+    return "--ghost-integrator draws a ghost in the GUI; it can't be combined with --headless";
+  }
+  return "";
+}
+
 // Checks the parsed options and completes *out; the message for the first bad one, or "".
 std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine* out) {
   if (!raw.model.empty()) {
@@ -229,6 +252,9 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
     }
     if (out->headless)
       return "--ghost draws a ghost in the GUI; it can't be combined with --headless";
+  }
+  if (const std::string error = CheckGhostIntegrator(raw.ghost_integrator, out); !error.empty()) {
+    return error;
   }
   ContactOverrides& o = out->overrides;
   if (const std::string e = TakeIntegrator(app, raw, &o); !e.empty()) return e;

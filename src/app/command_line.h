@@ -18,6 +18,9 @@ struct CommandLine {
   std::string log_path, summary_path;
   std::string contact_log_path;               // --log-contacts
   std::optional<ContactApproximation> ghost;  // --ghost (GUI): a ghost run from the start
+  // --ghost-integrator (GUI): a ghost run from the start under this integrator (with --ghost's
+  // approximation, else the main run's).
+  std::optional<TimeIntegration> ghost_integrator;
   std::optional<double> realtime_factor;
   // --circle-frequency HZ: the frequency of the scene's teleop circle (a scene without one is
   // bad input: app/teleop/teleop_program.h).

@@ -195,7 +195,7 @@ void ButtonMotion::Rebase() {
 }
 
 void ButtonMotion::Poll(double t_sim_s, double now_s, Eigen::Vector3d* linear,
-                        Eigen::Vector3d* angular) {
+                        Eigen::Vector3d* angular, double coming_step_s) {
   if (polled_ && t_sim_s < last_poll_sim_s_) Restart();
   if (!polled_) {  // the first poll anchors the simulated time; nothing was commanded before
     RecordPoll(t_sim_s, now_s);
@@ -211,6 +211,9 @@ void ButtonMotion::Poll(double t_sim_s, double now_s, Eigen::Vector3d* linear,
   if (step_s > 0) last_step_s_ = step_s;
   for (int group : {kLinear, kAngular}) executed_[group] += output_[group] * last_step_s_;
   RecordPoll(t_sim_s, now_s);
+  const bool other_size =
+      coming_step_s > 0 && std::abs(coming_step_s - last_step_s_) > 1e-9 * coming_step_s;
+  const double coming_s = other_size ? coming_step_s : last_step_s_;
   for (int group : {kLinear, kAngular}) {
     const Eigen::Vector3d gap = budget(group) - executed_[group];
     const double rate = std::min(kCatchUpFactor * Speed(group), limit_[group]);
@@ -220,7 +223,7 @@ void ButtonMotion::Poll(double t_sim_s, double now_s, Eigen::Vector3d* linear,
       out.setZero();
       continue;
     }
-    out = gap / last_step_s_;
+    out = gap / coming_s;
     if (out.norm() > rate) out *= rate / out.norm();
   }
   Rebase();

@@ -77,8 +77,13 @@ class ButtonMotion {
   // ---- The sim thread, before a step at simulated time t_sim_s, now_s on the event clock: the
   // velocities that execute the budget (linear m/s, angular rad/s, in the buttons' axes). The
   // step before is taken to have lasted t_sim_s minus the last poll's time, and the coming one
-  // as long. A poll at an earlier time than the last (a reset, a new scene) restarts.
-  void Poll(double t_sim_s, double now_s, Eigen::Vector3d* linear, Eigen::Vector3d* angular);
+  // `coming_step_s` (its planned size, InputDevice::PollStep) when given and more than a
+  // rounding away from that, else as long: error control's steps vary (docs/contact-model.md
+  // §1.2), and a step five times the last must not execute five times the gap; a fixed step
+  // keeps the arithmetic it always had. A poll at an earlier time than the last (a reset, a new
+  // scene) restarts.
+  void Poll(double t_sim_s, double now_s, Eigen::Vector3d* linear, Eigen::Vector3d* angular,
+            double coming_step_s = 0);
   // The displacement not yet executed is dropped (reset, new scene, a replay's end: the arm's
   // targets are set anew); held buttons go on from here, and the next poll anchors.
   void Restart();

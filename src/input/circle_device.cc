@@ -37,20 +37,35 @@ void CircleDevice::Restart() {
   integrated_offset_.setZero();
 }
 
-TeleopCommand CircleDevice::Poll(double t) {
+// The last step ended at t, before its planned end: its phase and p̂ go back by the rest.
+void CircleDevice::TakeBackOvershoot(double t) {
+  const double planned_end = last_t_ + last_h_;
+  if (!(t > last_t_ && t < planned_end)) return;
+  phase_rad_ -= last_rate_rad_per_s_ *
+                (RampedTime(planned_end - start_t_, ramp_s_) - RampedTime(t - start_t_, ramp_s_));
+  integrated_offset_ -= (planned_end - t) * last_linear_;
+}
+
+TeleopCommand CircleDevice::PollStep(double t, double h) {
   if (t < last_t_) Restart();  // the world was reset
-  if (last_t_ == -1e300 || t < last_t_) start_t_ = t;
+  if (last_t_ == -1e300 || t < last_t_) {
+    start_t_ = t;
+  } else {
+    TakeBackOvershoot(t);
+  }
   last_t_ = t;
-  // The phase advances over the step [t, t + δt] at the ramped rate 2πf·min(1, s/T).
+  last_h_ = h;
+  // The phase advances over the step [t, t + h] at the ramped rate 2πf·min(1, s/T).
   const double s = t - start_t_;
-  phase_rad_ += 2 * std::numbers::pi * frequency_Hz() *
-                (RampedTime(s + dt_s_, ramp_s_) - RampedTime(s, ramp_s_));
+  last_rate_rad_per_s_ = 2 * std::numbers::pi * frequency_Hz();
+  phase_rad_ += last_rate_rad_per_s_ * (RampedTime(s + h, ramp_s_) - RampedTime(s, ramp_s_));
   TeleopCommand c;
   c.t = t;
   c.frame = CommandFrame::kWorld;
   c.grip = 1.0;
-  c.linear_m_per_s = (Offset(phase_rad_) - integrated_offset_) / dt_s_;
-  integrated_offset_ += dt_s_ * c.linear_m_per_s;  // as the controller integrates it
+  c.linear_m_per_s = (Offset(phase_rad_) - integrated_offset_) / h;
+  integrated_offset_ += h * c.linear_m_per_s;  // as the controller integrates it
+  last_linear_ = c.linear_m_per_s;
   return c;
 }
 

@@ -19,17 +19,23 @@ namespace contactlab {
 // during the ramp (half a turn), then θ grows at 2πf. The frequency is a live setting
 // (SetFrequency, any thread): the phase keeps its value and turns on at the new rate.
 //
-// Each Poll(t), one step of δt before the step's end t + δt, returns the world-frame twist
-// v = (p(θ(t + δt)) − p̂)/δt, where p̂ is the target the controller has integrated so far
-// (p̂ += δt·v, the same arithmetic as TeleopController::IntegrateTargetPose, replayed here):
-// the integrated target lands on the circle at every step's end, with no drift from rounding.
-// The grip is 1 (closed: the scene's object stays held). Polled at an earlier time than before
-// (the world was reset), the circle starts over.
+// Each PollStep(t, h), for the step [t, t + h] (h: its planned size, World::next_dt), returns
+// the world-frame twist v = (p(θ(t + h)) − p̂)/h, where p̂ is the target the controller has
+// integrated so far (p̂ += h·v, the arithmetic of TeleopController::IntegrateTargetPose,
+// replayed here): the integrated target lands on the circle at every step's end, with no drift
+// from rounding. A step that ended before its planned end (error control's rejections,
+// docs/contact-model.md §1.2) is taken back to its actual end, as the controller takes it back
+// (TeleopController::TakeBackOvershoot): phase and p̂ are those of the time actually stepped.
+// Poll(t) is PollStep(t, dt_s) with the constructor's fixed step. The grip is 1 (closed: the
+// scene's object stays held). Polled at an earlier time than before (the world was reset), the
+// circle starts over.
 class CircleDevice : public InputDevice {
  public:
+  // `dt_s`: the step Poll(t) assumes (a fixed step); PollStep is told each step's.
   CircleDevice(double radius_m, double frequency_Hz, double dt_s);
 
-  TeleopCommand Poll(double t) override;
+  TeleopCommand Poll(double t) override { return PollStep(t, dt_s_); }
+  TeleopCommand PollStep(double t, double h) override;
   std::string Status() const override;
   std::string Name() const override { return "circle"; }
   bool IsLive() const override { return false; }  // a program: reproduced exactly
@@ -41,11 +47,15 @@ class CircleDevice : public InputDevice {
 
  private:
   void Restart();
+  void TakeBackOvershoot(double t);
   Eigen::Vector3d Offset(double phase_rad) const;  // p(θ) − p0
   double radius_m_, dt_s_, ramp_s_;
   std::atomic<double> frequency_Hz_;
   double phase_rad_ = 0;  // θ at the end of the last polled step
   double last_t_ = -1e300;
+  // The last polled step: its planned size, the rate its phase turned at (2πf) and its twist.
+  double last_h_ = 0, last_rate_rad_per_s_ = 0;
+  Eigen::Vector3d last_linear_ = Eigen::Vector3d::Zero();
   double start_t_ = 0;  // the time of the first poll (after a restart)
   Eigen::Vector3d integrated_offset_ = Eigen::Vector3d::Zero();  // p̂ − p0
 };

@@ -74,7 +74,7 @@ void GamepadDevice::SetSpeedLimits(double linear_m_per_s, double angular_rad_per
   bumpers_.SetSpeedLimits(linear_m_per_s, angular_rad_per_s);
 }
 
-TeleopCommand GamepadDevice::Poll(double t) {
+TeleopCommand GamepadDevice::PollStep(double t, double h) {
   std::lock_guard lock(mutex_);
   TeleopCommand c;
   c.t = t;
@@ -82,7 +82,7 @@ TeleopCommand GamepadDevice::Poll(double t) {
   c.grip = grip_;
   GamepadToTwist(state_, config_, &c);
   Eigen::Vector3d linear, angular;
-  bumpers_.Poll(t, config_.clock(), &linear, &angular);
+  bumpers_.Poll(t, config_.clock(), &linear, &angular, h);
   c.linear_m_per_s += linear;
   return c;
 }

@@ -35,7 +35,9 @@ class GamepadDevice : public InputDevice {
   // The speeds the commands are clamped to downstream (ButtonMotion::SetSpeedLimits).
   void SetSpeedLimits(double linear_m_per_s, double angular_rad_per_s);
 
-  TeleopCommand Poll(double t) override;
+  TeleopCommand Poll(double t) override { return PollStep(t, 0); }
+  // The shoulder buttons' motion over the step [t, t + h] (ButtonMotion::Poll's coming step).
+  TeleopCommand PollStep(double t, double h) override;
   std::string Status() const override;  // "gamepad: NAME" or kNoGamepadStatus
   std::string Name() const override { return "gamepad"; }
   bool Connected() const override;

@@ -15,6 +15,14 @@ class InputDevice {
   // events are pending and otherwise hold their last state. Called from one thread (the one
   // that steps the simulation); devices fed from another thread (keyboard) lock internally.
   virtual TeleopCommand Poll(double t) = 0;
+  // The command for the step [t, t + h], h its planned size (World::next_dt: δt, or error
+  // control's proposal; docs/contact-model.md §1.2). A device whose command depends on the
+  // step's length (a program aiming at a path's point at the step's end: CircleDevice)
+  // overrides it; for the others the command is a function of t alone.
+  virtual TeleopCommand PollStep(double t, double h) {
+    static_cast<void>(h);
+    return Poll(t);
+  }
 
   // One line for the status bar / log, e.g. "space mouse connected" or
   // "no space mouse daemon (spacenavd) found".

@@ -170,13 +170,13 @@ void KeyboardDevice::SetSpeedLimits(double linear_m_per_s, double angular_rad_pe
   motion_.SetSpeedLimits(linear_m_per_s, angular_rad_per_s);
 }
 
-TeleopCommand KeyboardDevice::Poll(double t) {
+TeleopCommand KeyboardDevice::PollStep(double t, double h) {
   std::lock_guard lock(mutex_);
   TeleopCommand c;
   c.t = t;
   c.frame = config_.frame;
   c.grip = grip_;
-  motion_.Poll(t, config_.clock(), &c.linear_m_per_s, &c.angular_rad_per_s);
+  motion_.Poll(t, config_.clock(), &c.linear_m_per_s, &c.angular_rad_per_s, h);
   return c;
 }
 

@@ -100,7 +100,9 @@ class KeyboardDevice : public InputDevice {
   // The speeds the commands are clamped to downstream (ButtonMotion::SetSpeedLimits).
   void SetSpeedLimits(double linear_m_per_s, double angular_rad_per_s);
 
-  TeleopCommand Poll(double t) override;
+  TeleopCommand Poll(double t) override { return PollStep(t, 0); }
+  // The keys' motion over the step [t, t + h] (ButtonMotion::Poll's coming step).
+  TeleopCommand PollStep(double t, double h) override;
   std::string Status() const override;
   std::string Name() const override { return "keyboard"; }
 

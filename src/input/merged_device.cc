@@ -5,11 +5,11 @@ namespace contactlab {
 MergedInputDevice::MergedInputDevice(std::vector<std::shared_ptr<InputDevice>> sources)
     : sources_(std::move(sources)), last_grip_(sources_.size(), 0.0) {}
 
-TeleopCommand MergedInputDevice::Poll(double t) {
+TeleopCommand MergedInputDevice::PollStep(double t, double h) {
   TeleopCommand out;
   out.t = t;
   for (size_t i = 0; i < sources_.size(); ++i) {
-    const TeleopCommand c = sources_[i]->Poll(t);
+    const TeleopCommand c = h > 0 ? sources_[i]->PollStep(t, h) : sources_[i]->Poll(t);
     if (i == 0) out.frame = c.frame;
     out.linear_m_per_s += c.linear_m_per_s;
     out.angular_rad_per_s += c.angular_rad_per_s;

@@ -17,7 +17,9 @@ class MergedInputDevice : public InputDevice {
  public:
   explicit MergedInputDevice(std::vector<std::shared_ptr<InputDevice>> sources);
 
-  TeleopCommand Poll(double t) override;
+  TeleopCommand Poll(double t) override { return PollStep(t, 0); }
+  // Each source polled for the step [t, t + h] (h = 0: Poll(t)).
+  TeleopCommand PollStep(double t, double h) override;
   std::string Status() const override;  // the sources' statuses joined with " | "
   std::string Name() const override;    // the sources' names joined with "+"
   bool Connected() const override;      // every source is

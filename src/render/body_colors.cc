@@ -1,6 +1,9 @@
 #include "render/body_colors.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "render/palette.h"
 
 namespace contactlab {
 namespace {
@@ -36,5 +39,10 @@ Rgb8 BodyColor(int scene_body_index, SceneBody::Kind kind) {
 }
 
 Rgb8 GroundColor() { return Rgb8{196, 194, 188}; }
+
+Eigen::Vector3f StepErrorTint(const Eigen::Vector3f& base, float share) {
+  const float s = std::clamp(share, 0.0f, 1.0f);
+  return base + s * (ToFloat(kStepErrorColor) - base);
+}
 
 }  // namespace contactlab

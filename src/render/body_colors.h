@@ -10,5 +10,8 @@ namespace contactlab {
 
 Rgb8 BodyColor(int scene_body_index, SceneBody::Kind kind);
 Rgb8 GroundColor();
+// Error control (RenderLayers::step_error): `base` (sRGB 0–1) blended towards kStepErrorColor
+// by `share` ∈ [0, 1], the body's part of the step's largest error estimate.
+Eigen::Vector3f StepErrorTint(const Eigen::Vector3f& base, float share);
 
 }  // namespace contactlab

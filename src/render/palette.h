@@ -20,5 +20,6 @@ inline constexpr Rgb8 kPerturbationColor{230, 60, 230};  // the mouse spring
 inline constexpr Rgb8 kHoleOutlineColor{255, 235, 40};   // alignment: the hole's rim
 inline constexpr Rgb8 kAlignedColor{60, 230, 90};        // the peg's axis lands in the hole
 inline constexpr Rgb8 kMisalignedColor{255, 120, 40};    // ... or outside it
+inline constexpr Rgb8 kStepErrorColor{235, 20, 40};      // error control: the error's bodies
 
 }  // namespace contactlab

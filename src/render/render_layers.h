@@ -71,6 +71,10 @@ struct RenderLayers {
   // top, its landing point (kAlignedColor inside the hole, kMisalignedColor outside) and the
   // hole's outline (kHoleOutlineColor).
   bool alignment = true;
+  // Error control (docs/contact-model.md §1.2): each body tinted towards kStepErrorColor by its
+  // share of the last step's error estimate (Snapshot::position_error_by_body over its
+  // largest): the bodies that drove the step size stand out.
+  bool step_error = true;
   // The ghost run's dynamic bodies (Render's `ghost`), see-through in kGhostColor.
   bool ghost = true;
   float ghost_alpha = 0.4f;

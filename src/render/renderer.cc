@@ -340,9 +340,10 @@ struct Renderer::Impl {
     GLint target_framebuffer = 0;  // bound on entry; the main pass draws into it again
     // Hydroelastic patches are drawn: their bodies mark the stencil (ClassifyGeometries).
     bool patches = false;
-    int stencil_mark = 0;     // glStencilFunc's reference value in force
-    bool shadows = false;     // the shadow map holds this frame's casters (ShadowPass)
-    float normal_offset = 0;  // shadow lookups start this far out along the normal [m]
+    int stencil_mark = 0;       // glStencilFunc's reference value in force
+    bool shadows = false;       // the shadow map holds this frame's casters (ShadowPass)
+    float normal_offset = 0;    // shadow lookups start this far out along the normal [m]
+    double max_body_error = 0;  // the largest of position_error_by_body (step_error layer)
   };
 
   // Render and RenderInset: viewport = {x, y, width, height}; inset: scissored to it.
@@ -384,6 +385,7 @@ struct Renderer::Impl {
   bool ReplacedByVisuals(const Frame& f, int g) const;
   // Sets the stencil value the next lit draws write (with patches on; see Frame::patches).
   void MarkStencil(Frame* f, int mark) const;
+  Eigen::Vector3f BodyAlbedo(const Frame& f, int b, const Eigen::Vector3f& color) const;
   // Geometry g with the lit program, in its body's colour.
   void DrawLitGeometry(Frame* f, int g) const;
 };
@@ -546,6 +548,7 @@ Renderer::Impl::Frame Renderer::Impl::BeginFrame(const Snapshot& snapshot, const
   f.ng = NumGeometries(snapshot);
   f.nb = static_cast<int>(std::min(snapshot.body_poses.size(), body_colors.size()));
   f.nb_poses = static_cast<int>(snapshot.body_poses.size());
+  for (double e : snapshot.position_error_by_body) f.max_body_error = std::max(f.max_body_error, e);
 
   const Camera camera = CameraAsDrawn(camera_in, snapshot);
   f.camera_target = camera.target;
@@ -770,7 +773,9 @@ void Renderer::Impl::DrawOpaqueBodies(Frame* f) {
       const Eigen::Isometry3d X_WV = snapshot.body_poses[v.body] * v.X_BV;
       ShaderProgram::Set(lit_loc.model, ToMatrix(X_WV));
       ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WV.linear().cast<float>()));
-      ShaderProgram::Set(lit_loc.albedo, LinearAlbedo(v.color ? *v.color : body_colors[v.body]));
+      ShaderProgram::Set(
+          lit_loc.albedo,
+          LinearAlbedo(BodyAlbedo(*f, v.body, v.color ? *v.color : body_colors[v.body])));
       v.mesh->Draw();
     }
   }
@@ -1065,6 +1070,18 @@ bool Renderer::Impl::ReplacedByVisuals(const Frame& f, int g) const {
          body_has_visuals[b];
 }
 
+// A body's colour, tinted by its share of the step's error under error control
+// (RenderLayers::step_error, docs/contact-model.md §1.2).
+Eigen::Vector3f Renderer::Impl::BodyAlbedo(const Frame& f, int b,
+                                           const Eigen::Vector3f& color) const {
+  const std::vector<double>& errors = f.snapshot.position_error_by_body;
+  if (!f.layers.step_error || !(f.max_body_error > 0) || b < 0 ||
+      b >= static_cast<int>(errors.size())) {
+    return color;
+  }
+  return StepErrorTint(color, static_cast<float>(errors[b] / f.max_body_error));
+}
+
 void Renderer::Impl::MarkStencil(Frame* f, int mark) const {
   // Only when it changes: most consecutive draws carry the same mark.
   if (f->patches && mark != f->stencil_mark) glStencilFunc(GL_ALWAYS, mark, 0xFF);
@@ -1079,7 +1096,7 @@ void Renderer::Impl::DrawLitGeometry(Frame* f, int g) const {
   const Eigen::Isometry3d& X_WG = f->snapshot.geometry_poses[g];
   ShaderProgram::Set(lit_loc.model, ToMatrix(X_WG));
   ShaderProgram::Set(lit_loc.normal_matrix, Eigen::Matrix3f(X_WG.linear().cast<float>()));
-  ShaderProgram::Set(lit_loc.albedo, LinearAlbedo(color));
+  ShaderProgram::Set(lit_loc.albedo, LinearAlbedo(BodyAlbedo(*f, b, color)));
   MarkStencil(f, patch_geometry[g]);
   MeshFor(g, PixelSize(X_WG.translation().cast<float>())).Draw();
 }

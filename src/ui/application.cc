@@ -138,10 +138,15 @@ void Application::Impl::InitUiState() {
 void Application::Impl::StartSim() {
   ConnectInputDevices(options, runtime.get());
   runtime->Post(command::Pause{});
-  if (options.ghost) {
+  if (options.ghost || options.ghost_integrator) {
     command::StartGhost ghost_start;
-    ghost_start.overrides.approximation = *options.ghost;
-    ghost_start.label = ContactApproximationName(*options.ghost);
+    ghost_start.overrides.approximation = options.ghost;
+    ghost_start.overrides.integrator = options.ghost_integrator;
+    if (options.ghost) ghost_start.label = ContactApproximationName(*options.ghost);
+    if (options.ghost_integrator) {
+      ghost_start.label +=
+          (options.ghost ? " " : "") + TimeIntegrationName(*options.ghost_integrator);
+    }
     runtime->Post(std::move(ghost_start));
   }
   runtime->Start();
@@ -265,6 +270,7 @@ std::shared_ptr<const Snapshot> Application::Impl::TakeSimOutput() {
   WatchRecording(snapshot->recording, &ui.recording, &ui.files.toasts);
   scenes.CheckLoad(processed, &ui);
   plot_feed.AppendMain(samples, snapshot->ghost.active);
+  PlotFeed::AppendStepSizes(samples, &ui.step_sizes);
   CountConvergence(samples, &ui);
   samples.clear();
   TakeGhostOutput();
@@ -291,6 +297,7 @@ void Application::Impl::OnNewScene(const Snapshot& snapshot) {
     runtime->Post(std::move(*select));
   }
   plot_feed.StartRun(snapshot.run);
+  ui.step_sizes.Clear();
   window->SetTitle("contactlab - " + ui.current_scene);
 }
 

@@ -78,8 +78,10 @@ struct ApplicationOptions {
   // The main camera at start (--camera): a camera of the scene, "free" (the orbit camera), or
   // "" (the scene's default: `task` if it has one). Checked with CheckCameraName.
   std::string camera;
-  // A ghost run with this approximation from the start (--ghost); unset: none.
+  // A ghost run from the start with this approximation (--ghost) and/or this integrator
+  // (--ghost-integrator); neither: none.
   std::optional<ContactApproximation> ghost;
+  std::optional<TimeIntegration> ghost_integrator;
   // Where the files saved without a path go (--output-dir; io/output_folder.h); "": the folder
   // chosen in the window (saved settings), else DefaultOutputDirectory().
   std::string output_dir;

@@ -130,6 +130,10 @@ struct Application::Impl {
   void EnterStepping();
   // Until the paused sim thread has published step `step`; an error cuts it short (shown).
   void StepSimTo(uint64_t step);
+  // To frame k (1-based) of a stepped run from `first`, frames `frame_period_s` apart: the
+  // steps it shows at a fixed step (StepsAfterFrames), its simulated time under error control
+  // (StepSimToTime: the steps vary).
+  void StepSimToFrame(const Snapshot& first, int k, double frame_period_s);
   // One frame of a run, measured; the run's statistics at its end.
   void MeasuredFrame(GuiRunStats* stats);
   FrameStats Finish(const GuiRunStats& stats) const;

@@ -46,6 +46,20 @@ void Application::Impl::StepSimTo(uint64_t step) {
   });
 }
 
+void Application::Impl::StepSimToFrame(const Snapshot& first, int k, double frame_period_s) {
+  const ContactSettings& settings = first.contact_settings;
+  const double factor = std::max(options.realtime_factor, 0.0);
+  if (settings.integrator.scheme == TimeIntegration::Scheme::kErrorControlled) {
+    contactlab::StepSimToTime(*runtime, first.time_s + k * frame_period_s * factor, [&] {
+      for (std::string& e : runtime->TakeErrors()) AddError(e, &ui);
+      return !ui.errors.empty();
+    });
+    return;
+  }
+  StepSimTo(first.step_index +
+            StepsAfterFrames(k, StepsPerFrame(frame_period_s, factor, settings.dt_s)));
+}
+
 void Application::Impl::MeasuredFrame(GuiRunStats* stats) {
   const Clock::time_point start = Clock::now();
   Frame(nullptr);
@@ -93,12 +107,10 @@ FrameStats Application::RunSteppedFrames(int n, double frame_period_s) {
   a.EnterStepping();
   const std::shared_ptr<const Snapshot> first = a.runtime->Latest();
   GuiRunStats stats(Clock::now(), first->step_index);
-  const double steps_per_frame =
-      StepsPerFrame(frame_period_s, a.options.realtime_factor, first->contact_settings.dt_s);
   const auto period =
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(frame_period_s));
   for (int frames = 0; frames < n && !a.quit; ++frames) {
-    a.StepSimTo(first->step_index + StepsAfterFrames(frames + 1, steps_per_frame));
+    a.StepSimToFrame(*first, frames + 1, frame_period_s);
     a.pacing.Advance(period);
     a.MeasuredFrame(&stats);
   }
@@ -116,18 +128,16 @@ void Application::Screenshot(int frames, const std::string& png_path) {
   // every step.
   a.started = true;
   const std::shared_ptr<const Snapshot> first = a.runtime->Latest();
-  const double steps_per_frame = StepsPerFrame(kScreenshotFramePeriod_s, a.options.realtime_factor,
-                                               first->contact_settings.dt_s);
   Impl::FrameCapture capture;
   frames = std::max(frames, 1);
   for (int k = 1; k <= frames; ++k) {
-    const uint64_t target = first->step_index + StepsAfterFrames(k, steps_per_frame);
-    a.StepSimTo(target);
+    a.StepSimToFrame(*first, k, kScreenshotFramePeriod_s);
     // The last frame is framed on the bodies where they are then (fast ones may have left the
     // initial view), and shows the ghost (if any) at the same step.
     if (k == frames) {
       a.frame_next = true;
-      if (a.options.ghost && !WaitForGhost(*a.runtime, target)) {
+      if ((a.options.ghost || a.options.ghost_integrator) &&
+          !WaitForGhost(*a.runtime, *a.runtime->Latest())) {
         AddError("the ghost did not catch up with the main run for the screenshot", &a.ui);
       }
     }

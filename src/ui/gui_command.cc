@@ -43,6 +43,7 @@ void SetWindowAndInput(const CommandLine& cl, ApplicationOptions* options) {
   options->scene_name = cl.scene;
   options->realtime_factor = cl.realtime_factor.value_or(1.0);
   options->ghost = cl.ghost;
+  options->ghost_integrator = cl.ghost_integrator;
   SetWindowSize(cl, screenshot, options);
   // The interactive GUI remembers its window, layers and camera; screenshots and timed runs
   // stay reproducible.

@@ -1,6 +1,8 @@
 #include "ui/plot_feed.h"
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
 
 #include "ui/panels/inspect_panels.h"
 #include "ui/panels/slip_meter_panel.h"
@@ -32,18 +34,51 @@ void PlotFeed::AppendMain(const std::vector<PlotSample>& samples, bool ghost_act
 }
 
 void PlotFeed::AppendGhost(const std::vector<GhostSample>& samples, PlotData* ghost_plots) {
+  while (!ghost_waiting_.empty() && Pair(ghost_waiting_.front(), ghost_plots)) {
+    ghost_waiting_.pop_front();
+  }
   for (const GhostSample& g : samples) {
-    while (!waiting_.empty() && waiting_.front().step_index < g.step_index) waiting_.pop_front();
-    if (waiting_.empty() || waiting_.front().step_index != g.step_index) continue;
-    const PlotSample& m = waiting_.front();
-    const Eigen::Vector3d dp(g.body_position_W[0] - m.body_position_W[0],
-                             g.body_position_W[1] - m.body_position_W[1],
-                             g.body_position_W[2] - m.body_position_W[2]);
-    const double row[kNumGhostSeries] = {dp.norm(), g.normal_force_N - m.normal_force_N,
-                                         g.slip_speed_m_per_s - m.slip_speed_m_per_s};
-    ghost_plots->Append(g.time_s, row);
+    if (!ghost_waiting_.empty() || !Pair(g, ghost_plots)) ghost_waiting_.push_back(g);
   }
   while (waiting_.size() > kMaxWaiting) waiting_.pop_front();
+  while (ghost_waiting_.size() > kMaxWaiting) ghost_waiting_.pop_front();
+}
+
+void PlotFeed::AppendStepSizes(const std::vector<PlotSample>& samples, StepSizeHistory* history) {
+  for (const PlotSample& s : samples) {
+    ++history->accepted;
+    history->rejected += static_cast<uint64_t>(s.num_rejected);
+    if (s.at_step_floor) ++history->at_floor;
+    // A zero error (a body at rest) sits at the bottom of the plot, 1e-12.
+    const double row[kNumStepSizeSeries] = {
+        std::log10(s.dt_s),
+        s.error_controlled ? std::log10(std::max(s.error_estimate, 1e-12)) : NAN,
+        s.error_controlled ? std::log10(s.accuracy) : NAN};
+    history->plots.Append(s.time_s, row);
+  }
+}
+
+bool PlotFeed::Pair(const GhostSample& g, PlotData* ghost_plots) {
+  while (waiting_.size() >= 2 && waiting_[1].time_s <= g.time_s) waiting_.pop_front();
+  if (waiting_.empty() || waiting_.front().time_s > g.time_s) return true;  // gone: no row
+  const PlotSample& m0 = waiting_.front();
+  double s = 0;  // the main run at g's time: m0 + s (m1 − m0)
+  const PlotSample* m1 = &m0;
+  if (m0.time_s < g.time_s) {
+    if (waiting_.size() < 2) return false;  // ahead of the main run: wait for it
+    m1 = &waiting_[1];
+    s = (g.time_s - m0.time_s) / (m1->time_s - m0.time_s);
+  }
+  const auto lerp = [s](double a, double b) { return a + s * (b - a); };
+  const Eigen::Vector3d dp(
+      g.body_position_W[0] - lerp(m0.body_position_W[0], m1->body_position_W[0]),
+      g.body_position_W[1] - lerp(m0.body_position_W[1], m1->body_position_W[1]),
+      g.body_position_W[2] - lerp(m0.body_position_W[2], m1->body_position_W[2]));
+  const double row[kNumGhostSeries] = {
+      dp.norm(), g.normal_force_N - lerp(m0.normal_force_N, m1->normal_force_N),
+      g.slip_speed_m_per_s - lerp(m0.slip_speed_m_per_s, m1->slip_speed_m_per_s)};
+  ghost_plots->Append(g.time_s, row);
+  return true;
 }
 
 }  // namespace contactlab

@@ -1,7 +1,10 @@
 // The sim thread's per-step samples into the plots: the main run's PlotSamples as the plots
-// panel's rows (PlotSeries order), and the ghost's GhostSamples paired by step with the main
+// panel's rows (PlotSeries order), and the ghost's GhostSamples paired by time with the main
 // run's into the Inspect window's difference plots (ghost − main, GhostSeries order). The
-// samples are a lossless stream, unlike the snapshots the render loop may skip.
+// samples are a lossless stream, unlike the snapshots the render loop may skip. A ghost under
+// another integrator steps other sizes (docs/architecture.md §4, Ghost): a ghost sample is
+// compared with the main run interpolated linearly to its time (at a main sample's own time,
+// that sample exactly).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +13,7 @@
 #include <vector>
 
 #include "app/runtime/sim_runtime.h"
+#include "ui/state/ui_state.h"
 #include "ui/widgets/plot_data.h"
 
 namespace contactlab {
@@ -26,24 +30,36 @@ class PlotFeed {
   PlotFeed();
 
   const PlotData& plots() const { return plots_; }
-  // The main run's samples waiting for the ghost's of the same steps.
+  // The main run's samples waiting for the ghost's of the same times.
   size_t waiting() const { return waiting_.size(); }
+  // The ghost's samples ahead of the newest main sample, waiting for the main run.
+  size_t ghost_waiting() const { return ghost_waiting_.size(); }
 
   // A new run shown (a new scene): the plots start empty, and samples of earlier runs, still
   // on their way, are not plotted.
   void StartRun(uint64_t run);
   // The main run's samples as rows; while a ghost runs (ghost_active) they also wait for its.
   void AppendMain(const std::vector<PlotSample>& samples, bool ghost_active);
-  // The ghost's samples, each against the main sample of its step (the ghost lags: main
-  // samples wait for it), as rows of ghost − main into ghost_plots.
+  // Their step sizes, errors and counts into `history` (samples of earlier runs too: the
+  // counts are the scene's).
+  static void AppendStepSizes(const std::vector<PlotSample>& samples, StepSizeHistory* history);
+  // The ghost's samples, each against the main run at its time (the ghost lags: main samples
+  // wait for it; one ahead of the main run waits for it), as rows of ghost − main into
+  // ghost_plots. A ghost sample older than every main sample kept makes no row.
   void AppendGhost(const std::vector<GhostSample>& samples, PlotData* ghost_plots);
   // No ghost: nothing to wait for.
-  void ForgetGhost() { waiting_.clear(); }
+  void ForgetGhost() {
+    waiting_.clear();
+    ghost_waiting_.clear();
+  }
 
  private:
   PlotData plots_;
   uint64_t run_ = 0;
   std::deque<PlotSample> waiting_;
+  std::deque<GhostSample> ghost_waiting_;
+  // False while `g` is ahead of the newest main sample (it waits); else its row, if any.
+  bool Pair(const GhostSample& g, PlotData* ghost_plots);
 };
 
 }  // namespace contactlab

@@ -50,12 +50,28 @@ void StepSimTo(SimRuntime& runtime, uint64_t step, const std::function<bool()>& 
   }
 }
 
-bool WaitForGhost(const SimRuntime& runtime, uint64_t step) {
-  const auto ghost_step = [&]() -> uint64_t {
-    const std::shared_ptr<const Snapshot> g = runtime.LatestGhost();
-    return g ? g->step_index : 0;
-  };
-  return WaitWithoutStall([&] { return ghost_step() >= step; }, ghost_step);
+void StepSimToTime(SimRuntime& runtime, double end_time_s, const std::function<bool()>& stop) {
+  for (;;) {
+    const std::shared_ptr<const Snapshot> s = runtime.Latest();
+    const double rest_s = end_time_s - s->time_s;
+    if (!(rest_s > 1e-9) || stop()) return;
+    const double steps = std::ceil(rest_s / s->contact_settings.dt_s);
+    StepSimTo(runtime, s->step_index + static_cast<uint64_t>(std::max(steps, 1.0)), stop);
+  }
+}
+
+bool WaitForGhost(const SimRuntime& runtime, const Snapshot& main) {
+  const double last_step_start_s = main.time_s - main.stats.dt_s;
+  const auto ghost = [&] { return runtime.LatestGhost(); };
+  return WaitWithoutStall(
+      [&] {
+        const std::shared_ptr<const Snapshot> g = ghost();
+        return g && g->time_s > last_step_start_s;
+      },
+      [&]() -> uint64_t {
+        const std::shared_ptr<const Snapshot> g = ghost();
+        return g ? g->step_index : 0;
+      });
 }
 
 }  // namespace contactlab

@@ -32,8 +32,13 @@ void PauseSim(SimRuntime& runtime);
 // when stop() holds (an error to show; the frame goes on); throws std::runtime_error when no
 // step came for kStallLimit_s.
 void StepSimTo(SimRuntime& runtime, uint64_t step, const std::function<bool()>& stop);
-// Until the ghost run has caught up with main step `step`; false when it took no step for
-// kStallLimit_s.
-bool WaitForGhost(const SimRuntime& runtime, uint64_t step);
+// Error control's steps vary (docs/contact-model.md §1.2): posts steps until the (paused) sim
+// thread's time reaches end_time_s (1 ns short counts; steps are never cut, so within one step
+// of δt_max past it), ceil(rest / δt_max) at a time. Stops and stalls as StepSimTo.
+void StepSimToTime(SimRuntime& runtime, double end_time_s, const std::function<bool()>& stop);
+// Until the ghost run has taken every input the main run fed it up to `main` (its time past the
+// start of main's last step: under the same integrator, main's step; under another, as far as
+// it can go, docs/architecture.md §4, Ghost); false when it took no step for kStallLimit_s.
+bool WaitForGhost(const SimRuntime& runtime, const Snapshot& main);
 
 }  // namespace contactlab

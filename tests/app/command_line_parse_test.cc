@@ -83,6 +83,27 @@ TEST(ParseCommandLine, IntegratorAccuracyAndDtMax) {
 
 // --output-dir: created if missing, made absolute (the GUI shows it); a folder that cannot be
 // created or written is bad input.
+// --ghost-integrator (issue 37): a ghost under another integrator, by the names the scene
+// files and --integrator take; a bad name or θ out of range is refused, and so is a ghost
+// without a window.
+TEST(ParseCommandLine, TheGhostIntegratorTakesAnIntegratorsNameForTheGui) {
+  CommandLine good;
+  ASSERT_EQ(Parse({"--ghost-integrator", "error_controlled"}, true, &good), kExitOk);
+  ASSERT_TRUE(good.ghost_integrator);
+  EXPECT_EQ(good.ghost_integrator->scheme, TimeIntegration::Scheme::kErrorControlled);
+  EXPECT_FALSE(good.ghost) << "the main run's approximation";
+  CommandLine theta;
+  ASSERT_EQ(Parse({"--ghost", "sap", "--ghost-integrator", "theta:0.5,1"}, true, &theta), kExitOk);
+  EXPECT_EQ(*theta.ghost_integrator, TimeIntegration::Theta(0.5, 1));
+  EXPECT_EQ(theta.ghost, ContactApproximation::kSap);
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--ghost-integrator", "rk4"},
+                                              {"--ghost-integrator", "theta:2,0.5"},
+                                              {"--headless", "--ghost-integrator", "midpoint"}}) {
+    CommandLine cl;
+    EXPECT_EQ(Parse(bad, true, &cl), kExitBadInput) << bad.back();
+  }
+}
+
 TEST(ParseCommandLine, ContactViewsAndVectorScaleTakeTheirNamesOnly) {
   CommandLine good;
   EXPECT_EQ(Parse({"--contact-view", "slip,wireframe", "--vector-scale", "log"}, true, &good),

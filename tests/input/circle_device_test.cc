@@ -100,5 +100,40 @@ TEST(CircleDevice, TheFrequencyIsALiveSettingThatKeepsTheTargetOnTheCircle) {
   EXPECT_EQ(run.device.frequency_Hz(), 0.0);
 }
 
+// Under error control (docs/contact-model.md §1.2) the steps vary, and one may end before its
+// planned end h (rejections inside World::Step): the target is on the circle at every step's
+// end whatever its size, and a step that ended at t + h/3 instead of t + h is taken back, so the
+// run goes on exactly as if h/3 had been planned (the phase at a known time: ramp over, the
+// circle at θ(t) = 2πf(t − T/2)).
+TEST(CircleDevice, VariableAndShortenedStepsKeepTheTargetOnTheCircleAtTheTimeStepped) {
+  const double f = 1.0;
+  CircleDevice device(kRadius, f, kDt);
+  Eigen::Vector3d target = kStart;
+  double t = 0;
+  const double sizes[] = {1e-4, 5e-4, 2.5e-3, 1e-3, 7e-4};
+  for (int k = 0; t < 1.3; ++k) {  // past the ramp
+    const double h = sizes[k % 5];
+    const TeleopCommand c = device.PollStep(t, h);
+    target += h * c.linear_m_per_s;  // as the controller integrates it
+    t += h;
+    ASSERT_NEAR((target - kCentre).head<2>().norm(), kRadius, 1e-12) << "t = " << t;
+  }
+  // Planned 3 ms, ended after 1 ms: the controller takes the last 2 ms back.
+  const double h = 3e-3;
+  TeleopCommand c = device.PollStep(t, h);
+  target += h * c.linear_m_per_s;
+  target -= (2 * h / 3) * c.linear_m_per_s;
+  t += h / 3;
+  const double h_next = 1e-3;
+  c = device.PollStep(t, h_next);
+  target += h_next * c.linear_m_per_s;
+  t += h_next;
+  const double phase = 2 * std::numbers::pi * f * (t - 0.5 / f);
+  const Eigen::Vector3d expected =
+      kCentre + kRadius * Eigen::Vector3d(std::cos(phase), std::sin(phase), 0);
+  // (Without the take-back the target would run 2 ms ahead: 0.4 mm along the circle.)
+  EXPECT_NEAR((target - expected).norm(), 0, 1e-12);
+}
+
 }  // namespace
 }  // namespace contactlab

@@ -294,6 +294,29 @@ TEST(KeyboardDeviceTest, AResetDropsTheRestAndAHeldKeyGoesOn) {
   EXPECT_NEAR(x.x(), kSpeed_m_per_s * 0.5, 2e-4);
 }
 
+// Error control's steps vary (docs/contact-model.md §1.2): polled for each step's planned size
+// (PollStep), a hold executes its owed displacement over that step, so the integrated target
+// moves forward only and never past what is owed, however the sizes change (polled with the
+// last step's size for the next, a step five times as long would pass it by 0.9 mm and go back).
+TEST(KeyboardDeviceTest, AHoldOverVaryingStepsNeverPassesWhatItOwes) {
+  TimedKeyboard t;
+  t.kb.HandOver(std::vector<TimedKeyEvent>{{KeyAction::kMoveXPos, true, 0.0, 0}}, 0.0);
+  const double sizes[] = {1e-3, 5e-3, 2e-4, 1e-3, 3e-3};
+  double sim = 0, x = 0;
+  for (int i = 0; sim < 1.0; ++i) {
+    t.clock.now_s = sim;  // the event clock in step with the simulation
+    if (i % 20 == 0) t.kb.HandOver({}, t.clock.now_s);
+    const double h = sizes[i % 5];
+    const double dx = t.kb.PollStep(sim, h).linear_m_per_s.x() * h;
+    ASSERT_GE(dx, 0.0) << "t = " << sim;
+    x += dx;
+    sim += h;
+    ASSERT_LE(x, std::max(kJog_m, kSpeed_m_per_s * sim) + 1e-12) << "t = " << sim;
+  }
+  // Owed up to the last hand-over of events (every 20 polls: at most 0.1 s of steps back).
+  EXPECT_GT(x, kSpeed_m_per_s * (sim - 0.1));
+}
+
 // Focus lost (ReleaseAll) ends a hold there; nothing sticks.
 TEST(KeyboardDeviceTest, ReleaseAllEndsAHold) {
   TimedKeyboard focus;

@@ -1,6 +1,7 @@
 // PlotFeed: one plot row per sample of the run shown (none of an earlier run), and the ghost's
-// difference rows from its samples paired with the main run's of the same step, however far
-// the ghost lags; with no ghost, nothing waits.
+// difference rows from its samples paired with the main run's at the same time (interpolated
+// between main samples when the ghost steps other sizes), however far the ghost lags; with no
+// ghost, nothing waits.
 #include "ui/plot_feed.h"
 
 #include <gtest/gtest.h>
@@ -88,6 +89,33 @@ TEST(PlotFeed, GhostSamplesArePairedWithTheMainRunsOfTheSameStep) {
   feed.AppendGhost({Ghost(3), Ghost(4), Ghost(5)}, &ghost_plots);
   EXPECT_EQ(ghost_plots.size(), 3u);
   EXPECT_EQ(ghost_plots.time(2), 4e-3);
+}
+
+// A ghost under another integrator steps other sizes: its samples are compared with the main
+// run interpolated to their times, and one ahead of the newest main sample waits for the main
+// run instead of being dropped.
+TEST(PlotFeed, GhostSamplesOfOtherStepSizesAreComparedWithTheMainRunAtTheirTimes) {
+  PlotFeed feed;
+  PlotData ghost_plots = GhostPlots();
+  feed.AppendMain({Main(1), Main(2), Main(3)}, true);
+  GhostSample between = Ghost(1);
+  between.time_s = 1.25e-3;  // a quarter of the way from main step 1 to 2: normal force 11.25
+  between.normal_force_N = 12.0;
+  GhostSample ahead = Ghost(3);
+  ahead.time_s = 3.5e-3;  // past the newest main sample
+  ahead.normal_force_N = 20.0;
+  feed.AppendGhost({between, ahead}, &ghost_plots);
+  ASSERT_EQ(ghost_plots.size(), 1u);
+  EXPECT_EQ(ghost_plots.time(0), 1.25e-3);
+  EXPECT_NEAR(ghost_plots.value(kGhostNormalForceDifference, 0), 0.75, 1e-12);
+  EXPECT_NEAR(ghost_plots.value(kGhostPositionDifference, 0), 0.005, 1e-15);
+  EXPECT_EQ(feed.ghost_waiting(), 1u);
+  feed.AppendMain({Main(4)}, true);  // normal force 14 at 4 ms: 13.5 at 3.5 ms
+  feed.AppendGhost({}, &ghost_plots);
+  ASSERT_EQ(ghost_plots.size(), 2u);
+  EXPECT_EQ(ghost_plots.time(1), 3.5e-3);
+  EXPECT_NEAR(ghost_plots.value(kGhostNormalForceDifference, 1), 6.5, 1e-12);
+  EXPECT_EQ(feed.ghost_waiting(), 0u);
 }
 
 TEST(PlotFeed, WithoutAGhostNothingWaitsAndAFarBehindGhostForgetsTheOldest) {

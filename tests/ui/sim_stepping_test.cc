@@ -68,7 +68,7 @@ TEST(SimStepping, TheGhostIsWaitedForUntilItHasCaughtUp) {
   ghost.overrides.approximation = ContactApproximation::kSap;
   runtime->Post(ghost);
   StepSimTo(*runtime, 40, [] { return false; });
-  ASSERT_TRUE(WaitForGhost(*runtime, 40));
+  ASSERT_TRUE(WaitForGhost(*runtime, *runtime->Latest()));
   ASSERT_NE(runtime->LatestGhost(), nullptr);
   EXPECT_GE(runtime->LatestGhost()->step_index, 40u);
 }

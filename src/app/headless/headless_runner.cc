@@ -219,7 +219,9 @@ struct RunStatistics {
 // Before a step: the input device's command for the current time, recorded (in world axes) if
 // asked, applied by the teleoperation controller.
 void ApplyTeleop(const HeadlessOptions& options, World* world) {
-  const TeleopCommand command = options.input->Poll(world->time());
+  // The command for the step [t, t + h] of its planned size, as the sim thread polls it (a
+  // recording made in the GUI then replays bit for bit, docs/architecture.md §4).
+  const TeleopCommand command = options.input->PollStep(world->time(), world->next_dt());
   if (options.recorder) options.recorder->Record(options.teleop->InWorldAxes(command));
   options.teleop->Update(command, world);
 }

@@ -2,8 +2,10 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <utility>
 
 namespace contactlab {
@@ -31,15 +33,29 @@ void GhostHost::Start(const World& world, uint64_t scene_generation, uint64_t st
   start.q = world.q();
   start.v = world.v();
   start.time_s = world.time();
+  start.step_sizes = world.step_size_state();
   CaptureStepInputs(world, &start.inputs);
   start.step_index = step_index;
   start.label = label.empty() ? "ghost" : label;
   Stop("");
-  const int queue_steps = static_cast<int>(std::ceil(max_lag_s_ / world.dt()));
+  const int queue_steps = QueueSteps(world, start.inputs);
+  main_end_s_ = world.time();
   auto fresh = std::make_unique<GhostRuntime>(std::move(start), queue_steps);
   std::lock_guard lock(mu_);
   ghost_ = std::move(fresh);
   stopped_reason_.clear();
+}
+
+// max_lag_s_ of main steps at δt, or at δt_max / 10 under error control, as far as the budget
+// allows (a slot holds the step's inputs).
+int GhostHost::QueueSteps(const World& world, const StepInputs& inputs) const {
+  const bool error_controlled =
+      world.contact_settings().integrator.scheme == TimeIntegration::Scheme::kErrorControlled;
+  const double typical_dt_s = error_controlled ? world.dt() / 10 : world.dt();
+  const size_t slot_bytes = sizeof(StepInputs) + 2 * sizeof(double) +
+                            inputs.pd.size() * sizeof(std::optional<JointPdSpec>);
+  const double fit = static_cast<double>(kQueueBudget_bytes / slot_bytes);
+  return static_cast<int>(std::max(2.0, std::min(std::ceil(max_lag_s_ / typical_dt_s), fit)));
 }
 
 void GhostHost::Stop(std::string reason) {
@@ -65,9 +81,12 @@ void GhostHost::Feed(const World& world, int plot_body) {
     return;
   }
   CaptureStepInputs(world, &step_inputs_);
-  if (!ghost_->Push(step_inputs_, plot_body)) {
-    Stop(fmt::format("it fell more than {:.0f} s behind", max_lag_s_));
+  if (!ghost_->Push(step_inputs_, plot_body, world.time())) {
+    Stop(fmt::format("it fell more than {:.3g} s behind (a whole queue of {} main steps)",
+                     world.time() - ghost_->time_s(), ghost_->queue_steps()));
+    return;
   }
+  main_end_s_ = world.time() + world.next_dt();
 }
 
 void GhostHost::Fill(GhostView* view) const {
@@ -75,9 +94,7 @@ void GhostHost::Fill(GhostView* view) const {
   g.active = ghost_ != nullptr;
   g.ready = ghost_ && ghost_->ready();
   g.label = ghost_ ? ghost_->label() : "";
-  g.lag_s = ghost_
-                ? static_cast<double>(ghost_->steps_queued() - ghost_->steps_taken()) * ghost_->dt()
-                : 0.0;
+  g.lag_s = ghost_ ? std::max(0.0, main_end_s_ - ghost_->time_s()) : 0.0;
   g.stopped_reason = stopped_reason_;
 }
 

@@ -22,9 +22,9 @@ constexpr int kGhostNiceIncrement = 5;
 
 GhostRuntime::GhostRuntime(GhostStart start, int queue_steps)
     : label_(start.label),
-      dt_s_(start.settings.dt_s),
       scene_generation_(start.scene_generation),
-      slots_(std::max(queue_steps, 1), Slot{start.inputs, -1}),
+      slots_(std::max(queue_steps, 1), Slot{start.inputs, -1, 0.0}),
+      time_s_(start.time_s),
       samples_(kGhostSampleCapacity),
       thread_([this, start = std::move(start)]() mutable { Run(std::move(start)); }) {}
 
@@ -33,12 +33,13 @@ GhostRuntime::~GhostRuntime() {
   thread_.join();
 }
 
-bool GhostRuntime::Push(const StepInputs& inputs, int plot_body) {
+bool GhostRuntime::Push(const StepInputs& inputs, int plot_body, double time_s) {
   const uint64_t n = pushed_.load(std::memory_order_relaxed);  // only this thread writes it
   if (n - taken_.load(std::memory_order_acquire) >= slots_.size()) return false;
   Slot& slot = slots_[n % slots_.size()];
   slot.inputs = inputs;  // same sizes as the slot's: assigned in place
   slot.plot_body = plot_body;
+  slot.time_s = time_s;
   pushed_.store(n + 1, std::memory_order_release);
   wake_.fetch_add(1, std::memory_order_release);
   wake_.notify_one();
@@ -79,6 +80,7 @@ void GhostRuntime::Run(GhostStart start) {
     }
     world->SetContactSettings(start.settings);
     world->SetState(start.q, start.v, start.time_s);
+    world->SetStepSizeState(start.step_sizes);  // after SetState, which clears it
     ApplyStepInputs(start.inputs, world.get());
   } catch (const std::exception& e) {
     Fail(fmt::format("could not start: {}", e.what()));
@@ -90,26 +92,42 @@ void GhostRuntime::Run(GhostStart start) {
   publisher_.Publish(std::move(s));
   ready_.store(true, std::memory_order_release);
   spdlog::info("ghost ({}): started at t = {:.3f} s", label_, start.time_s);
+  uint64_t step_index = start.step_index;
   while (!stop_.load(std::memory_order_acquire)) {
     const uint64_t wake = wake_.load(std::memory_order_acquire);
-    const uint64_t taken = taken_.load(std::memory_order_relaxed);
-    if (taken == pushed_.load(std::memory_order_acquire)) {
-      wake_.wait(wake, std::memory_order_acquire);
-      continue;
-    }
+    bool due = false;
     try {
-      StepOnce(world.get(), slots_[taken % slots_.size()], start.step_index + taken + 1);
+      due = TakeDueInputs(world.get());
+      if (due) StepOnce(world.get(), ++step_index);
     } catch (const std::exception& e) {
       Fail(e.what());
       break;
     }
-    taken_.store(taken + 1, std::memory_order_release);
+    if (!due) wake_.wait(wake, std::memory_order_acquire);
   }
   finished_.store(true, std::memory_order_release);
 }
 
-void GhostRuntime::StepOnce(World* world, const Slot& slot, uint64_t step_index) {
-  ApplyStepInputs(slot.inputs, world);
+// The zero-order hold: applies the newest queued inputs stamped at or before the ghost's time
+// and frees their slots. True when the inputs for a step from that time are known: an input
+// stamped at or after it has arrived (any later one is stamped later still).
+bool GhostRuntime::TakeDueInputs(World* world) {
+  const uint64_t pushed = pushed_.load(std::memory_order_acquire);
+  uint64_t taken = taken_.load(std::memory_order_relaxed);
+  const Slot* newest_due = nullptr;
+  for (; taken < pushed && slots_[taken % slots_.size()].time_s <= world->time(); ++taken) {
+    newest_due = &slots_[taken % slots_.size()];
+  }
+  if (newest_due) {
+    ApplyStepInputs(newest_due->inputs, world);
+    in_force_s_ = newest_due->time_s;
+    plot_body_ = newest_due->plot_body;
+    taken_.store(taken, std::memory_order_release);
+  }
+  return taken < pushed || in_force_s_ >= world->time();
+}
+
+void GhostRuntime::StepOnce(World* world, uint64_t step_index) {
   if (!world->Step()) {
     throw std::runtime_error(
         fmt::format("its step at t = {:.6f} s failed: {}", world->time(), world->failure()));
@@ -117,11 +135,12 @@ void GhostRuntime::StepOnce(World* world, const Slot& slot, uint64_t step_index)
   std::shared_ptr<Snapshot> s = publisher_.Free();
   FillSnapshot(*world, scene_generation_, step_index, s.get());
   publisher_.Publish(std::move(s));
+  time_s_.store(world->time(), std::memory_order_relaxed);
 
   GhostSample sample;
   sample.step_index = step_index;
   sample.time_s = world->time();
-  const int b = slot.plot_body;
+  const int b = plot_body_;
   if (b >= 0 && b < static_cast<int>(world->scene().bodies.size())) {
     const Eigen::Vector3d p = world->BodyPose(b).translation();
     sample.body_position_W = {p.x(), p.y(), p.z()};

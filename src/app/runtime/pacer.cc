@@ -21,10 +21,10 @@ void Pacer::SetTargetFactor(double factor) {
   anchored_ = false;
 }
 
-Pacer::Clock::time_point Pacer::NextStepDue(Clock::time_point now, double dt_s) {
+Pacer::Clock::time_point Pacer::NextStepDue(Clock::time_point now, double dt_s, double dt_max_s) {
   const double next_sim_s = sim_total_s_ + dt_s;
   Clock::time_point due = anchor_wall_ + Seconds((next_sim_s - anchor_sim_s_) / target_factor_);
-  const double max_lag_s = std::max(kMaxLagSteps * dt_s / target_factor_, kMaxLag_s);
+  const double max_lag_s = std::max(kMaxLagSteps * dt_max_s / target_factor_, kMaxLag_s);
   if (!anchored_ || SecondsBetween(due, now) > max_lag_s) {
     anchored_ = true;
     anchor_wall_ = now;

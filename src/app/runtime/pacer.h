@@ -12,11 +12,13 @@ class Pacer {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // A pace that falls this many steps (or kMaxLag_s) behind re-anchors to the present instead
+  // A pace that falls this many δt_max (or kMaxLag_s) behind re-anchors to the present instead
   // of catching up, so a slow stretch never turns into a long catch-up burst. A single slow step
   // (a burst of new contacts can cost several δt) is made up by the next ones as long as the
   // lag stays within kMaxLag_s of wall time: a catch-up that short is invisible at display
-  // rate, and without it every such step would cost simulated time.
+  // rate, and without it every such step would cost simulated time. The bound is in seconds of
+  // δt_max, not of the next step: under error control (docs/contact-model.md §1.2) a run of
+  // small steps must not shrink it.
   static constexpr double kMaxLagSteps = 2.0;
   static constexpr double kMaxLag_s = 0.02;
   // The achieved factor is sim time over wall time across the oldest of kRateMarks marks, one
@@ -34,13 +36,15 @@ class Pacer {
   // or a new scene does not count as lag.
   void Reanchor() { anchored_ = false; }
 
-  // When the next step (of `dt_s`) is due, asked at `now` (target factor > 0): the anchor plus
-  // the simulated time since it over the target factor. Unanchored, or more than
-  // max(kMaxLagSteps steps, kMaxLag_s) late, the pace re-anchors at `now` and returns it: the
-  // steps missed are not made up later.
-  Clock::time_point NextStepDue(Clock::time_point now, double dt_s);
+  // When the next step is due, asked at `now` (target factor > 0): the step ends `dt_s` of
+  // simulated time on (World::next_dt: δt, or error control's proposal), and is due when the
+  // wall clock reaches its end at the target factor from the anchor. Unanchored, or more than
+  // max(kMaxLagSteps·dt_max_s, kMaxLag_s) of simulated time late (over the factor), the pace
+  // re-anchors at `now` and returns it: the time missed is not made up later. Only simulated
+  // time is paced; nothing assumes time = steps · δt.
+  Clock::time_point NextStepDue(Clock::time_point now, double dt_s, double dt_max_s);
 
-  // A step of `dt_s` has been taken, ending at `end`.
+  // A step of `dt_s` (the size actually taken, StepStats::dt_s) has been taken, ending at `end`.
   void StepTaken(double dt_s, Clock::time_point end);
   // Simulated over wall time across the window (0 until two marks are over 1 ms apart).
   double achieved_factor() const { return achieved_factor_; }

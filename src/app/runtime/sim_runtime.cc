@@ -145,7 +145,7 @@ SimRuntime::Impl::Impl(const SceneSpec& scene, double target_realtime_factor)
       timeline(*world, kTimelineDuration_s, kTimelineBudget_bytes) {
   peg_hole = FindPegHole(*world);
   slip_hand = DefaultSlipHand(world->scene());
-  timeline.LogSize(*world);
+  timeline.LogSize();
   SelectBody(DefaultPlotBody(scene));
   queue.reserve(64);
   drained.reserve(64);
@@ -184,7 +184,8 @@ void SimRuntime::Impl::Run() {
     }
     if (pacer.target_factor() > 0) {
       const Clock::time_point now = Clock::now();
-      const Clock::time_point due = pacer.NextStepDue(now, world->dt());
+      // Simulated time is paced, not steps: the next step's own size (docs/architecture.md §4).
+      const Clock::time_point due = pacer.NextStepDue(now, world->next_dt(), world->dt());
       if (now < due) {
         // A command arriving meanwhile is applied right away; the loop then asks again.
         cv.wait_until(lock, due, wake);
@@ -206,7 +207,6 @@ void SimRuntime::Impl::WakeUp() {
 
 void SimRuntime::Impl::DoStep() {
   const Clock::time_point start = Clock::now();
-  const double dt = world->dt();
   ApplyStepInputs();
   const bool ok = world->Step();
   teleop.MeasureGrip(*world);
@@ -225,7 +225,8 @@ void SimRuntime::Impl::DoStep() {
     return;
   }
   ++step_index;
-  pacer.StepTaken(dt, end);
+  timeline.Taken(*world);
+  pacer.StepTaken(world->last_stats().dt_s, end);
   slip_meter.Observe(*world);
   PushPlotSample(SecondsBetween(start, end) * 1e3);
   teleop.EndReplayIfDone(world->time());
@@ -258,6 +259,14 @@ void SimRuntime::Impl::PushPlotSample(double step_ms) {
   p.converged = world->last_stats().converged;
   p.run = run;
   p.step_index = step_index;
+  const StepStats& stats = world->last_stats();
+  const TimeIntegration& integrator = world->contact_settings().integrator;
+  p.dt_s = stats.dt_s;
+  p.error_controlled = integrator.scheme == TimeIntegration::Scheme::kErrorControlled;
+  p.error_estimate = stats.error_estimate;
+  p.accuracy = integrator.accuracy;
+  p.num_rejected = stats.num_rejected;
+  p.at_step_floor = stats.at_step_floor;
   p.grip_force_N = teleop.measured_grip_force_N();
   const int b = selected_body;
   if (b >= 0 && b < static_cast<int>(world->scene().bodies.size())) {
@@ -416,7 +425,7 @@ void SimRuntime::Impl::Apply(command::LoadScene& c) {
   timeline.Reallocate(*world);
   peg_hole = FindPegHole(*world);
   slip_hand = DefaultSlipHand(world->scene());
-  timeline.LogSize(*world);
+  timeline.LogSize();
   ++scene_generation;
   step_index = 0;
   ++run;

@@ -142,6 +142,11 @@ struct PlotSample {
   double grip_force_N = 0;
   uint64_t run = 0;         // Snapshot::run of the step (a reset or a new scene starts a new run)
   uint64_t step_index = 0;  // Snapshot::step_index of the step
+  // The step's size and, under error control (docs/contact-model.md §1.2), its error estimate,
+  // the accuracy asked, the attempts rejected before it and whether it was at the floor.
+  double dt_s = 0, error_estimate = 0, accuracy = 0;
+  int num_rejected = 0;
+  bool error_controlled = false, at_step_floor = false;
   std::array<double, 3> body_position_W{};  // of the selected body (the ghost's differences)
   // The slip meter's slip speed over the step (SlipReading::v_slip_H) [m/s]; NaN when the meter
   // measures nothing or has no step since its restart.

@@ -163,6 +163,9 @@ struct Snapshot {
   std::vector<Eigen::Vector3d> net_normal_force;    // per scene body [N]
   std::vector<Eigen::Vector3d> net_friction_force;  // per scene body [N]
   StepStats stats;
+  // Error control (docs/contact-model.md §1.2): per scene body, the last step's error estimate
+  // over its coordinates (m, rad; World::position_error_by_body); empty under a fixed step.
+  std::vector<double> position_error_by_body;
   bool all_converged_since_reset = true;
 
   // The settings in force for the step that produced this snapshot (so a test can see that a

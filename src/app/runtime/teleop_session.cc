@@ -152,7 +152,7 @@ void TeleopSession::SetOptions(const command::SetTeleopOptions& options) {
 
 void TeleopSession::Update(World* world) {
   if (!controller_ || !devices_.active) return;
-  TeleopCommand command = devices_.active->Poll(world->time());
+  TeleopCommand command = devices_.active->PollStep(world->time(), world->next_dt());
   if (devices_.active->IsLive()) {  // a replay reproduces its recording exactly
     command.linear_m_per_s *= sensitivity_;
     command.angular_rad_per_s *= sensitivity_;

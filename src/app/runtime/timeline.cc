@@ -12,15 +12,18 @@ Timeline::Timeline(const World& world, double duration_s, size_t budget_bytes)
   }
   num_pd_ = static_cast<int>(pd_bodies_.size());
   record_size_ = kHeader + nq_ + nv_ + kPdFields * num_pd_ + kForceFields;
-  const double steps = std::ceil(duration_s / world.dt()) + 1;
+  const bool error_controlled =
+      world.contact_settings().integrator.scheme == TimeIntegration::Scheme::kErrorControlled;
+  typical_dt_s_ = error_controlled ? world.dt() / 10 : world.dt();
+  const double steps = std::ceil(duration_s / typical_dt_s_) + 1;
   const double fit = static_cast<double>(budget_bytes / (sizeof(double) * record_size_));
   capacity_ = static_cast<int>(std::max(2.0, std::min(steps, fit)));
   records_.resize(static_cast<size_t>(capacity_) * record_size_);
   CaptureStepInputs(world, &scratch_);
 }
 
-// Record layout: [step index, t, settings index | q | v | per PD body: kp, kd, effort limit,
-// q_d, v_d, feedforward | external force: body, p_BoQ_B, f_Q_W].
+// Record layout: [step index, t, settings index, last δt, next δt, δt | q | v | per PD body: kp,
+// kd, effort limit, q_d, v_d, feedforward | external force: body, p_BoQ_B, f_Q_W].
 void Timeline::Record(const World& world, uint64_t step_index) {
   const ContactSettings settings = world.contact_settings();
   if (settings_.empty() || !(settings_.back() == settings)) settings_.push_back(settings);
@@ -33,6 +36,10 @@ void Timeline::Record(const World& world, uint64_t step_index) {
   r[kStepIndex] = static_cast<double>(step_index);  // exact below 2^53 steps
   r[kTime] = world.time();
   r[kSettings] = static_cast<double>(first_settings_ + settings_.size() - 1);
+  const World::StepSizeState sizes = world.step_size_state();
+  r[kLastDt] = sizes.last_dt_s;
+  r[kNextDt] = sizes.next_dt_s;
+  r[kDt] = 0;
   double* p = r + kHeader;
   p = std::copy(world.q().data(), world.q().data() + nq_, p);
   p = std::copy(world.v().data(), world.v().data() + nv_, p);
@@ -45,6 +52,10 @@ void Timeline::Record(const World& world, uint64_t step_index) {
   *p++ = f.scene_body;
   p = std::copy(f.p_BoQ_B.data(), f.p_BoQ_B.data() + 3, p);
   std::copy(f.f_Q_W.data(), f.f_Q_W.data() + 3, p);
+}
+
+void Timeline::Taken(const World& world) {
+  if (count_ > 0) MutableSlot(count_ - 1)[kDt] = world.last_stats().dt_s;
 }
 
 int Timeline::Find(double time_s) const {
@@ -82,6 +93,7 @@ void Timeline::Restore(int i, World* world, bool keep_settings) const {
   const double* p = r + kHeader;
   world->SetState(Eigen::Map<const Eigen::VectorXd>(p, nq_),
                   Eigen::Map<const Eigen::VectorXd>(p + nq_, nv_), r[kTime]);
+  world->SetStepSizeState({r[kLastDt], r[kNextDt]});  // after SetState, which clears it
   Inputs(i, &scratch_);
   ApplyStepInputs(scratch_, world);
 }

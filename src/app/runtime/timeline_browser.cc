@@ -70,7 +70,7 @@ bool TimelineBrowser::Branch(const World& world) {
   replay_next_ = 0;
   timeline_->TruncateAfter(view_);
   spdlog::info("sim runtime: branch at t = {:.4f} s ({}), replaying {} recorded steps",
-               world.time() - world.dt(), ContactApproximationName(world.approximation()),
+               timeline_->time_s(view_), ContactApproximationName(world.approximation()),
                replay_.size());
   Leave();
   return true;
@@ -80,18 +80,20 @@ void TimelineBrowser::Fill(const World& world, TimelineView* view) const {
   TimelineView& t = *view;
   t.records = timeline_->size();
   t.oldest_s = t.records ? timeline_->time_s(0) : world.time();
-  t.newest_s = t.records ? timeline_->time_s(t.records - 1) + world.dt() : world.time();
+  // The newest step's end: its recorded start and size (steps vary under error control).
+  t.newest_s =
+      t.records ? timeline_->time_s(t.records - 1) + timeline_->dt_s(t.records - 1) : world.time();
   t.viewing = view_ >= 0;
   t.memory_MB = static_cast<double>(timeline_->memory_bytes()) / (1024.0 * 1024.0);
   t.replay_steps_left = static_cast<int>(replay_.size() - replay_next_);
 }
 
-void TimelineBrowser::LogSize(const World& world) const {
+void TimelineBrowser::LogSize() const {
   const double MB = static_cast<double>(timeline_->memory_bytes()) / (1024.0 * 1024.0);
-  const double duration_s = timeline_->capacity() * world.dt();
+  const double duration_s = timeline_->capacity() * timeline_->typical_dt_s();
   spdlog::debug(
       "sim runtime: timeline of {} steps ({:.0f} s at dt = {} s): {:.1f} MB, {:.2f} MB per 10 s",
-      timeline_->capacity(), duration_s, world.dt(), MB, MB * 10.0 / duration_s);
+      timeline_->capacity(), duration_s, timeline_->typical_dt_s(), MB, MB * 10.0 / duration_s);
 }
 
 }  // namespace contactlab

@@ -38,6 +38,8 @@ class TimelineBrowser {
   Replayed ReplayNext(World* world);
   // Records the step `world` is about to take (Timeline::Record).
   void Record(const World& world, uint64_t step_index) { timeline_->Record(world, step_index); }
+  // After that step (Timeline::Taken): its size.
+  void Taken(const World& world) { timeline_->Taken(world); }
 
   // ---- Showing a recorded step.
   int size() const { return timeline_->size(); }
@@ -64,7 +66,7 @@ class TimelineBrowser {
   bool Branch(const World& world);
 
   void Fill(const World& world, TimelineView* view) const;
-  void LogSize(const World& world) const;  // a debug line: its steps, duration and memory
+  void LogSize() const;  // a debug line: its steps, duration and memory
 
  private:
   double duration_s_;

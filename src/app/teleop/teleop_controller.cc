@@ -210,6 +210,7 @@ void TeleopController::Reset(const World& world) {
     target_tcp_W_ = MeasuredToolPose(world);
   }
   applied_grip_force_ = applied_finger_target_ = -1;
+  planned_ = PlannedStep{};
   follow_program_.store(true, std::memory_order_relaxed);
   if (config_.grip_force_program) ApplyGripProgram(world.time());
   grip_latched_ = config_.initial_grip.has_value();
@@ -288,11 +289,25 @@ void TeleopController::IntegrateTargetPose(const Eigen::Vector3d& w, const Eigen
   }
 }
 
+// Error control (docs/contact-model.md §1.2) may end a step before its planned end (attempts
+// rejected inside World::Step): the targets were integrated to the planned end, so the part
+// of the twist past the step's actual end is taken back before the next step's, and what the
+// target pose and joint targets integrate is the command over the time actually stepped (as
+// ButtonMotion counts what it executed). A time outside the last step (a reset, a restored
+// record) takes nothing back; a fixed step ends exactly at its planned end (the same sum).
+void TeleopController::TakeBackOvershoot(double t_s) {
+  if (!(t_s > planned_.start_s && t_s < planned_.end_s)) return;
+  const double overshoot_s = planned_.end_s - t_s;
+  IntegrateTargetPose(-planned_.w, -planned_.v, overshoot_s);
+  for (Eigen::Index i = 0; i < q_target_.size(); ++i) q_target_[i] -= overshoot_s * qdot_[i];
+}
+
 // Closed-loop differential IK on the joint targets: the feed-forward twist plus a pull of the
-// targets' tool pose towards the target pose (gain at most 0.5/δt), then the arm's PD targets.
+// targets' tool pose towards the target pose (gain at most 0.5/δt), then the arm's PD targets,
+// over the step's planned size `dt`.
 DifferentialIkResult TeleopController::TrackTargetPose(const Eigen::Vector3d& w,
-                                                       const Eigen::Vector3d& v, World* world) {
-  const double dt = world->dt();
+                                                       const Eigen::Vector3d& v, double dt,
+                                                       World* world) {
   const int n = static_cast<int>(q_target_.size());
   q_full_ = world->q();
   for (int i = 0; i < n; ++i) q_full_[arm_position_indices_[i]] = q_target_[i];
@@ -363,13 +378,17 @@ void TeleopController::Update(const TeleopCommand& command, World* world) {
   const TeleopCommand c = ClampCommand(command);
   DifferentialIkResult ik;
   if (ik_) {
+    TakeBackOvershoot(world->time());
     Eigen::Vector3d w = c.angular_rad_per_s, v = c.linear_m_per_s;
     if (c.frame == CommandFrame::kTool) {
       w = target_tcp_W_.linear() * w;
       v = target_tcp_W_.linear() * v;
     }
-    IntegrateTargetPose(w, v, world->dt());
-    ik = TrackTargetPose(w, v, world);
+    // The step's planned size: δt, or error control's proposal (World::next_dt).
+    const double dt = world->next_dt();
+    IntegrateTargetPose(w, v, dt);
+    ik = TrackTargetPose(w, v, dt, world);
+    planned_ = {world->time(), world->time() + dt, w, v};
   } else {
     target_tcp_W_ = MeasuredToolPose(*world);  // a fixed hand: the twist is ignored
   }

@@ -8,7 +8,9 @@
 // feedback toward X_WT* (closed-loop IK on the targets: motion lost to joint, velocity or
 // acceleration limits is recovered instead of drifting):
 //   V_ik = V + k_pose · [log(R* R_T^T); p* − p_T]   (world frame),
-//   q̇ = DifferentialIk(V_ik),  q_d += δt q̇,  World::SetPdTarget(joint, q_d, v_d = q̇).
+//   q̇ = DifferentialIk(V_ik),  q_d += δt q̇,  World::SetPdTarget(joint, q_d, v_d = q̇),
+// with δt the step's planned size (World::next_dt; under error control a step that ends early
+// has the rest taken back at the next Update: TakeBackOvershoot).
 // A gripper fixed to the world (no arm joints, issue 36) is teleoperated by its fingers only: the
 // twist is ignored (no IK; the target TCP pose is the measured one).
 // Fingers: the first ("leader") finger's PD gets the target opening
@@ -166,7 +168,14 @@ class TeleopController {
   TeleopCommand ClampCommand(const TeleopCommand& command);
   void IntegrateTargetPose(const Eigen::Vector3d& w, const Eigen::Vector3d& v, double dt);
   DifferentialIkResult TrackTargetPose(const Eigen::Vector3d& w, const Eigen::Vector3d& v,
-                                       World* world);
+                                       double dt, World* world);
+  void TakeBackOvershoot(double t_s);
+  // The last Update's step: its start, planned end and the twist integrated over it.
+  struct PlannedStep {
+    double start_s = 0, end_s = 0;
+    Eigen::Vector3d w = Eigen::Vector3d::Zero(), v = Eigen::Vector3d::Zero();
+  };
+  PlannedStep planned_;
   double DriveFingers(double grip, World* world);
   void FillState(const TeleopCommand& c, double finger_target, const DifferentialIkResult& ik,
                  const World& world);

@@ -96,7 +96,7 @@ bool World::StepErrorControlled(double end_time_s) {
   const StepSizeLimits limits{settings.integrator.accuracy, dt_max, kStepFloorFraction * dt_max};
   double h = std::min(next_dt_s_ > 0 ? next_dt_s_ : kFirstStepFraction * dt_max, dt_max);
   bool cut_short = false;
-  if (end_time_s - time_ <= h) {
+  if (time_ + h > end_time_s) {
     h = end_time_s - time_;
     cut_short = true;
     if (!(h > 0)) return FailStep("error control was asked for a step ending before its start", v_);
@@ -136,7 +136,8 @@ bool World::StepErrorControlled(double end_time_s) {
       std::swap(query_, query_half_);
       // After a rejection the next step does not grow (Hairer, Nørsett & Wanner I §II.4): the
       // estimate just failed to predict this one.
-      if (!cut_short) next_dt_s_ = rejected > 0 ? std::min(decision.next_dt_s, h) : decision.next_dt_s;
+      if (!cut_short)
+        next_dt_s_ = rejected > 0 ? std::min(decision.next_dt_s, h) : decision.next_dt_s;
       stats_.geometry_ms = geometry_ms;
       stats_.solve_ms = solve_ms;
       stats_.iterations = iterations;
@@ -261,10 +262,9 @@ void World::AddContactOnsetError() {
       if (!model_.movable(b)) continue;
       const SpatialInertiaSpec& inertia = scene().bodies[b].body.inertia;
       const Eigen::Vector3d r_W = candidate.point.Midpoint() - BodyPose(b) * inertia.com_B;
-      const double least_moment =
-          Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(inertia.inertia_about_com_B,
-                                                         Eigen::EigenvaluesOnly)
-              .eigenvalues()[0];
+      const double least_moment = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(
+                                      inertia.inertia_about_com_B, Eigen::EigenvaluesOnly)
+                                      .eigenvalues()[0];
       const double inverse_mass =
           1 / inertia.mass_kg + (least_moment > 0 ? r_W.squaredNorm() / least_moment : 0.0);
       double& body_error = position_error_by_body_[b];

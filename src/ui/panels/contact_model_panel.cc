@@ -150,15 +150,20 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
 void TimeStepRow(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   const double scene_dt = ui->defaults.contact_settings.dt_s;
   double dt = ShownContactSettings(snapshot, ui).dt_s;
+  // Under error control δt is the largest step (docs/contact-model.md §1.2).
+  const bool dt_max = ShownContactSettings(snapshot, ui).integrator.scheme ==
+                      TimeIntegration::Scheme::kErrorControlled;
   bool reset = false;
   ImGui::BeginGroup();
-  const bool changed = ParameterRow("time step dt [s]", "dt", &dt, scene_dt, 1e-5, 5e-2, "%.2e",
-                                    true, false, &reset, &ui->edit_value);
+  const bool changed =
+      ParameterRow(dt_max ? "largest step dt_max [s]" : "time step dt [s]", "dt", &dt, scene_dt,
+                   1e-5, 5e-2, "%.2e", true, false, &reset, &ui->edit_value);
   ImGui::EndGroup();
-  ParameterTooltip(
-      "dt [s]: the time step; the convex approximations glide by mu*dt*|v_t| and SAP's "
-      "near-rigid contact is as stiff as dt allows",
-      "");
+  ParameterTooltip(dt_max ? "dt_max [s]: error control's largest step; it steps smaller where "
+                            "the error estimate asks"
+                          : "dt [s]: the time step; the convex approximations glide by "
+                            "mu*dt*|v_t| and SAP's near-rigid contact is as stiff as dt allows",
+                   "");
   if ((changed && dt > 0) || reset) {
     ContactOverrides o;
     o.dt_s = reset ? scene_dt : dt;

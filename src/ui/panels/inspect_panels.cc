@@ -7,6 +7,7 @@
 #include <iterator>
 #include <string>
 
+#include "ui/panels/integrator_panel.h"
 #include "ui/widgets/widgets.h"
 
 namespace contactlab {
@@ -38,12 +39,27 @@ void SelectedBodyPanel(const Snapshot& snapshot, const InspectState& state) {
   }
 }
 
+namespace {
+
+// The ghost's integrator (docs/architecture.md §4, Ghost): the main run's, or another one (say
+// fixed-step Lagged beside error-controlled Lagged).
+void GhostIntegratorCombo(InspectState* state) {
+  std::array<const char*, std::size(kIntegratorLabels) + 1> labels{"main run's integrator"};
+  std::copy(std::begin(kIntegratorLabels), std::end(kIntegratorLabels), labels.begin() + 1);
+  ImGui::SetNextItemWidth(ComboWidthFor(labels[0]));
+  ImGui::Combo("integrator##ghost", &state->ghost_integrator, labels.data(),
+               static_cast<int>(labels.size()));
+}
+
+}  // namespace
+
 void GhostPanel(const Snapshot& snapshot, InspectState* state, UiActions* actions) {
   float combo_w = 0;  // the longest choice ("Regularized Lagged") in full
   for (const char* label : kApproximationLabels) combo_w = std::max(combo_w, ComboWidthFor(label));
   ImGui::SetNextItemWidth(combo_w);
   ImGui::Combo("approximation##ghost", &state->ghost_approximation, kApproximationLabels,
                std::size(kApproximationLabels));
+  GhostIntegratorCombo(state);
   ImGui::Checkbox("friction", &state->ghost_friction_override);
   if (state->ghost_friction_override) {
     ImGui::SameLine();
@@ -54,6 +70,11 @@ void GhostPanel(const Snapshot& snapshot, InspectState* state, UiActions* action
     command::StartGhost start;
     start.overrides.approximation = kApproximationChoices[state->ghost_approximation];
     start.label = kApproximationLabels[state->ghost_approximation];
+    if (state->ghost_integrator > 0) {
+      start.overrides.integrator =
+          IntegratorChoice(state->ghost_integrator - 1, snapshot.contact_settings.integrator);
+      start.label += " " + TimeIntegrationName(*start.overrides.integrator);
+    }
     if (state->ghost_friction_override) {
       start.overrides.friction = state->ghost_friction;
       start.label += " mu=" + std::to_string(state->ghost_friction).substr(0, 4);
@@ -73,7 +94,7 @@ void GhostPanel(const Snapshot& snapshot, InspectState* state, UiActions* action
                          snapshot.ghost.lag_s);
       ImGui::PopStyleColor();
     } else {
-      ImGui::TextWrapped("ghost %s in lock-step (%.3f s behind)", snapshot.ghost.label.c_str(),
+      ImGui::TextWrapped("ghost %s keeping up (%.3f s behind)", snapshot.ghost.label.c_str(),
                          snapshot.ghost.lag_s);
     }
     static constexpr int kPosition[] = {kGhostPositionDifference};
@@ -99,8 +120,10 @@ void TimelinePanel(const Snapshot& snapshot, UiActions* actions) {
   ImGui::SetNextItemWidth(-1);
   if (ImGui::SliderFloat("##timeline", &shown, static_cast<float>(t.oldest_s),
                          static_cast<float>(t.newest_s), "t = %.3f s")) {
+    // The step ending nearest the time asked: half a step back, by the last step's own size
+    // (steps vary under error control, docs/contact-model.md §1.2).
     actions->commands.emplace_back(
-        command::ShowTime{static_cast<double>(shown) - 0.5 * snapshot.contact_settings.dt_s});
+        command::ShowTime{static_cast<double>(shown) - 0.5 * snapshot.stats.dt_s});
   }
   if (ImGui::ArrowButton("##back", ImGuiDir_Left)) {
     actions->commands.emplace_back(command::StepTimeline{-1});

@@ -24,6 +24,9 @@ enum GhostSeries {
 struct InspectState {
   int selected_body = -1;       // scene body picked by double-click (−1: none)
   int ghost_approximation = 0;  // index into the ghost panel's list
+  // 0: the main run's integrator; else 1 + an index into kIntegratorLabels (θ weights and
+  // accuracy: the main run's, integrator_panel.h's IntegratorChoice).
+  int ghost_integrator = 0;
   bool ghost_friction_override = false;
   float ghost_friction = 0.5f;
   PlotData ghost_plots{

@@ -13,6 +13,7 @@
 #include "ui/panels/exports.h"
 #include "ui/panels/files_panel.h"
 #include "ui/panels/hydroelastic_panel.h"
+#include "ui/panels/integrator_panel.h"
 #include "ui/panels/recording_panel.h"
 #include "ui/panels/shortcuts.h"
 #include "ui/panels/slip_meter_panel.h"
@@ -186,9 +187,11 @@ void RenderQualityCombo(AutoQuality* q) {
 
 void SolverPanel(const Snapshot& snapshot, UiState* ui) {
   const StepStats& s = snapshot.stats;
-  ImGui::Text("model %s, dt %.3g s",
+  const bool error_controlled =
+      snapshot.contact_settings.integrator.scheme == TimeIntegration::Scheme::kErrorControlled;
+  ImGui::Text("model %s, %s %.3g s",
               ContactApproximationName(snapshot.contact_settings.approximation),
-              snapshot.contact_settings.dt_s);
+              error_controlled ? "dt_max" : "dt", snapshot.contact_settings.dt_s);
   ImGui::Text("iterations %d   residual %.2e", s.iterations, s.residual);
   ImGui::Text("step %.3f ms (geometry %.3f, solve %.3f)", s.total_ms, s.geometry_ms, s.solve_ms);
   ImGui::Text("contacts %d   constraints %d", s.num_contacts, s.num_constraints);
@@ -224,6 +227,12 @@ void LayersPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
     ImGui::Checkbox("alignment aids", &l.alignment);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("the peg's axis to the hole, the hole's rim, HUD");
+  }
+  if (snapshot.contact_settings.integrator.scheme == TimeIntegration::Scheme::kErrorControlled) {
+    ImGui::Checkbox("step error", &l.step_error);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("bodies tinted red by their share of the step's error estimate");
+    }
   }
   ImGui::Checkbox("contact points", &l.contact_points);
   ImGui::SameLine(200);
@@ -392,7 +401,9 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
         HydroelasticPanel(snapshot, ui, actions);
       }
       if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) {
+        IntegratorRows(snapshot, ui, actions);
         SolverPanel(snapshot, ui);
+        StepSizeReadout(snapshot, ui);
       }
       if (ui->contacts.pinned.active) ImGui::SetNextItemOpen(true, ImGuiCond_Always);
       // Always open while a contact is pinned: the panel follows the pin.

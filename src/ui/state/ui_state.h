@@ -29,6 +29,28 @@ struct SceneDefaults {
 };
 SceneDefaults ComputeSceneDefaults(const SceneSpec& scene);
 
+// Error control's steps over time (the Solver panel; docs/contact-model.md §1.2): per step,
+// log10 of its size [s], of its error estimate and of the accuracy asked (the plot widget is
+// linear: a log scale by its values; fixed steps have no error), and the steps accepted and
+// attempts rejected since the scene loaded (ui/plot_feed.h fills it).
+enum StepSizeSeries {
+  kSeriesLog10StepSize,
+  kSeriesLog10Error,
+  kSeriesLog10Accuracy,
+  kNumStepSizeSeries
+};
+struct StepSizeHistory {
+  static constexpr size_t kSamples = 30000;
+  PlotData plots{{"log10_dt_s", "log10_error_estimate", "log10_accuracy"}, kSamples};
+  uint64_t accepted = 0, rejected = 0, at_floor = 0;
+  PlotTimeWindow window;
+  PlotViewState view;
+  void Clear() {
+    plots.Clear();
+    accepted = rejected = at_floor = 0;
+  }
+};
+
 // The plots of the plots panel, over the series of PlotData (ui/plot_feed.cc fills one row per
 // PlotSample in this order).
 enum PlotSeries {
@@ -97,7 +119,8 @@ struct UiState {
   // snapshot's lagging ones until a snapshot has them in force.
   std::optional<ContactSettings> posted_settings;
   SceneDefaults defaults;
-  double edit_value = 0;  // the typed value of the open slider editor (LogSlider)
+  StepSizeHistory step_sizes;  // the Solver panel's step-size plot
+  double edit_value = 0;       // the typed value of the open slider editor (LogSlider)
 
   // Solver panel: non-converged steps of the current run (reset or scene load), counted in the
   // lossless plot sample stream (the render loop may skip snapshots).

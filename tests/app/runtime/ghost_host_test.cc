@@ -147,6 +147,53 @@ TEST(GhostHost, AGhostFedTheMainRunsStepsFollowsThemBitForBit) {
   EXPECT_TRUE(errors.lines.empty());
 }
 
+// A ghost that steps other sizes (here a fixed step four main steps long): before each of its
+// steps it applies the newest main inputs stamped at or before its time (a zero-order hold),
+// and steps only while they are known. Fed main steps 0…9 (stamped k·δt), it steps from 0, 4 δt
+// and 8 δt with main steps 0, 4 and 8's pushes, stops at 12 δt > 9 δt, and its lag is in
+// seconds: the main run's planned time (10 δt) less its own, at least 0.
+TEST(GhostHost, AGhostOfOtherStepSizesHoldsTheNewestInputsAtItsTime) {
+  constexpr double kDt = 1.0 / 512;
+  World main(testing::PileScene(3, kDt));
+  Errors errors;
+  GhostHost host(10.0, errors.Sink());
+  ContactOverrides longer;
+  longer.dt_s = 4 * kDt;
+  host.Start(main, 0, 0, longer, "4 dt");
+  for (int k = 0; k < 10; ++k) {
+    main.SetExternalForce(Push(k));
+    host.Feed(main, 1);
+    ASSERT_TRUE(main.Step());
+  }
+  ASSERT_TRUE(WaitFor([&] {
+    const std::shared_ptr<const Snapshot> g = host.Latest();
+    return g && g->time_s == 12 * kDt;
+  }));
+  World replica(testing::PileScene(3, kDt));
+  replica.SetOverrides(longer);
+  for (int k : {0, 4, 8}) {
+    replica.SetExternalForce(Push(k));
+    ASSERT_TRUE(replica.Step());
+  }
+  const std::shared_ptr<const Snapshot> g = host.Latest();
+  EXPECT_EQ(g->step_index, 3u);
+  for (int b = 0; b < static_cast<int>(g->body_poses.size()); ++b) {
+    EXPECT_EQ(g->body_poses[b].matrix(), replica.BodyPose(b).matrix()) << "body " << b;
+  }
+  GhostView view;
+  host.Fill(&view);
+  EXPECT_EQ(view.lag_s, 0.0) << "ahead by 2 δt: no lag";
+  std::vector<GhostSample> samples;
+  host.DrainSamples(&samples);
+  ASSERT_EQ(samples.size(), 3u);
+  EXPECT_EQ(samples[1].time_s, 8 * kDt);
+  main.SetExternalForce(Push(10));
+  host.Feed(main, 1);  // stamped 10 δt, before the ghost's 12 δt: not yet its step's
+  host.Fill(&view);
+  EXPECT_EQ(view.lag_s, 0.0);
+  EXPECT_TRUE(errors.lines.empty());
+}
+
 TEST(GhostHost, StopReturnsWhileTheGhostsThreadIsBusyAndJoinsItOnceEnded) {
   HoldingLogger hold("ghost (held): started");
   World main(testing::PileScene(3, 2e-3));

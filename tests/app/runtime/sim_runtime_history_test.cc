@@ -111,6 +111,61 @@ TEST(SimRuntimeGhost, IsAHeadlessRunWithTheSameInputsAndLeavesTheMainRunAlone) {
   EXPECT_EQ(with_ghost.LatestGhost(), nullptr);
 }
 
+// A ghost under another integrator (docs/contact-model.md §1.2): error-controlled Lagged beside
+// the main run's fixed-step Lagged. The main run is bit for bit the same as without a ghost; the
+// ghost steps its own sizes and holds the main run's inputs from their stamped times (a
+// zero-order hold), so it is a headless error-controlled run that applies, before each of its
+// steps, the newest main input stamped at or before its time, stepping while that input is
+// known (up to the main run's last step start).
+TEST(SimRuntimeGhost, UnderAnotherIntegratorItHoldsTheInputsByTimeAndLeavesTheMainRunAlone) {
+  ContactOverrides error_control;
+  error_control.integrator = TimeIntegration::ErrorControlled(1e-4);
+  SimRuntime plain(Scene(), 0.0), with_ghost(Scene(), 0.0);
+  for (SimRuntime* rt : {&plain, &with_ghost}) {
+    rt->Post(command::Pause{});
+    rt->Start();
+  }
+  RunScript(&plain, 0);
+  RunScript(&with_ghost, 0, [&](int i) {
+    if (i == 50) with_ghost.Post(command::StartGhost{error_control, "error control"});
+  });
+  ExpectSamePoses(Poses(*plain.Latest()), Poses(*with_ghost.Latest()));
+
+  // The replicas: the main run's inputs (the spring's force) stamped with its step times.
+  World main(Scene()), ghost(Scene());
+  std::vector<std::pair<double, ExternalForce>> fed;
+  for (int i = 0; i < 300; ++i) {
+    if (i == 50) {
+      ghost.SetState(main.q(), main.v(), main.time());
+      ghost.SetStepSizeState(main.step_size_state());
+      ghost.SetOverrides(error_control);
+    }
+    const ExternalForce f = i >= 100 && i < 200 ? PerturbationForce(main, kPull) : ExternalForce{};
+    main.SetExternalForce(f);
+    if (i >= 50) fed.emplace_back(main.time(), f);
+    ASSERT_TRUE(main.Step());
+  }
+  const double last_fed_s = fed.back().first;
+  int ghost_steps = 0;
+  for (size_t k = 0; ghost.time() <= last_fed_s; ++ghost_steps) {
+    while (k + 1 < fed.size() && fed[k + 1].first <= ghost.time()) ++k;
+    ghost.SetExternalForce(fed[k].second);
+    ASSERT_TRUE(ghost.Step());
+  }
+  ASSERT_TRUE(WaitFor([&] {
+    auto g = with_ghost.LatestGhost();
+    return g && g->time_s > last_fed_s;
+  }));
+  EXPECT_EQ(with_ghost.LatestGhost()->time_s, ghost.time());
+  EXPECT_EQ(with_ghost.LatestGhost()->step_index, 50u + ghost_steps);
+  EXPECT_NE(ghost_steps, 250) << "its own step sizes";
+  std::vector<Eigen::Isometry3d> ghost_poses;
+  for (int b = 0; b < static_cast<int>(Scene().bodies.size()); ++b) {
+    ghost_poses.push_back(ghost.BodyPose(b));
+  }
+  ExpectSamePoses(Poses(*with_ghost.LatestGhost()), ghost_poses);
+}
+
 TEST(SimRuntimeTimeline, BranchingFromAShownStepReplaysTheRunBitForBit) {
   SimRuntime rt(Scene(), 0.0);
   rt.Post(command::Pause{});

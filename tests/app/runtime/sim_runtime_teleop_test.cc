@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -406,6 +407,55 @@ TEST(SimRuntimeTeleop, AWindowRecordingReplaysHeadlessBitForBit) {
   t.Post(command::PlayReplay{"/nonexistent.csv"});
   t.Settle();
   EXPECT_EQ(t.rt.TakeErrors().size(), 1u);
+}
+
+// The same under error control (docs/contact-model.md §1.2): the steps vary in size, and the
+// recording's rows are at their start times. A headless replay that drives the world as the
+// sim thread does (the device polled at the world's time for the step's planned size, the
+// controller, one World::Step) takes the same steps and ends in the same state, bit for bit.
+TEST(SimRuntimeTeleop, AnErrorControlledWindowRecordingReplaysHeadlessBitForBit) {
+  const std::string path = ::testing::TempDir() + "/window_session_error_controlled.csv";
+  TeleopRuntime t;
+  ContactOverrides error_control;
+  error_control.integrator = TimeIntegration::ErrorControlled(1e-6);
+  t.Post(command::SetOverrides{error_control});
+  t.Post(command::StartRecording{path});
+  t.Settle();
+  t.keys.Key(KeyAction::kMoveYPos, true);
+  t.keys.Key(KeyAction::kRotXPos, true);
+  t.StepLive(60);
+  t.keys.Key(KeyAction::kMoveYPos, false);
+  t.keys.Key(KeyAction::kMoveZNeg, true);
+  t.StepLive(40);
+  t.keys.Key(KeyAction::kMoveZNeg, false);
+  t.keys.Key(KeyAction::kRotXPos, false);
+  t.Post(command::StopRecording{});
+  t.Settle();
+  const std::shared_ptr<const Snapshot> held = t.rt.Latest();
+  const Snapshot& live = *held;
+  ASSERT_EQ(live.step_index, 100u);
+  ASSERT_EQ(live.contact_settings.integrator, error_control.integrator);
+
+  World world(PegInHole());
+  world.SetOverrides(error_control);
+  TeleopController teleop(world, *FindTeleopConfig(world.scene()));
+  std::string error;
+  std::unique_ptr<ReplayDevice> replay = ReplayDevice::Load(path, &error);
+  ASSERT_NE(replay, nullptr) << error;
+  const Eigen::Vector3d start = teleop.state().target_tcp_W.translation();
+  std::set<double> sizes;
+  for (int i = 0; i < 100; ++i) {
+    teleop.Update(replay->PollStep(world.time(), world.next_dt()), &world);
+    ASSERT_TRUE(world.Step());
+    sizes.insert(world.last_stats().dt_s);
+  }
+  EXPECT_GT(sizes.size(), 3u) << "variable steps";
+  EXPECT_EQ(world.time(), live.time_s);
+  for (size_t b = 0; b < live.body_poses.size(); ++b) {
+    EXPECT_EQ(world.BodyPose(static_cast<int>(b)).matrix(), live.body_poses[b].matrix()) << b;
+  }
+  EXPECT_GT((teleop.state().target_tcp_W.translation() - start).norm(), 1e-4)
+      << "the session did move";
 }
 
 }  // namespace

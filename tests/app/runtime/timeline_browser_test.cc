@@ -42,6 +42,7 @@ struct TimelineBrowserTest : ::testing::Test {
       start_s.push_back(world.time());
       browser.Record(world, k);
       ASSERT_TRUE(world.Step());
+      browser.Taken(world);
       q_after.push_back(world.q());
       v_after.push_back(world.v());
     }
@@ -135,6 +136,41 @@ TEST_F(TimelineBrowserTest, SettingsEditedWhileViewingAreKeptByShowAndBranch) {
   // The next Show restores recorded settings again: the edit belonged to that view.
   ASSERT_TRUE(browser.Show(10, &world));
   EXPECT_EQ(world.approximation(), ContactApproximation::kLagged);
+}
+
+// Under error control (docs/contact-model.md §1.2) the steps vary in size: a shown record and a
+// branch's replay take each step at its recorded size, bit for bit, and the history's newest
+// time is the newest step's end, not a count of steps times δt.
+struct ErrorControlledTimelineBrowserTest : TimelineBrowserTest {
+  void SetUp() override {
+    ContactOverrides o;
+    o.integrator = TimeIntegration::ErrorControlled(1e-4);
+    world.SetOverrides(o);
+    TimelineBrowserTest::SetUp();
+  }
+};
+
+TEST_F(ErrorControlledTimelineBrowserTest, ShownAndBranchedStepsKeepTheirSizesBitForBit) {
+  const double end_s = world.time();
+  EXPECT_NE(start_s[2] - start_s[1], start_s[1] - start_s[0]) << "the sizes vary";
+  TimelineView view;
+  browser.Fill(world, &view);
+  EXPECT_EQ(view.newest_s, end_s);
+  for (int k : {0, 1, 33, kSteps - 1}) {
+    ASSERT_TRUE(browser.Show(k, &world));
+    ExpectStateAfter(k);
+    EXPECT_EQ(world.time(), k + 1 < kSteps ? start_s[k + 1] : end_s) << "step " << k;
+  }
+  ASSERT_TRUE(browser.Show(20, &world));
+  ASSERT_TRUE(browser.Branch(world));
+  for (int k = 21; k < kSteps; ++k) {
+    browser.ReplayNext(&world);
+    browser.Record(world, k);
+    ASSERT_TRUE(world.Step());
+    browser.Taken(world);
+    ExpectStateAfter(k);
+  }
+  EXPECT_EQ(world.time(), end_s);
 }
 
 }  // namespace

@@ -69,8 +69,9 @@ TEST(Timeline, KeepsTheNewestStepsWithinItsDuration) {
   EXPECT_EQ(timeline.size(), 51);
   EXPECT_EQ(timeline.step_index(0), 149u);
   EXPECT_EQ(timeline.step_index(50), 199u);
-  // Per record: step index, time, settings index, q (2 × 7), v (2 × 6), the external force (7).
-  const size_t record_doubles = 3 + 14 + 12 + 7;
+  // Per record: step index, time, settings index, the step sizes (last, next, its own), q (2 × 7),
+  // v (2 × 6), the external force (7).
+  const size_t record_doubles = 6 + 14 + 12 + 7;
   EXPECT_GE(timeline.memory_bytes(), 51 * record_doubles * sizeof(double));
   EXPECT_LT(timeline.memory_bytes(), 51 * record_doubles * sizeof(double) + 1024);
   // Find: the step in progress at a time.
@@ -146,6 +147,45 @@ TEST(Timeline, KeepsTheDurationOrTheMemoryBudgetWhicheverIsLess) {
   const Timeline timed(world, 0.25, budget);
   EXPECT_EQ(timed.capacity(), 501);  // 0.25 s of 0.5 ms steps, plus the one in progress
   EXPECT_LT(timed.memory_bytes(), budget);
+}
+
+// Error control (docs/contact-model.md §1.2): steps vary in size and the next one's depends on
+// the last's error, which World::SetState forgets. Each record keeps the step-size state it
+// started with and its own size, so a restored step is the original bit for bit, and the
+// recorded times are a chain of the recorded sizes. The ring is sized by δt_max / 10.
+TEST(Timeline, ErrorControlledStepsAreRecomputedBitForBitWithTheirStepSizes) {
+  const SceneSpec scene = testing::PileScene(4, 2e-3);
+  World world(scene);
+  ContactOverrides o;
+  o.integrator = TimeIntegration::ErrorControlled(1e-4);
+  world.SetOverrides(o);
+  Timeline timeline(world, 0.1, SimRuntime::kTimelineBudget_bytes);
+  EXPECT_NEAR(timeline.capacity(), 501, 1) << "0.1 s of 0.2 ms steps, plus the one in progress";
+  std::vector<Eigen::VectorXd> q_after, v_after;
+  for (int i = 0; i < 120; ++i) {
+    Push(&world, i + 90);
+    timeline.Record(world, i);
+    ASSERT_TRUE(world.Step());
+    timeline.Taken(world);
+    q_after.push_back(world.q());
+    v_after.push_back(world.v());
+  }
+  double smallest = 1, largest = 0;
+  for (int i = 0; i + 1 < timeline.size(); ++i) {
+    EXPECT_EQ(timeline.time_s(i + 1), timeline.time_s(i) + timeline.dt_s(i)) << i;
+    smallest = std::min(smallest, timeline.dt_s(i));
+    largest = std::max(largest, timeline.dt_s(i));
+  }
+  EXPECT_DOUBLE_EQ(timeline.dt_s(0), 2e-4) << "the first step: a tenth of δt_max";
+  EXPECT_GT(largest, 2 * smallest) << "the sizes vary";
+  World other(scene);  // symplectic Euler, no force: everything comes from the record
+  for (int i : {0, 1, 40, 77, 119}) {
+    timeline.Restore(i, &other);
+    ASSERT_TRUE(other.Step());
+    EXPECT_EQ(other.last_stats().dt_s, timeline.dt_s(i)) << "step " << i;
+    EXPECT_EQ(other.q(), q_after[i]) << "step " << i;
+    EXPECT_EQ(other.v(), v_after[i]) << "step " << i;
+  }
 }
 
 }  // namespace

@@ -96,6 +96,36 @@ TEST(TeleopControllerTest, WorldTwistMovesTheHandAccordingly) {
   EXPECT_EQ(teleop.state().ik_failures, 0);
 }
 
+// Under error control (docs/contact-model.md §1.2) every step has its own size, and a step may
+// end before its planned end (World::next_dt) when attempts are rejected inside World::Step:
+// the target pose integrates the twist over the time actually stepped, the part past a step's
+// end taken back at the next Update. After any number of steps, some rejected, the target is the
+// start plus the twist times the time stepped and the coming step's planned size.
+TEST(TeleopControllerTest, UnderErrorControlTheTargetMovesByTheTwistOverTheTimeStepped) {
+  World world(PegScene());
+  ContactOverrides o;
+  o.integrator = TimeIntegration::ErrorControlled(1e-6);
+  world.SetOverrides(o);
+  TeleopController teleop(world, *FindTeleopConfig(world.scene()));
+  const Eigen::Vector3d p0 = teleop.state().target_tcp_W.translation();
+  TeleopCommand c;
+  c.linear_m_per_s = Eigen::Vector3d(0.04, -0.03, 0.05);
+  c.grip = 1.0;
+  int rejected = 0, steps = 0;
+  while (world.time() < 0.05) {
+    teleop.Update(c, &world);
+    ASSERT_TRUE(world.Step());
+    rejected += world.last_stats().num_rejected;
+    ++steps;
+  }
+  teleop.Update(c, &world);
+  const double planned_end_s = world.time() + world.next_dt();
+  const Eigen::Vector3d expected = p0 + planned_end_s * c.linear_m_per_s;
+  EXPECT_LT((teleop.state().target_tcp_W.translation() - expected).norm(), 1e-12);
+  EXPECT_GT(rejected, 0) << "some steps ended before their planned end";
+  EXPECT_GT(steps, 50) << "variable steps, not δt_max's";
+}
+
 // A tool-frame twist: the hand's z points down, so +z in the tool frame moves the hand down.
 TEST(TeleopControllerTest, ToolFrameTwistIsRotatedIntoTheWorld) {
   const SceneSpec scene = PegScene();

@@ -18,6 +18,10 @@ TEST(TimeIntegration, NamesRoundTrip) {
   }
   EXPECT_EQ(*ParseTimeIntegration("theta:0.5,0.5"), TimeIntegration::Midpoint());
   EXPECT_EQ(*ParseTimeIntegration("theta:1,1"), TimeIntegration::ImplicitEuler());
+  // The accuracy is error control's: a θ scheme is named by its weights alone.
+  TimeIntegration midpoint = TimeIntegration::Midpoint();
+  midpoint.accuracy = 1e-5;
+  EXPECT_EQ(TimeIntegrationName(midpoint), "midpoint");
   // Symplectic Euler by name is the default step (linearly implicit springs), not theta:1,0.
   EXPECT_NE(*ParseTimeIntegration("symplectic_euler"), TimeIntegration::Theta(1, 0));
 }
