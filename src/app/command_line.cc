@@ -55,8 +55,9 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
                   "time integration: symplectic_euler (default)|implicit_euler|midpoint|"
                   "theta:θq,θv|error_controlled");
   app->add_option("--accuracy", raw->accuracy,
-                  "error control's accuracy ε, the local position error per step [m, rad] "
-                  "(implies --integrator error_controlled; default 1e-3)");
+                  "error control's accuracy ε, a bound on each step's error estimate "
+                  "max(|Δq|, dt_max |Δv|) [m, rad] (implies --integrator error_controlled; "
+                  "default 1e-3)");
   app->add_option("--dt-max", raw->dt_max,
                   "error control's largest step [s] (implies --integrator error_controlled)");
   app->add_option("--stiffness", raw->stiffness, "point-contact stiffness override [N/m]");
