@@ -1,0 +1,244 @@
+#include "engine/solver/drumwright_shell.h"
+
+#include <spdlog/fmt/fmt.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace contactlab {
+namespace {
+
+// Phase 2 in the nullspace coordinates y (x = w + R y), Drumwright & Shell §3.2: the objective
+// f_0 = ‖M y + d0‖² (M = D R, d0 = D w + b_T), one cone per frictional contact and the
+// normal-norm bound, each relaxed by the slack s.
+class Phase2 {
+ public:
+  Phase2(const Eigen::MatrixXd& R, const Eigen::VectorXd& w, const Eigen::MatrixXd& M,
+         const Eigen::VectorXd& d0, const std::vector<double>& friction, int n, double slack)
+      : R_(R), w_(w), M_(M), d0_(d0), friction_(friction), n_(n), slack_(slack) {}
+
+  int num_constraints() const {
+    int m = 1;
+    for (const double mu : friction_) m += mu > 0 ? 1 : 0;
+    return m;
+  }
+  double Objective(const Eigen::VectorXd& y) const { return (M_ * y + d0_).squaredNorm(); }
+
+  // The barrier function t f_0 − Σ log(s − f_i) − log(s − g); +∞ outside the relaxed set.
+  double Barrier(const Eigen::VectorXd& y, double t) const {
+    const Eigen::VectorXd x = w_ + R_ * y;
+    double value = t * Objective(y);
+    for (int i = 0; i < n_; ++i) {
+      if (!(friction_[i] > 0)) continue;
+      const double margin = slack_ - Cone(x, i);
+      if (!(margin > 0)) return std::numeric_limits<double>::infinity();
+      value -= std::log(margin);
+    }
+    const double margin = slack_ - NormBound(x);
+    if (!(margin > 0)) return std::numeric_limits<double>::infinity();
+    return value - std::log(margin);
+  }
+
+  // The barrier function's gradient and Hessian at y.
+  void Derivatives(const Eigen::VectorXd& y, double t, Eigen::VectorXd* gradient,
+                   Eigen::MatrixXd* hessian) const {
+    const Eigen::VectorXd x = w_ + R_ * y;
+    *gradient = 2 * t * M_.transpose() * (M_ * y + d0_);
+    *hessian = 2 * t * M_.transpose() * M_;
+    const int k = static_cast<int>(y.size());
+    Eigen::VectorXd df(k);
+    Eigen::MatrixXd d2f(k, k);
+    for (int i = 0; i < n_; ++i) {
+      if (!(friction_[i] > 0)) continue;
+      // f_i = x_T1² + x_T2² − μ² x_N²; the rows of R: normal i, then tangents 2i, 2i + 1.
+      const double mu2 = friction_[i] * friction_[i];
+      const auto rn = R_.row(i), r1 = R_.row(n_ + 2 * i), r2 = R_.row(n_ + 2 * i + 1);
+      df = 2 * (x[n_ + 2 * i] * r1 + x[n_ + 2 * i + 1] * r2 - mu2 * x[i] * rn).transpose();
+      d2f = 2 * (r1.transpose() * r1 + r2.transpose() * r2 - mu2 * rn.transpose() * rn);
+      AddLogTerm(slack_ - Cone(x, i), df, d2f, gradient, hessian);
+    }
+    // g = ‖x_N‖² − ‖w_s‖² (= (2 w_s + S y)ᵀ S y with S the normal rows of R).
+    const auto S = R_.topRows(n_);
+    df = 2 * S.transpose() * x.head(n_);
+    d2f = 2 * S.transpose() * S;
+    AddLogTerm(slack_ - NormBound(x), df, d2f, gradient, hessian);
+  }
+
+  double Cone(const Eigen::VectorXd& x, int i) const {
+    const double mu = friction_[i];
+    return x[n_ + 2 * i] * x[n_ + 2 * i] + x[n_ + 2 * i + 1] * x[n_ + 2 * i + 1] -
+           mu * mu * x[i] * x[i];
+  }
+  double NormBound(const Eigen::VectorXd& x) const {
+    return x.head(n_).squaredNorm() - w_.head(n_).squaredNorm();
+  }
+
+ private:
+  // −log(m) with m = s − f: gradient ∇f / m, Hessian ∇f ∇fᵀ / m² + ∇²f / m.
+  static void AddLogTerm(double margin, const Eigen::VectorXd& df, const Eigen::MatrixXd& d2f,
+                         Eigen::VectorXd* gradient, Eigen::MatrixXd* hessian) {
+    *gradient += df / margin;
+    *hessian += df * df.transpose() / (margin * margin) + d2f / margin;
+  }
+
+  const Eigen::MatrixXd& R_;
+  const Eigen::VectorXd& w_;
+  const Eigen::MatrixXd& M_;
+  const Eigen::VectorXd& d0_;
+  const std::vector<double>& friction_;
+  const int n_;
+  const double slack_;
+};
+
+// The minimizer of φ(y + α Δy) over α ∈ [0, α_max] by golden-section search, α_max the largest
+// of 1, ½, ¼, … at which the point is still feasible: an exact line search to 1e-6 of α_max
+// (the paper uses Brent's method).
+double LineSearch(const Phase2& phase2, const Eigen::VectorXd& y, const Eigen::VectorXd& step,
+                  double t) {
+  double hi = 1;
+  for (int i = 0; i < 60 && !std::isfinite(phase2.Barrier(y + hi * step, t)); ++i) hi *= 0.5;
+  double lo = 0;
+  const double golden = 0.5 * (std::sqrt(5.0) - 1);
+  double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo);
+  double fa = phase2.Barrier(y + a * step, t), fb = phase2.Barrier(y + b * step, t);
+  while (hi - lo > 1e-6 * std::max(hi, 1e-12)) {
+    if (fa < fb) {
+      hi = b;
+      b = a;
+      fb = fa;
+      a = hi - golden * (hi - lo);
+      fa = phase2.Barrier(y + a * step, t);
+    } else {
+      lo = a;
+      a = b;
+      fa = fb;
+      b = lo + golden * (hi - lo);
+      fb = phase2.Barrier(y + b * step, t);
+    }
+  }
+  return fa < fb ? a : b;
+}
+
+// Newton's method on the barrier function at parameter t, from y; the Hessian is regularized
+// when the cones' (non-convex) curvature makes it indefinite. Returns the Newton steps taken.
+int MinimizeBarrier(const Phase2& phase2, double t, int max_iterations, Eigen::VectorXd* y) {
+  Eigen::VectorXd gradient, step;
+  Eigen::MatrixXd hessian;
+  for (int it = 1; it <= max_iterations; ++it) {
+    phase2.Derivatives(*y, t, &gradient, &hessian);
+    Eigen::LLT<Eigen::MatrixXd> llt(hessian);
+    double shift = 1e-12 * std::max(hessian.diagonal().cwiseAbs().maxCoeff(), 1e-300);
+    while (llt.info() != Eigen::Success && std::isfinite(shift)) {
+      llt.compute(hessian + shift * Eigen::MatrixXd::Identity(y->size(), y->size()));
+      shift *= 10;
+    }
+    step = -llt.solve(gradient);
+    const double decrement = -gradient.dot(step);  // Newton decrement λ²
+    if (!(decrement > 1e-14)) return it;
+    *y += LineSearch(phase2, *y, step, t) * step;
+  }
+  return max_iterations;
+}
+
+void CheckProblem(const DrumwrightShellProblem& p) {
+  const int n = static_cast<int>(p.friction.size());
+  if (p.A.rows() != 3 * n || p.A.cols() != 3 * n || p.b.size() != 3 * n ||
+      static_cast<int>(p.restitution.size()) != n) {
+    throw std::invalid_argument("SolveDrumwrightShell: A, b, friction and restitution disagree");
+  }
+  for (int i = 0; i < n; ++i) {
+    if (!(p.b[3 * i + 2] <= 0)) {
+      throw std::invalid_argument(
+          fmt::format("SolveDrumwrightShell: contact {} separates (b_N = {})", i, p.b[3 * i + 2]));
+    }
+  }
+}
+
+}  // namespace
+
+// Drumwright & Shell §3, one algorithm: permute to [N; T], phase 1 by SVD, the nullspace of C,
+// phase 2 by the barrier method, permute back.
+Eigen::VectorXd SolveDrumwrightShell(const DrumwrightShellProblem& problem,
+                                     const DrumwrightShellParameters& parameters,
+                                     DrumwrightShellStats* stats) {
+  CheckProblem(problem);
+  const int n = static_cast<int>(problem.friction.size());
+  *stats = DrumwrightShellStats{};
+  stats->num_contacts = n;
+  if (n == 0) return Eigen::VectorXd();
+  // Row j of the [N; T] order is row order[j] of the contact-frame order.
+  std::vector<int> order(3 * n);
+  for (int i = 0; i < n; ++i) {
+    order[i] = 3 * i + 2;
+    order[n + 2 * i] = 3 * i;
+    order[n + 2 * i + 1] = 3 * i + 1;
+  }
+  Eigen::MatrixXd A(3 * n, 3 * n);
+  Eigen::VectorXd b(3 * n);
+  for (int r = 0; r < 3 * n; ++r) {
+    b[r] = problem.b[order[r]];
+    for (int c = 0; c < 3 * n; ++c) A(r, c) = problem.A(order[r], order[c]);
+  }
+  // Phase 1 (§3.1): the minimum-norm normal impulses of the Newton restitution law.
+  Eigen::VectorXd rhs(n);
+  for (int i = 0; i < n; ++i) rhs[i] = -(1 + problem.restitution[i]) * b[i];
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd_n(A.topLeftCorner(n, n),
+                                          Eigen::ComputeThinU | Eigen::ComputeThinV);
+  svd_n.setThreshold(parameters.rank_tolerance);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(3 * n);
+  w.head(n) = svd_n.solve(rhs);
+  stats->phase1_rank = static_cast<int>(svd_n.rank());
+  stats->phase1_residual = (A.topLeftCorner(n, n) * w.head(n) - rhs).norm();
+  // The nullspace of C = [A_N B], and of the tangential rows of frictionless contacts (their
+  // tangential impulses are zero).
+  int frictionless = 0;
+  for (const double mu : problem.friction) frictionless += mu > 0 ? 0 : 1;
+  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(n + 2 * frictionless, 3 * n);
+  C.topRows(n) = A.topRows(n);
+  for (int i = 0, row = n; i < n; ++i) {
+    if (problem.friction[i] > 0) continue;
+    C(row++, n + 2 * i) = 1;
+    C(row++, n + 2 * i + 1) = 1;
+  }
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd_c(C, Eigen::ComputeFullV);
+  svd_c.setThreshold(parameters.rank_tolerance);
+  const int rank_c = static_cast<int>(svd_c.rank());
+  const Eigen::MatrixXd R = svd_c.matrixV().rightCols(3 * n - rank_c);
+  stats->nullspace_dimension = static_cast<int>(R.cols());
+  const Eigen::MatrixXd D = A.bottomRows(2 * n);
+  const Eigen::VectorXd d0 = D * w + b.tail(2 * n);
+  stats->tangential_phase1 = d0.norm();
+  Eigen::VectorXd x = w;
+  const double scale = w.head(n).squaredNorm();
+  if (R.cols() > 0 && scale > 0 && d0.squaredNorm() > 0) {
+    // Phase 2 (§3.2) from the strictly feasible y = 0 of the relaxed constraints.
+    const Eigen::MatrixXd M = D * R;
+    const Phase2 phase2(R, w, M, d0, problem.friction, n, parameters.slack * scale);
+    const double m = phase2.num_constraints();
+    const double f0 = d0.squaredNorm();
+    double t = m / f0;
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(R.cols());
+    stats->converged = false;
+    for (int outer = 1; outer <= parameters.max_outer_iterations; ++outer) {
+      stats->outer_iterations = outer;
+      stats->inner_iterations += MinimizeBarrier(phase2, t, parameters.max_inner_iterations, &y);
+      stats->duality_gap = m / t;
+      if (m / t <= parameters.gap_tolerance * f0 + 1e-30) {
+        stats->converged = true;
+        break;
+      }
+      t *= parameters.barrier_growth;
+    }
+    // The barrier solution is within the gap of the optimum, which is at most f_0(0): never
+    // return a worse tangential velocity than phase 1's.
+    if (phase2.Objective(y) <= f0) x = w + R * y;
+  }
+  stats->tangential_residual = (D * x + b.tail(2 * n)).norm();
+  Eigen::VectorXd impulses(3 * n);
+  for (int r = 0; r < 3 * n; ++r) impulses[order[r]] = x[r];
+  return impulses;
+}
+
+}  // namespace contactlab
