@@ -340,10 +340,9 @@ struct Renderer::Impl {
     GLint target_framebuffer = 0;  // bound on entry; the main pass draws into it again
     // Hydroelastic patches are drawn: their bodies mark the stencil (ClassifyGeometries).
     bool patches = false;
-    int stencil_mark = 0;       // glStencilFunc's reference value in force
-    bool shadows = false;       // the shadow map holds this frame's casters (ShadowPass)
-    float normal_offset = 0;    // shadow lookups start this far out along the normal [m]
-    double max_body_error = 0;  // the largest of position_error_by_body (step_error layer)
+    int stencil_mark = 0;     // glStencilFunc's reference value in force
+    bool shadows = false;     // the shadow map holds this frame's casters (ShadowPass)
+    float normal_offset = 0;  // shadow lookups start this far out along the normal [m]
   };
 
   // Render and RenderInset: viewport = {x, y, width, height}; inset: scissored to it.
@@ -548,7 +547,6 @@ Renderer::Impl::Frame Renderer::Impl::BeginFrame(const Snapshot& snapshot, const
   f.ng = NumGeometries(snapshot);
   f.nb = static_cast<int>(std::min(snapshot.body_poses.size(), body_colors.size()));
   f.nb_poses = static_cast<int>(snapshot.body_poses.size());
-  for (double e : snapshot.position_error_by_body) f.max_body_error = std::max(f.max_body_error, e);
 
   const Camera camera = CameraAsDrawn(camera_in, snapshot);
   f.camera_target = camera.target;
@@ -1074,12 +1072,13 @@ bool Renderer::Impl::ReplacedByVisuals(const Frame& f, int g) const {
 // (RenderLayers::step_error, docs/contact-model.md §1.2).
 Eigen::Vector3f Renderer::Impl::BodyAlbedo(const Frame& f, int b,
                                            const Eigen::Vector3f& color) const {
+  // The step's estimate is the largest of the bodies' (World::StepError).
   const std::vector<double>& errors = f.snapshot.position_error_by_body;
-  if (!f.layers.step_error || !(f.max_body_error > 0) || b < 0 ||
-      b >= static_cast<int>(errors.size())) {
+  const double largest = f.snapshot.stats.error_estimate;
+  if (!f.layers.step_error || !(largest > 0) || b < 0 || b >= static_cast<int>(errors.size())) {
     return color;
   }
-  return StepErrorTint(color, static_cast<float>(errors[b] / f.max_body_error));
+  return StepErrorTint(color, static_cast<float>(errors[b] / largest));
 }
 
 void Renderer::Impl::MarkStencil(Frame* f, int mark) const {

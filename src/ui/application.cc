@@ -270,7 +270,7 @@ std::shared_ptr<const Snapshot> Application::Impl::TakeSimOutput() {
   WatchRecording(snapshot->recording, &ui.recording, &ui.files.toasts);
   scenes.CheckLoad(processed, &ui);
   plot_feed.AppendMain(samples, snapshot->ghost.active);
-  PlotFeed::AppendStepSizes(samples, &ui.step_sizes);
+  plot_feed.AppendStepSizes(samples, &ui.step_sizes);
   CountConvergence(samples, &ui);
   samples.clear();
   TakeGhostOutput();

@@ -46,6 +46,7 @@ void PlotFeed::AppendGhost(const std::vector<GhostSample>& samples, PlotData* gh
 
 void PlotFeed::AppendStepSizes(const std::vector<PlotSample>& samples, StepSizeHistory* history) {
   for (const PlotSample& s : samples) {
+    if (s.run < run_) continue;  // the scene before the one shown
     ++history->accepted;
     history->rejected += static_cast<uint64_t>(s.num_rejected);
     if (s.at_step_floor) ++history->at_floor;

@@ -42,7 +42,7 @@ class PlotFeed {
   void AppendMain(const std::vector<PlotSample>& samples, bool ghost_active);
   // Their step sizes, errors and counts into `history` (samples of earlier runs too: the
   // counts are the scene's).
-  static void AppendStepSizes(const std::vector<PlotSample>& samples, StepSizeHistory* history);
+  void AppendStepSizes(const std::vector<PlotSample>& samples, StepSizeHistory* history);
   // The ghost's samples, each against the main run at its time (the ghost lags: main samples
   // wait for it; one ahead of the main run waits for it), as rows of ghost − main into
   // ghost_plots. A ghost sample older than every main sample kept makes no row.

@@ -375,7 +375,6 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
     throw std::invalid_argument(fmt::format("--duration {} s at dt = {} s: more than {} steps",
                                             options.duration_s, dt, kMaxHeadlessSteps));
   }
-  const long long last_second_start = std::max(0LL, steps - std::llround(1.0 / dt));
   RunStatistics stats;
   const auto t0 = Clock::now();
   for (long long i = 0; by_time ? world->time() < options.duration_s : i < steps; ++i) {
@@ -394,7 +393,7 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
     }
     ++result.steps;
     if (!world->last_stats().converged) ++result.nonconverged_steps;
-    stats.Add(*world, by_time ? world->time() > options.duration_s - 1.0 : i >= last_second_start);
+    stats.Add(*world, world->time() > options.duration_s - 1.0);
     monitor->Observe(*world);
     if (options.teleop) {
       stats.max_tracking_error =

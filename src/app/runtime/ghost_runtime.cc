@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -97,8 +98,9 @@ void GhostRuntime::Run(GhostStart start) {
     const uint64_t wake = wake_.load(std::memory_order_acquire);
     bool due = false;
     try {
-      due = TakeDueInputs(world.get());
-      if (due) StepOnce(world.get(), ++step_index);
+      double next_input_s = 0;
+      due = TakeDueInputs(world.get(), &next_input_s);
+      if (due) StepOnce(world.get(), ++step_index, next_input_s);
     } catch (const std::exception& e) {
       Fail(e.what());
       break;
@@ -111,7 +113,7 @@ void GhostRuntime::Run(GhostStart start) {
 // The zero-order hold: applies the newest queued inputs stamped at or before the ghost's time
 // and frees their slots. True when the inputs for a step from that time are known: an input
 // stamped at or after it has arrived (any later one is stamped later still).
-bool GhostRuntime::TakeDueInputs(World* world) {
+bool GhostRuntime::TakeDueInputs(World* world, double* next_input_s) {
   const uint64_t pushed = pushed_.load(std::memory_order_acquire);
   uint64_t taken = taken_.load(std::memory_order_relaxed);
   const Slot* newest_due = nullptr;
@@ -124,11 +126,15 @@ bool GhostRuntime::TakeDueInputs(World* world) {
     plot_body_ = newest_due->plot_body;
     taken_.store(taken, std::memory_order_release);
   }
+  *next_input_s = taken < pushed ? slots_[taken % slots_.size()].time_s
+                                 : std::numeric_limits<double>::infinity();
   return taken < pushed || in_force_s_ >= world->time();
 }
 
-void GhostRuntime::StepOnce(World* world, uint64_t step_index) {
-  if (!world->Step()) {
+// Under error control a step ends no later than the next input's stamp (World::Step cuts it
+// short there), so no input is applied late; fixed steps ignore the end time.
+void GhostRuntime::StepOnce(World* world, uint64_t step_index, double end_time_s) {
+  if (!world->Step(end_time_s)) {
     throw std::runtime_error(
         fmt::format("its step at t = {:.6f} s failed: {}", world->time(), world->failure()));
   }

@@ -82,8 +82,9 @@ class GhostRuntime {
     double time_s = 0;
   };
   void Run(GhostStart start);
-  bool TakeDueInputs(World* world);
-  void StepOnce(World* world, uint64_t step_index);
+  // *next_input_s: the stamp of the next input queued (∞ if none), where the step must end.
+  bool TakeDueInputs(World* world, double* next_input_s);
+  void StepOnce(World* world, uint64_t step_index, double end_time_s);
   void Fail(std::string message);
 
   const std::string label_;

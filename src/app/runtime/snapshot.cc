@@ -153,11 +153,8 @@ void FillSnapshot(const World& world, uint64_t scene_generation, uint64_t step_i
   FillHydroelastic(world, &s->hydroelastic);
   s->stats = world.last_stats();
   s->contact_settings = world.contact_settings();
-  const bool error_controlled =
-      world.contact_settings().integrator.scheme == TimeIntegration::Scheme::kErrorControlled;
-  const std::vector<double>& errors = world.position_error_by_body();
-  s->position_error_by_body.assign(errors.begin(),
-                                   error_controlled ? errors.end() : errors.begin());
+  s->position_error_by_body.assign(world.position_error_by_body().begin(),
+                                   world.position_error_by_body().end());
 }
 
 const ContactResult* StrongestContact(const World& world, int scene_body) {

@@ -299,7 +299,7 @@ void TeleopController::TakeBackOvershoot(double t_s) {
   if (!(t_s > planned_.start_s && t_s < planned_.end_s)) return;
   const double overshoot_s = planned_.end_s - t_s;
   IntegrateTargetPose(-planned_.w, -planned_.v, overshoot_s);
-  for (Eigen::Index i = 0; i < q_target_.size(); ++i) q_target_[i] -= overshoot_s * qdot_[i];
+  ik_->IntegrateTargets(qdot_, -overshoot_s, &q_target_);
 }
 
 // Closed-loop differential IK on the joint targets: the feed-forward twist plus a pull of the

@@ -55,8 +55,10 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
     for (int g = 0; g < ng; ++g) {
       const int body = model.geometry(g).scene_body;
       if (!model.movable(body) && speed_bound_[g] == 0) continue;
-      margin_[g] = margin + kSafety * (speed_bound_[g] + floor_speed) * dt_s;
-      aabbs_[g] = ComputeAabb(model.geometry(g).spec->shape, result->geometry_poses[g], margin_[g]);
+      const double sweep = kSafety * (speed_bound_[g] + floor_speed) * dt_s;
+      margin_[g] = margin + sweep;
+      aabbs_[g].lower.array() -= sweep;
+      aabbs_[g].upper.array() += sweep;
     }
   }
   broad_phase_.FindPairs(

@@ -80,6 +80,11 @@ bool World::StepFixed(double dt_s) {
   // 5. Advance: (q, v, t) at the step's end become the state.
   AdvanceState(dt_s);
   stats_.dt_s = dt_s;
+  stats_.error_estimate = 0;
+  stats_.error_body = -1;
+  stats_.num_rejected = 0;
+  stats_.at_step_floor = false;
+  position_error_by_body_.clear();  // a fixed step has no estimate
   return true;
 }
 
@@ -94,7 +99,7 @@ bool World::StepErrorControlled(double end_time_s) {
   const ContactSettings& settings = inputs_.contact_settings;
   const double dt_max = settings.dt_s;
   const StepSizeLimits limits{settings.integrator.accuracy, dt_max, kStepFloorFraction * dt_max};
-  double h = std::min(next_dt_s_ > 0 ? next_dt_s_ : kFirstStepFraction * dt_max, dt_max);
+  double h = next_dt();
   bool cut_short = false;
   if (time_ + h > end_time_s) {
     h = end_time_s - time_;
@@ -111,16 +116,12 @@ bool World::StepErrorControlled(double end_time_s) {
   t_start_ = time_;
   last_dt_start_s_ = last_dt_s_;
   QueryGeometry(h, &geometry_query_, &query_, /*swept_margin=*/true);
-  double geometry_ms = stats_.geometry_ms, solve_ms = 0;
-  int iterations = 0, solves = 0, rejected = 0;
+  SolveTally tally;
+  tally.geometry_ms = stats_.geometry_ms;
+  int rejected = 0;
   for (;;) {
     double error = 0;
-    const bool ok = TryDoubledStep(h, &error);
-    geometry_ms += stats_.geometry_ms;
-    solve_ms += stats_.solve_ms;
-    iterations += stats_.iterations;
-    solves += stats_.num_solves;
-    if (!ok) {
+    if (!TryDoubledStep(h, &tally, &error)) {
       solver_.set_parameters(fixed_step_parameters);
       RestoreStepStart();
       return false;
@@ -138,10 +139,10 @@ bool World::StepErrorControlled(double end_time_s) {
       // estimate just failed to predict this one.
       if (!cut_short)
         next_dt_s_ = rejected > 0 ? std::min(decision.next_dt_s, h) : decision.next_dt_s;
-      stats_.geometry_ms = geometry_ms;
-      stats_.solve_ms = solve_ms;
-      stats_.iterations = iterations;
-      stats_.num_solves = solves;
+      stats_.geometry_ms = tally.geometry_ms;
+      stats_.solve_ms = tally.solve_ms;
+      stats_.iterations = tally.iterations;
+      stats_.num_solves = tally.solves;
       stats_.dt_s = h;
       stats_.error_estimate = error;
       stats_.num_rejected = rejected;
@@ -162,36 +163,27 @@ bool World::StepErrorControlled(double end_time_s) {
   }
 }
 
-bool World::TryDoubledStep(double h, double* error) {
-  if (!BuildAndSolve(h, &query_, v_)) return FailStep(DescribeSolverFailure(solver_stats_), v_);
-  if (!IntegrateStepPositions(h)) return FailStep("non-finite positions after the step", v_next_);
+bool World::TryDoubledStep(double h, SolveTally* tally, double* error) {
+  // One sub-step of size dt from the state on `query`'s candidates, its solves tallied.
+  const auto sub_step = [&](double dt, GeometryQueryResult* query, const Eigen::VectorXd& guess) {
+    const bool solved = BuildAndSolve(dt, query, guess);
+    tally->AddSolve(stats_);
+    if (!solved) return FailStep(DescribeSolverFailure(solver_stats_), v_);
+    if (!IntegrateStepPositions(dt))
+      return FailStep("non-finite positions after the step", v_next_);
+    return true;
+  };
+  if (!sub_step(h, &query_, v_)) return false;
   q_full_ = q_next_;
   v_full_ = v_next_;
-  int iterations = stats_.iterations, solves = stats_.num_solves;
-  double solve_ms = stats_.solve_ms;
   // The first half step: x0's geometry, warm-started between v0 and the full step's v.
   v_guess_ = 0.5 * (v_ + v_full_);
-  if (!BuildAndSolve(0.5 * h, &query_, v_guess_)) {
-    return FailStep(DescribeSolverFailure(solver_stats_), v_);
-  }
-  if (!IntegrateStepPositions(0.5 * h)) {
-    return FailStep("non-finite positions after the step", v_next_);
-  }
+  if (!sub_step(0.5 * h, &query_, v_guess_)) return false;
   AdvanceState(0.5 * h);
-  iterations += stats_.iterations;
-  solves += stats_.num_solves;
-  solve_ms += stats_.solve_ms;
   // The second half step from x_{h/2}, its own geometry, warm-started at the full step's v.
   QueryGeometry(0.5 * h, &geometry_query_half_, &query_half_, /*swept_margin=*/true);
-  if (!BuildAndSolve(0.5 * h, &query_half_, v_full_)) {
-    return FailStep(DescribeSolverFailure(solver_stats_), v_);
-  }
-  if (!IntegrateStepPositions(0.5 * h)) {
-    return FailStep("non-finite positions after the step", v_next_);
-  }
-  stats_.iterations += iterations;
-  stats_.num_solves += solves;
-  stats_.solve_ms += solve_ms;
+  tally->geometry_ms += stats_.geometry_ms;
+  if (!sub_step(0.5 * h, &query_half_, v_full_)) return false;
   *error = StepError();
   return true;
 }

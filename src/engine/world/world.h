@@ -83,7 +83,7 @@ class World {
   void SetStepSizeState(const StepSizeState& state);
   // Per scene body, the last error-controlled step's estimate over its coordinates and
   // δt_max-weighted velocities (m, rad;
-  // zero for bodies that do not move, empty before such a step).
+  // zero for bodies that do not move; empty before such a step and after a fixed step).
   const std::vector<double>& position_error_by_body() const { return position_error_by_body_; }
   // Why the last Step() failed, naming the first body whose state is not finite or beyond
   // 1e6 (m, m/s, rad/s) if there is one (empty after a step that did not fail).
@@ -189,7 +189,17 @@ class World {
   bool StepErrorControlled(double end_time_s);
   // A full step and two half steps from the state (q_, v_, time_) of size dt_s, the state then
   // at the second half step's start; *error their positions' difference. False on a failure.
-  bool TryDoubledStep(double dt_s, double* error);
+  // *tally sums the attempt's query and solves (error control reports the accepted step's total).
+  struct SolveTally {
+    double geometry_ms = 0, solve_ms = 0;
+    int iterations = 0, solves = 0;
+    void AddSolve(const StepStats& s) {
+      solve_ms += s.solve_ms;
+      iterations += s.iterations;
+      solves += s.num_solves;
+    }
+  };
+  bool TryDoubledStep(double dt_s, SolveTally* tally, double* error);
   void RestoreStepStart();
   double StepError();
   void AddContactOnsetError();

@@ -68,12 +68,12 @@ TimeIntegration IntegratorChoice(int index, const TimeIntegration& current) {
       chosen = TimeIntegration::Midpoint();
       break;
     case kThetaIndex:
-      chosen = current.scheme == TimeIntegration::Scheme::kTheta
-                   ? current
-                   : TimeIntegration::Theta(0.5, 1.0);  // between midpoint and implicit Euler
+      // A θ pair of its own is kept; from a named member (whose weights would show it again)
+      // or another scheme, a pair between midpoint and implicit Euler.
+      chosen = IntegratorIndex(current) == kThetaIndex ? current : TimeIntegration::Theta(0.5, 1.0);
       break;
     case kErrorControlledIndex:
-      chosen = TimeIntegration::ErrorControlled(current.accuracy);
+      chosen = TimeIntegration::ErrorControlled(current.accuracy);  // accuracy set below
       break;
     default:
       break;

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -115,8 +116,9 @@ TEST(SimRuntimeGhost, IsAHeadlessRunWithTheSameInputsAndLeavesTheMainRunAlone) {
 // the main run's fixed-step Lagged. The main run is bit for bit the same as without a ghost; the
 // ghost steps its own sizes and holds the main run's inputs from their stamped times (a
 // zero-order hold), so it is a headless error-controlled run that applies, before each of its
-// steps, the newest main input stamped at or before its time, stepping while that input is
-// known (up to the main run's last step start).
+// steps, the newest main input stamped at or before its time, ends each step no later than the
+// next input's stamp (so none is applied late), and steps while that input is known (up to the
+// main run's last step start).
 TEST(SimRuntimeGhost, UnderAnotherIntegratorItHoldsTheInputsByTimeAndLeavesTheMainRunAlone) {
   ContactOverrides error_control;
   error_control.integrator = TimeIntegration::ErrorControlled(1e-4);
@@ -150,7 +152,8 @@ TEST(SimRuntimeGhost, UnderAnotherIntegratorItHoldsTheInputsByTimeAndLeavesTheMa
   for (size_t k = 0; ghost.time() <= last_fed_s; ++ghost_steps) {
     while (k + 1 < fed.size() && fed[k + 1].first <= ghost.time()) ++k;
     ghost.SetExternalForce(fed[k].second);
-    ASSERT_TRUE(ghost.Step());
+    ASSERT_TRUE(ghost.Step(k + 1 < fed.size() ? fed[k + 1].first
+                                              : std::numeric_limits<double>::infinity()));
   }
   ASSERT_TRUE(WaitFor([&] {
     auto g = with_ghost.LatestGhost();

@@ -10,25 +10,16 @@
 
 #include "engine/solver/joint_constraints.h"
 #include "engine/world/world.h"
+#include "test_support/pendulum_scene.h"
 
 namespace contactlab {
 namespace {
 
-// A horizontal-axis pendulum, released horizontal: a bob of mass m at distance l.
+// The pendulum of test_support, released horizontal.
 SceneSpec Pendulum(const TimeIntegration& integrator, double dt) {
-  SceneSpec s;
-  s.name = "pendulum";
+  SceneSpec s = testing::PendulumScene(1.0, 0.5);
   s.contact_settings.dt_s = dt;
   s.contact_settings.integrator = integrator;
-  SceneBody link;
-  link.body.name = "link";
-  link.body.joint = JointType::kRevolute;
-  link.body.axis = Eigen::Vector3d::UnitY();
-  link.body.inertia.mass_kg = 1.0;
-  link.body.inertia.com_B = Eigen::Vector3d(0.5, 0, 0);
-  link.body.inertia.inertia_about_com_B = 1e-6 * Eigen::Matrix3d::Identity();
-  link.initial_velocity = Eigen::VectorXd::Zero(1);
-  s.bodies.push_back(link);
   return s;
 }
 

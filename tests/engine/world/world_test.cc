@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "test_support/approximations.h"
+#include "test_support/pendulum_scene.h"
 #include "test_support/pile_scene.h"
 
 namespace contactlab {
@@ -221,30 +222,13 @@ TEST(World, RestingBoxCarriesItsWeightOnFourCorners) {
 namespace contactlab {
 namespace {
 
-// A horizontal-axis pendulum: a point-like bob of mass m at distance l from a revolute joint.
-SceneSpec Pendulum(double mass, double length) {
-  SceneSpec s;
-  s.name = "pendulum";
-  s.contact_settings.dt_s = 1e-3;
-  SceneBody link;
-  link.body.name = "link";
-  link.body.joint = JointType::kRevolute;
-  link.body.axis = Eigen::Vector3d::UnitY();
-  link.body.inertia.mass_kg = mass;
-  link.body.inertia.com_B = Eigen::Vector3d(length, 0, 0);
-  link.body.inertia.inertia_about_com_B = 1e-6 * Eigen::Matrix3d::Identity();
-  link.initial_velocity = Eigen::VectorXd::Zero(1);
-  s.bodies.push_back(link);
-  return s;
-}
-
 double JointAngle(const World& w) { return w.q()[w.multibody().position_start(0)]; }
 
 TEST(WorldJointConstraints, PdControllerHoldsAgainstGravityWithTheStaticError) {
   // Rotation about +y by q tips the bob at (l, 0, 0) downwards for q > 0; gravity torque about
   // the joint is m g l cos q. At rest the PD balances it: Kp (q_d − q) = m g l cos q.
   const double m = 1.0, l = 0.5, g = 9.81, kp = 500, kd = 20;
-  SceneSpec s = Pendulum(m, l);
+  SceneSpec s = testing::PendulumScene(m, l);
   s.bodies[0].pd = JointPdSpec{kp, kd, 100.0, 0.0, 0.0, 0.0};
   World w(s);
   for (int i = 0; i < 5000; ++i) ASSERT_TRUE(w.Step());
@@ -258,7 +242,7 @@ TEST(WorldJointConstraints, EffortLimitSaturatesAtThePhysicalTorque) {
   // With e_max below the gravity torque the controller cannot hold the link: it accelerates
   // as the free pendulum minus exactly e_max.
   const double m = 1.0, l = 0.5, g = 9.81, e_max = 2.0;
-  SceneSpec s = Pendulum(m, l);
+  SceneSpec s = testing::PendulumScene(m, l);
   // Stiff enough that the unsaturated PD would hold the link within the first step.
   s.bodies[0].pd = JointPdSpec{1e5, 1e4, e_max, 0.0, 0.0, 0.0};
   World w(s);
@@ -273,7 +257,7 @@ TEST(WorldJointConstraints, EffortLimitSaturatesAtThePhysicalTorque) {
 
 TEST(WorldJointConstraints, JointLimitStopsTheFallingLink) {
   const double lower = -0.3, upper = 0.6;
-  SceneSpec s = Pendulum(1.0, 0.5);
+  SceneSpec s = testing::PendulumScene(1.0, 0.5);
   s.bodies[0].limits = std::make_pair(lower, upper);
   World w(s);
   double max_q = -1e9;
@@ -291,7 +275,7 @@ TEST(WorldJointConstraints, JointLimitStopsALinkFallingOntoItsLowerLimit) {
   // The mirror of the test above: the bob at (−l, 0, 0) rises for q > 0, so the link falls
   // with q decreasing onto the lower limit, whose constraint must push the other way.
   const double lower = -0.6, upper = 0.3, m = 1.0, l = 0.5;
-  SceneSpec s = Pendulum(m, l);
+  SceneSpec s = testing::PendulumScene(m, l);
   s.bodies[0].body.inertia.com_B = Eigen::Vector3d(-l, 0, 0);
   s.bodies[0].limits = std::make_pair(lower, upper);
   World w(s);
@@ -312,7 +296,7 @@ namespace contactlab {
 namespace {
 
 TEST(WorldJointConstraints, PdTargetsMoveTheJointAndResetRestoresThem) {
-  SceneSpec s = Pendulum(1.0, 0.5);
+  SceneSpec s = testing::PendulumScene(1.0, 0.5);
   s.gravity_W.setZero();
   s.bodies[0].pd = JointPdSpec{400, 40, 100.0, 0.0, 0.0, 0.0};
   World w(s);
@@ -324,7 +308,7 @@ TEST(WorldJointConstraints, PdTargetsMoveTheJointAndResetRestoresThem) {
   EXPECT_NEAR(JointAngle(w), 0.0, 1e-12);  // the original target again
   EXPECT_THROW(w.SetPdTarget(0, NAN, 0), std::invalid_argument);
   EXPECT_THROW(w.SetPdEffortLimit(0, -1), std::invalid_argument);
-  SceneSpec no_pd = Pendulum(1.0, 0.5);
+  SceneSpec no_pd = testing::PendulumScene(1.0, 0.5);
   World w2(no_pd);
   EXPECT_THROW(w2.SetPdTarget(0, 0.1, 0), std::invalid_argument);
 }

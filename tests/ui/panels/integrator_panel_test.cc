@@ -27,6 +27,11 @@ TEST(IntegratorPanel, EachChoiceIsItsIntegratorAndKeepsTheAccuracy) {
   current = TimeIntegration::Theta(0.7, 0.2);
   EXPECT_EQ(IntegratorChoice(3, current), current) << "the θ-method keeps its weights";
   EXPECT_EQ(IntegratorIndex(TimeIntegration::Theta(1, 1)), 1) << "implicit Euler by its weights";
+  // From a named member the θ-method is a pair of its own, which the combo then shows.
+  for (const TimeIntegration& named :
+       {TimeIntegration::ImplicitEuler(), TimeIntegration::Midpoint()}) {
+    EXPECT_EQ(IntegratorIndex(IntegratorChoice(3, named)), 3) << TimeIntegrationName(named);
+  }
 }
 
 }  // namespace
