@@ -35,7 +35,7 @@ struct RawOptions {
   int threads = 0;
   double dt = NAN, stiffness = NAN, hunt_crossley = NAN, relaxation = NAN, stiction = NAN,
          friction = NAN, duration = NAN, rtf = NAN, circle_frequency = NAN, accuracy = NAN,
-         dt_max = NAN;
+         dt_max = NAN, restitution = NAN;
 };
 
 void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
@@ -43,10 +43,10 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--scene", out->scene, "built-in scene name or path to a scene file");
   app->add_option("--duration", raw->duration, "simulated time to run headless [s]");
   app->add_option("--model", raw->model,
-                  "contact approximation: sap|lagged|similar|regularized_lagged");
+                  "contact model: sap|lagged|similar|regularized_lagged|drumwright_shell");
   app->add_option("--ghost", raw->ghost,
                   "GUI: a ghost run with this approximation from the start: "
-                  "sap|lagged|similar|regularized_lagged");
+                  "sap|lagged|similar|regularized_lagged|drumwright_shell");
   app->add_option("--ghost-integrator", raw->ghost_integrator,
                   "GUI: a ghost run under this integrator from the start: symplectic_euler|"
                   "implicit_euler|midpoint|theta:TQ,TV|error_controlled");
@@ -66,6 +66,8 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--relaxation-time", raw->relaxation, "SAP dissipation time scale override [s]");
   app->add_option("--stiction-tolerance", raw->stiction, "stiction tolerance v_s override [m/s]");
   app->add_option("--friction", raw->friction, "friction coefficient override");
+  app->add_option("--restitution", raw->restitution,
+                  "restitution coefficient override, 0 to 1 (drumwright_shell only)");
   app->add_option("--circle-frequency", raw->circle_frequency,
                   "frequency of the scene's teleop circle [Hz], 0-3 (e.g. grasp_stress)");
   app->add_flag("--stop-on-failure", out->stop_on_failure,
@@ -243,13 +245,15 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
   if (!raw.model.empty()) {
     out->overrides.approximation = ParseContactApproximation(raw.model);
     if (!out->overrides.approximation) {
-      return "--model must be sap, lagged, similar or regularized_lagged, got '" + raw.model + "'";
+      return "--model must be sap, lagged, similar, regularized_lagged or drumwright_shell, got '" +
+             raw.model + "'";
     }
   }
   if (!raw.ghost.empty()) {
     out->ghost = ParseContactApproximation(raw.ghost);
     if (!out->ghost) {
-      return "--ghost must be sap, lagged, similar or regularized_lagged, got '" + raw.ghost + "'";
+      return "--ghost must be sap, lagged, similar, regularized_lagged or drumwright_shell, got '" +
+             raw.ghost + "'";
     }
     if (out->headless)
       return "--ghost draws a ghost in the GUI; it can't be combined with --headless";
@@ -265,6 +269,7 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
   TakeOption(app, raw.relaxation, "--relaxation-time", &o.relaxation_time_s);
   TakeOption(app, raw.stiction, "--stiction-tolerance", &o.stiction_tolerance_m_per_s);
   TakeOption(app, raw.friction, "--friction", &o.friction);
+  TakeOption(app, raw.restitution, "--restitution", &o.restitution);
   // The settings' own check (the scene loader's and the live setter's), on any settings.
   try {
     ContactSettings any;

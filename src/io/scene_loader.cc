@@ -34,11 +34,12 @@ ContactProperties ParseContact(const Context& ctx, const YAML::Node& map, const 
   c.hunt_crossley_s_per_m = ctx.NonNegative(map, where, "hunt_crossley", c.hunt_crossley_s_per_m);
   c.relaxation_time_s = ctx.NonNegative(map, where, "relaxation_time", c.relaxation_time_s);
   c.friction = ctx.NonNegative(map, where, "friction", c.friction);
+  c.restitution = ctx.Bounded(map, where, "restitution", c.restitution, scene_bounds::kRestitution);
   return c;
 }
 
 const std::set<std::string> kContactKeys = {"stiffness", "hunt_crossley", "relaxation_time",
-                                            "friction"};
+                                            "friction", "restitution"};
 
 std::set<std::string> With(std::set<std::string> keys, const std::set<std::string>& more) {
   keys.insert(more.begin(), more.end());
@@ -735,7 +736,9 @@ void ParseSceneKeys(const Context& ctx, const YAML::Node& root, SceneSpec* scene
   const auto approximation = ParseContactApproximation(model);
   if (!approximation) {
     ctx.Fail(root["model"],
-             fmt::format("unknown model '{}' (sap, lagged, similar, regularized_lagged)", model));
+             fmt::format(
+                 "unknown model '{}' (sap, lagged, similar, regularized_lagged, drumwright_shell)",
+                 model));
   }
   settings.approximation = *approximation;
   scene->gravity_W =

@@ -104,6 +104,25 @@ TEST(CommandLine, ErrorControlledRunLogsItsStepSizes) {
   std::filesystem::remove(summary);
 }
 
+// The rigid model (docs/contact-model.md §8) headless: the sphere lands and rolls; the summary
+// names the model and has the rigid stage's statistics, every barrier converged.
+TEST(CommandLine, RigidModelRunReportsItsStage) {
+  const std::string summary = TempPath("rigid.json");
+  const Result r = RunContactlab(
+      "--headless --scene falling_sphere --duration 0.2 --model drumwright_shell "
+      "--restitution 0.25 --summary " +
+      summary);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string json = ReadFile(summary);
+  for (const char* key :
+       {"\"model\": \"drumwright_shell\"", "\"rigid_model\"", "\"steps_with_contact\"",
+        "\"max_phase1_residual\"", "\"max_duality_gap\"", "\"nonconverged_steps\": 0"}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
+  }
+  EXPECT_EQ(json.find("\"steps_with_contact\": 0,"), std::string::npos) << json;
+  std::filesystem::remove(summary);
+}
+
 // A CSV file as a header (column names) and rows of numbers.
 struct Csv {
   std::vector<std::string> columns;
@@ -350,6 +369,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{"NegativeFriction", "--headless --scene falling_sphere --friction -1",
                 "--friction"},
         BadArgs{"UnknownModel", "--headless --scene falling_sphere --model pgs", "--model"},
+        BadArgs{"RestitutionAboveOne", "--headless --scene falling_sphere --restitution 1.5",
+                "--restitution must be from 0 to 1"},
         BadArgs{"UnknownScene", "--headless --scene no_such_scene", "no_such_scene"},
         BadArgs{"UnknownOption", "--headless --bogus", "bogus"},
         BadArgs{"MissingReplay", "--headless --scene falling_sphere --input replay:/no/file.csv",

@@ -87,6 +87,25 @@ TEST(SceneLoader, IntegratorAccuracyAndDtMax) {
   }
 }
 
+// The rigid model's name and the restitution key of a contact block (docs/contact-model.md §8).
+TEST(SceneLoader, RigidModelAndRestitution) {
+  const SceneSpec s = ParseScene(R"(
+model: drumwright_shell
+default_contact: {restitution: 0.5}
+bodies:
+  - {name: ground, type: static, shapes: [{type: half_space, restitution: 0.25}]}
+  - {name: ball, mass: 1.0, shapes: [{type: sphere, radius: 0.1}]}
+)",
+                                 "r.yaml");
+  EXPECT_EQ(s.contact_settings.approximation, ContactApproximation::kDrumwrightShell);
+  EXPECT_EQ(s.bodies[0].geometries[0].contact.restitution, 0.25);
+  EXPECT_EQ(s.bodies[1].geometries[0].contact.restitution, 0.5);
+  const std::string error = ErrorOf(R"(
+bodies: [{name: ground, type: static, shapes: [{type: half_space, restitution: 1.5}]}]
+)");
+  EXPECT_NE(error.find("restitution"), std::string::npos) << error;
+}
+
 TEST(SceneLoader, ClutterGeneratorMakesTheRequestedBodies) {
   const SceneSpec s = ParseScene(R"(
 bodies: [{name: ground, type: static, shapes: [{type: half_space}]}]

@@ -182,6 +182,24 @@ struct RunStatistics {
   // the accepted steps' error estimates, the attempts rejected and the steps taken at the floor.
   StreamingDistribution dt_s, error_estimate;
   int64_t rejected = 0, at_floor = 0, free_motion_iterations_max = 0;
+  // The rigid model's stage (docs/contact-model.md §8), over the steps in which a contact acted.
+  StreamingDistribution rigid_contacts, rigid_outer, rigid_inner, rigid_passes;
+  int64_t rigid_steps = 0, rigid_rank_deficient = 0, rigid_nonconverged = 0, rigid_polished = 0;
+  double rigid_max_phase1_residual = 0, rigid_max_duality_gap = 0;
+
+  void AddRigid(const RigidContactStats& r) {
+    if (r.passes == 0) return;
+    ++rigid_steps;
+    rigid_contacts.Add(r.num_active);
+    rigid_outer.Add(r.solver.outer_iterations);
+    rigid_inner.Add(r.solver.inner_iterations);
+    rigid_passes.Add(r.passes);
+    rigid_rank_deficient += r.solver.phase1_rank < r.num_active ? 1 : 0;
+    rigid_nonconverged += r.solver.converged ? 0 : 1;
+    rigid_polished += r.solver.least_squares ? 1 : 0;
+    rigid_max_phase1_residual = std::max(rigid_max_phase1_residual, r.solver.phase1_residual);
+    rigid_max_duality_gap = std::max(rigid_max_duality_gap, r.solver.duality_gap);
+  }
 
   // After a successful step; `in_last_second`: the step is in the run's last simulated second.
   void Add(const World& world, bool in_last_second) {
@@ -213,6 +231,7 @@ struct RunStatistics {
     at_floor += s.at_step_floor ? 1 : 0;
     free_motion_iterations_max =
         std::max<int64_t>(free_motion_iterations_max, s.free_motion_iterations);
+    AddRigid(s.rigid);
   }
 };
 
@@ -280,6 +299,26 @@ void WriteIntegration(const World& world, const RunStatistics& stats, JsonWriter
   json->EndObject();
 }
 
+// The rigid model's part of the summary (docs/contact-model.md §8): over the steps in which a
+// contact acted, the contacts and passes, phase 1's rank deficiency and residual, the barrier's
+// iterations and final duality gap, the least-squares polishes and non-convergence.
+void WriteRigidModel(const RunStatistics& stats, JsonWriter* json) {
+  const auto mean_max = [json](const char* name, const StreamingDistribution& d) {
+    json->BeginObject(name).Number("mean", d.Mean()).Number("max", d.Max()).EndObject();
+  };
+  json->BeginObject("rigid_model").Integer("steps_with_contact", stats.rigid_steps);
+  mean_max("contacts", stats.rigid_contacts);
+  mean_max("passes", stats.rigid_passes);
+  mean_max("outer_iterations", stats.rigid_outer);
+  mean_max("inner_iterations", stats.rigid_inner);
+  json->Integer("rank_deficient_steps", stats.rigid_rank_deficient)
+      .Number("max_phase1_residual", stats.rigid_max_phase1_residual)
+      .Number("max_duality_gap", stats.rigid_max_duality_gap)
+      .Integer("polished_steps", stats.rigid_polished)
+      .Integer("nonconverged_steps", stats.rigid_nonconverged)
+      .EndObject();
+}
+
 void WriteTeleop(const HeadlessOptions& options, const RunStatistics& stats, JsonWriter* json) {
   const TeleopState& ts = options.teleop->state();
   json->BeginObject("teleop")
@@ -322,6 +361,9 @@ void WriteSummary(const World& world, const HeadlessOptions& options, const Head
       .EndObject();
   if (stats.any_surface) WriteHydroelastic(stats, &json);
   WriteIntegration(world, stats, &json);
+  if (world.approximation() == ContactApproximation::kDrumwrightShell) {
+    WriteRigidModel(stats, &json);
+  }
   json.BeginObject("last_second")
       .Number("step_ms_median", stats.last_step_ms.Quantile(0.5))
       .Number("iterations_mean", stats.last_iterations.Mean())

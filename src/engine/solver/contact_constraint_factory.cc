@@ -20,6 +20,12 @@ bool UsesParameter(ContactApproximation approximation, ContactParameter paramete
 
 const char* UnusedParameterReason(ContactApproximation approximation, ContactParameter parameter) {
   const bool sap = approximation == ContactApproximation::kSap;
+  if (approximation == ContactApproximation::kDrumwrightShell) {
+    return parameter == ContactParameter::kFriction || parameter == ContactParameter::kRestitution
+               ? ""
+               : "the rigid model (Drumwright & Shell) has no stiffness, dissipation or stiction "
+                 "tolerance: it reads only mu and the restitution";
+  }
   switch (parameter) {
     case ContactParameter::kHuntCrossley:
       return sap ? "SAP dissipates through its relaxation time tau_d, not Hunt & Crossley's d" : "";
@@ -30,6 +36,9 @@ const char* UnusedParameterReason(ContactApproximation approximation, ContactPar
       return sap ? "SAP regularizes friction by sigma*w_t (its own stiction tolerance "
                    "mu*R_t*gamma_n)"
                  : "";
+    case ContactParameter::kRestitution:
+      return "only the rigid model (drumwright_shell) has a restitution coefficient; compliant "
+             "contact dissipates through its damping";
     case ContactParameter::kStiffness:
     case ContactParameter::kFriction:
       return "";
@@ -84,6 +93,8 @@ const Constraint* ContactConstraintFactory::Make(int c, const ContactProperties&
       p.stiction_tolerance_m_per_s = settings_.stiction_tolerance_m_per_s;
       return &contacts_[c].emplace<SimilarContact>(normal, p);
     }
+    case ContactApproximation::kDrumwrightShell:
+      return &contacts_[c].emplace<RigidContact>();
   }
   return nullptr;
 }
@@ -121,6 +132,10 @@ ContactModelDiagnostics ContactConstraintFactory::Diagnose(int c, const ContactP
     d.effective_stiffness_N_per_m =
         s.normal.stiffness_N_per_m * (1 + s.friction * s.normal.dissipation_s_per_m * slip_speed);
     d.effective_stiction_tolerance_m_per_s = s.epsilon_m_per_s;
+  } else if (std::holds_alternative<RigidContact>(contact)) {
+    // Rigid (§8): no stiffness in force, and a sticking contact's slip is phase 2's residual,
+    // zero to rounding after its least-squares polish, within its gap otherwise.
+    d.effective_stiction_tolerance_m_per_s = 1e-6;
   }
   return d;
 }

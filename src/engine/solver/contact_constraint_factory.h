@@ -11,6 +11,7 @@
 #include "engine/solver/contact_constraints.h"
 #include "engine/solver/contact_settings.h"
 #include "engine/solver/delassus_estimate.h"
+#include "engine/solver/rigid_contact.h"
 
 namespace contactlab {
 
@@ -47,13 +48,15 @@ struct ContactModelDiagnostics {
 // The contact parameters a user sets live, and whether an approximation's constraints read them
 // (§2.1–§2.4): SAP dissipates through the relaxation time τ_d and regularizes friction with
 // σ·w_t (not v_s); Lagged and Similar dissipate through Hunt & Crossley's d and smooth friction
-// over v_s, and have no τ_d. The UI greys out the ones not read.
+// over v_s, and have no τ_d; the rigid model (§8) reads only μ and the restitution ε, which no
+// compliant approximation reads. The UI greys out the ones not read.
 enum class ContactParameter {
   kStiffness,
   kHuntCrossley,
   kRelaxationTime,
   kFriction,
-  kStictionTolerance
+  kStictionTolerance,
+  kRestitution
 };
 bool UsesParameter(ContactApproximation approximation, ContactParameter parameter);
 // One line on why `approximation` does not read `parameter` ("" if it does).
@@ -92,7 +95,8 @@ class ContactConstraintFactory {
 
  private:
   ContactSettings settings_;
-  std::vector<std::variant<std::monostate, SapContact, LaggedContact, SimilarContact>> contacts_;
+  std::vector<std::variant<std::monostate, SapContact, LaggedContact, SimilarContact, RigidContact>>
+      contacts_;
 };
 
 }  // namespace contactlab

@@ -12,6 +12,8 @@ const char* ContactApproximationName(ContactApproximation a) {
       return "similar";
     case ContactApproximation::kRegularizedLagged:
       return "regularized_lagged";
+    case ContactApproximation::kDrumwrightShell:
+      return "drumwright_shell";
   }
   return "?";
 }
@@ -21,6 +23,7 @@ std::optional<ContactApproximation> ParseContactApproximation(const std::string&
   if (s == "lagged") return ContactApproximation::kLagged;
   if (s == "similar") return ContactApproximation::kSimilar;
   if (s == "regularized_lagged") return ContactApproximation::kRegularizedLagged;
+  if (s == "drumwright_shell") return ContactApproximation::kDrumwrightShell;
   return std::nullopt;
 }
 

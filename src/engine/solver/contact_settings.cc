@@ -1,5 +1,8 @@
 #include "engine/solver/contact_settings.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "engine/solver/value_checks.h"
 
 namespace contactlab {
@@ -29,6 +32,10 @@ void ValidateContactSettings(const ContactSettings& s, const std::string& where,
   CheckNonNegativeIfSet(s.hunt_crossley_s_per_m, name("hunt_crossley", "--hunt-crossley"));
   CheckNonNegativeIfSet(s.relaxation_time_s, name("relaxation_time", "--relaxation-time"));
   CheckNonNegativeIfSet(s.friction, name("friction", "--friction"));
+  if (s.restitution && !(*s.restitution >= 0 && *s.restitution <= 1)) {
+    throw std::invalid_argument(name("restitution", "--restitution") +
+                                " must be from 0 to 1, got " + std::to_string(*s.restitution));
+  }
 }
 
 void ApplyOverrides(const ContactOverrides& change, ContactSettings* settings) {
@@ -37,10 +44,12 @@ void ApplyOverrides(const ContactOverrides& change, ContactSettings* settings) {
   if (change.clear.hunt_crossley) s.hunt_crossley_s_per_m.reset();
   if (change.clear.relaxation_time) s.relaxation_time_s.reset();
   if (change.clear.friction) s.friction.reset();
+  if (change.clear.restitution) s.restitution.reset();
   if (change.stiffness_N_per_m) s.stiffness_N_per_m = change.stiffness_N_per_m;
   if (change.hunt_crossley_s_per_m) s.hunt_crossley_s_per_m = change.hunt_crossley_s_per_m;
   if (change.relaxation_time_s) s.relaxation_time_s = change.relaxation_time_s;
   if (change.friction) s.friction = change.friction;
+  if (change.restitution) s.restitution = change.restitution;
   if (change.stiction_tolerance_m_per_s) {
     s.stiction_tolerance_m_per_s = *change.stiction_tolerance_m_per_s;
   }

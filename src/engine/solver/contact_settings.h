@@ -21,6 +21,7 @@ struct ContactSettings {
   // Values that replace the combined property of every contact pair (§6); unset: each pair has
   // its own, combined from its geometries'. k > 0; d, τ_d, μ ≥ 0.
   std::optional<double> stiffness_N_per_m, hunt_crossley_s_per_m, relaxation_time_s, friction;
+  std::optional<double> restitution;  // ε ∈ [0, 1] (the rigid model, §8)
   bool operator==(const ContactSettings&) const = default;
 };
 
@@ -28,14 +29,15 @@ struct ContactSettings {
 // theirs. `--stiffness 1e7` means every contact pair has k = 1e7 N/m.
 struct ContactOverrides {
   std::optional<double> stiffness_N_per_m, hunt_crossley_s_per_m, relaxation_time_s, friction,
-      stiction_tolerance_m_per_s, dt_s;
+      restitution, stiction_tolerance_m_per_s, dt_s;
   std::optional<ContactApproximation> approximation;
   std::optional<TimeIntegration> integrator;  // the whole value, its accuracy included
   // Pair overrides to drop first, so that every pair has its own value again (the UI's exact
   // "reset to scene value"). δt, v_s and the approximation are one value per scene, which a
   // plain override restores exactly.
   struct Clear {
-    bool stiffness = false, hunt_crossley = false, relaxation_time = false, friction = false;
+    bool stiffness = false, hunt_crossley = false, relaxation_time = false, friction = false,
+         restitution = false;
     bool operator==(const Clear&) const = default;
   } clear;
   bool operator==(const ContactOverrides&) const = default;

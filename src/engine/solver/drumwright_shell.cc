@@ -1,7 +1,5 @@
 #include "engine/solver/drumwright_shell.h"
 
-#include <spdlog/fmt/fmt.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,85 +9,115 @@ namespace contactlab {
 namespace {
 
 // Phase 2 in the nullspace coordinates y (x = w + R y), Drumwright & Shell §3.2: the objective
-// f_0 = ‖M y + d0‖² (M = D R, d0 = D w + b_T), one cone per frictional contact and the
-// normal-norm bound, each relaxed by the slack s.
+// f_0 = ‖M y + d0‖² (M = D R, d0 = D w + b_T), one cone per frictional contact and the normal
+// bound (NormalBound), each relaxed by its slack.
 class Phase2 {
  public:
   Phase2(const Eigen::MatrixXd& R, const Eigen::VectorXd& w, const Eigen::MatrixXd& M,
-         const Eigen::VectorXd& d0, const std::vector<double>& friction, int n, double slack)
-      : R_(R), w_(w), M_(M), d0_(d0), friction_(friction), n_(n), slack_(slack) {}
+         const Eigen::VectorXd& d0, const std::vector<double>& friction, int n, NormalBound bound,
+         double slack)
+      : R_(R),
+        w_(w),
+        M_(M),
+        d0_(d0),
+        friction_(friction),
+        n_(n),
+        bound_(bound),
+        slack_(slack),
+        linear_slack_(std::sqrt(slack)) {}
 
   int num_constraints() const {
-    int m = 1;
+    int m = bound_ == NormalBound::kTotal ? 1 + n_ : 1;
     for (const double mu : friction_) m += mu > 0 ? 1 : 0;
     return m;
   }
   double Objective(const Eigen::VectorXd& y) const { return (M_ * y + d0_).squaredNorm(); }
 
-  // The barrier function t f_0 − Σ log(s − f_i) − log(s − g); +∞ outside the relaxed set.
-  double Barrier(const Eigen::VectorXd& y, double t) const {
-    const Eigen::VectorXd x = w_ + R_ * y;
-    double value = t * Objective(y);
-    for (int i = 0; i < n_; ++i) {
-      if (!(friction_[i] > 0)) continue;
-      const double margin = slack_ - Cone(x, i);
-      if (!(margin > 0)) return std::numeric_limits<double>::infinity();
-      value -= std::log(margin);
-    }
-    const double margin = slack_ - NormBound(x);
-    if (!(margin > 0)) return std::numeric_limits<double>::infinity();
-    return value - std::log(margin);
-  }
-
-  // The barrier function's gradient and Hessian at y.
-  void Derivatives(const Eigen::VectorXd& y, double t, Eigen::VectorXd* gradient,
-                   Eigen::MatrixXd* hessian) const {
-    const Eigen::VectorXd x = w_ + R_ * y;
-    *gradient = 2 * t * M_.transpose() * (M_ * y + d0_);
-    *hessian = 2 * t * M_.transpose() * M_;
-    const int k = static_cast<int>(y.size());
-    Eigen::VectorXd df(k);
-    Eigen::MatrixXd d2f(k, k);
+  // Every constraint's margin (slack − its value) at x, in order: cones, then the bound's.
+  // Calls visit(margin, ∇f, ∇²f) with the derivatives in y when `derivatives`, else with
+  // empty ones; stops and returns false at the first margin ≤ 0.
+  template <typename Visit>
+  bool ForEachConstraint(const Eigen::VectorXd& x, bool derivatives, Visit visit) const {
+    const int k = static_cast<int>(R_.cols());
+    Eigen::VectorXd df;
+    Eigen::MatrixXd d2f;
     for (int i = 0; i < n_; ++i) {
       if (!(friction_[i] > 0)) continue;
       // f_i = x_T1² + x_T2² − μ² x_N²; the rows of R: normal i, then tangents 2i, 2i + 1.
       const double mu2 = friction_[i] * friction_[i];
       const auto rn = R_.row(i), r1 = R_.row(n_ + 2 * i), r2 = R_.row(n_ + 2 * i + 1);
-      df = 2 * (x[n_ + 2 * i] * r1 + x[n_ + 2 * i + 1] * r2 - mu2 * x[i] * rn).transpose();
-      d2f = 2 * (r1.transpose() * r1 + r2.transpose() * r2 - mu2 * rn.transpose() * rn);
-      AddLogTerm(slack_ - Cone(x, i), df, d2f, gradient, hessian);
+      const double f =
+          x[n_ + 2 * i] * x[n_ + 2 * i] + x[n_ + 2 * i + 1] * x[n_ + 2 * i + 1] - mu2 * x[i] * x[i];
+      if (derivatives) {
+        df = 2 * (x[n_ + 2 * i] * r1 + x[n_ + 2 * i + 1] * r2 - mu2 * x[i] * rn).transpose();
+        d2f = 2 * (r1.transpose() * r1 + r2.transpose() * r2 - mu2 * rn.transpose() * rn);
+      }
+      if (!visit(slack_ - f, df, d2f)) return false;
     }
-    // g = ‖x_N‖² − ‖w_s‖² (= (2 w_s + S y)ᵀ S y with S the normal rows of R).
     const auto S = R_.topRows(n_);
-    df = 2 * S.transpose() * x.head(n_);
-    d2f = 2 * S.transpose() * S;
-    AddLogTerm(slack_ - NormBound(x), df, d2f, gradient, hessian);
+    if (bound_ == NormalBound::kPaperNorm) {
+      // g = ‖x_N‖² − ‖w_s‖² (= (2 w_s + S y)ᵀ S y with S the normal rows of R).
+      if (derivatives) {
+        df = 2 * S.transpose() * x.head(n_);
+        d2f = 2 * S.transpose() * S;
+      }
+      return visit(slack_ - (x.head(n_).squaredNorm() - w_.head(n_).squaredNorm()), df, d2f);
+    }
+    // Σ (x_N − w_s) ≤ 0 and min(0, w_s,i) − x_N,i ≤ 0, linear in y.
+    if (derivatives) {
+      df = S.transpose() * Eigen::VectorXd::Ones(n_);
+      d2f = Eigen::MatrixXd::Zero(k, k);
+    }
+    if (!visit(linear_slack_ - (x.head(n_) - w_.head(n_)).sum(), df, d2f)) return false;
+    for (int i = 0; i < n_; ++i) {
+      if (derivatives) df = -S.row(i).transpose();
+      if (!visit(linear_slack_ + x[i] - std::min(0.0, w_[i]), df, d2f)) return false;
+    }
+    return true;
   }
 
-  double Cone(const Eigen::VectorXd& x, int i) const {
-    const double mu = friction_[i];
-    return x[n_ + 2 * i] * x[n_ + 2 * i] + x[n_ + 2 * i + 1] * x[n_ + 2 * i + 1] -
-           mu * mu * x[i] * x[i];
+  bool Feasible(const Eigen::VectorXd& y) const {
+    const Eigen::VectorXd x = w_ + R_ * y;
+    return ForEachConstraint(x, false,
+                             [](double margin, const auto&, const auto&) { return margin > 0; });
   }
-  double NormBound(const Eigen::VectorXd& x) const {
-    return x.head(n_).squaredNorm() - w_.head(n_).squaredNorm();
+
+  // The barrier function t f_0 − Σ log(margin); +∞ outside the relaxed set.
+  double Barrier(const Eigen::VectorXd& y, double t) const {
+    const Eigen::VectorXd x = w_ + R_ * y;
+    double value = t * Objective(y);
+    const bool inside = ForEachConstraint(x, false, [&](double margin, const auto&, const auto&) {
+      if (!(margin > 0)) return false;
+      value -= std::log(margin);
+      return true;
+    });
+    return inside ? value : std::numeric_limits<double>::infinity();
+  }
+
+  // The barrier function's gradient and Hessian at y (a feasible point): −log(m) adds ∇f / m to
+  // the gradient and ∇f ∇fᵀ / m² + ∇²f / m to the Hessian.
+  void Derivatives(const Eigen::VectorXd& y, double t, Eigen::VectorXd* gradient,
+                   Eigen::MatrixXd* hessian) const {
+    const Eigen::VectorXd x = w_ + R_ * y;
+    *gradient = 2 * t * M_.transpose() * (M_ * y + d0_);
+    *hessian = 2 * t * M_.transpose() * M_;
+    ForEachConstraint(x, true,
+                      [&](double margin, const Eigen::VectorXd& df, const Eigen::MatrixXd& d2f) {
+                        *gradient += df / margin;
+                        *hessian += df * df.transpose() / (margin * margin) + d2f / margin;
+                        return true;
+                      });
   }
 
  private:
-  // −log(m) with m = s − f: gradient ∇f / m, Hessian ∇f ∇fᵀ / m² + ∇²f / m.
-  static void AddLogTerm(double margin, const Eigen::VectorXd& df, const Eigen::MatrixXd& d2f,
-                         Eigen::VectorXd* gradient, Eigen::MatrixXd* hessian) {
-    *gradient += df / margin;
-    *hessian += df * df.transpose() / (margin * margin) + d2f / margin;
-  }
-
   const Eigen::MatrixXd& R_;
   const Eigen::VectorXd& w_;
   const Eigen::MatrixXd& M_;
   const Eigen::VectorXd& d0_;
   const std::vector<double>& friction_;
   const int n_;
-  const double slack_;
+  const NormalBound bound_;
+  const double slack_, linear_slack_;
 };
 
 // The minimizer of φ(y + α Δy) over α ∈ [0, α_max] by golden-section search, α_max the largest
@@ -142,24 +170,40 @@ int MinimizeBarrier(const Phase2& phase2, double t, int max_iterations, Eigen::V
   return max_iterations;
 }
 
+// Contact i's post-impulse normal velocity v_N⁺ (DrumwrightShellProblem::gap_velocity).
+double TargetNormalVelocity(const DrumwrightShellProblem& p, int i) {
+  const double gap = p.gap_velocity.empty() ? 0.0 : p.gap_velocity[i];
+  if (!(p.restitution[i] > 0)) return gap;
+  return std::max(-p.restitution[i] * p.b[3 * i + 2], gap);
+}
+
 void CheckProblem(const DrumwrightShellProblem& p) {
   const int n = static_cast<int>(p.friction.size());
   if (p.A.rows() != 3 * n || p.A.cols() != 3 * n || p.b.size() != 3 * n ||
-      static_cast<int>(p.restitution.size()) != n) {
-    throw std::invalid_argument("SolveDrumwrightShell: A, b, friction and restitution disagree");
+      static_cast<int>(p.restitution.size()) != n ||
+      !(p.gap_velocity.empty() || static_cast<int>(p.gap_velocity.size()) == n)) {
+    throw std::invalid_argument(
+        "SolveDrumwrightShell: A, b, friction, restitution and gap velocity disagree");
   }
-  for (int i = 0; i < n; ++i) {
-    if (!(p.b[3 * i + 2] <= 0)) {
-      throw std::invalid_argument(
-          fmt::format("SolveDrumwrightShell: contact {} separates (b_N = {})", i, p.b[3 * i + 2]));
-    }
+}
+
+// The unconstrained minimizer of ‖M y + d0‖² nearest y, if it satisfies the constraints and
+// improves on y: a sticking solution then sticks exactly rather than to within the barrier's gap.
+bool PolishByLeastSquares(const Phase2& phase2, const Eigen::MatrixXd& M, const Eigen::VectorXd& d0,
+                          Eigen::VectorXd* y) {
+  const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(M);
+  const Eigen::VectorXd candidate = *y - cod.solve(M * *y + d0);
+  if (!phase2.Feasible(candidate) || !(phase2.Objective(candidate) < phase2.Objective(*y))) {
+    return false;
   }
+  *y = candidate;
+  return true;
 }
 
 }  // namespace
 
 // Drumwright & Shell §3, one algorithm: permute to [N; T], phase 1 by SVD, the nullspace of C,
-// phase 2 by the barrier method, permute back.
+// phase 2 by the barrier method and its least-squares polish, permute back.
 Eigen::VectorXd SolveDrumwrightShell(const DrumwrightShellProblem& problem,
                                      const DrumwrightShellParameters& parameters,
                                      DrumwrightShellStats* stats) {
@@ -183,7 +227,7 @@ Eigen::VectorXd SolveDrumwrightShell(const DrumwrightShellProblem& problem,
   }
   // Phase 1 (§3.1): the minimum-norm normal impulses of the Newton restitution law.
   Eigen::VectorXd rhs(n);
-  for (int i = 0; i < n; ++i) rhs[i] = -(1 + problem.restitution[i]) * b[i];
+  for (int i = 0; i < n; ++i) rhs[i] = TargetNormalVelocity(problem, i) - b[i];
   Eigen::JacobiSVD<Eigen::MatrixXd> svd_n(A.topLeftCorner(n, n),
                                           Eigen::ComputeThinU | Eigen::ComputeThinV);
   svd_n.setThreshold(parameters.rank_tolerance);
@@ -215,7 +259,8 @@ Eigen::VectorXd SolveDrumwrightShell(const DrumwrightShellProblem& problem,
   if (R.cols() > 0 && scale > 0 && d0.squaredNorm() > 0) {
     // Phase 2 (§3.2) from the strictly feasible y = 0 of the relaxed constraints.
     const Eigen::MatrixXd M = D * R;
-    const Phase2 phase2(R, w, M, d0, problem.friction, n, parameters.slack * scale);
+    const Phase2 phase2(R, w, M, d0, problem.friction, n, parameters.normal_bound,
+                        parameters.slack * scale);
     const double m = phase2.num_constraints();
     const double f0 = d0.squaredNorm();
     double t = m / f0;
@@ -231,6 +276,7 @@ Eigen::VectorXd SolveDrumwrightShell(const DrumwrightShellProblem& problem,
       }
       t *= parameters.barrier_growth;
     }
+    stats->least_squares = PolishByLeastSquares(phase2, M, d0, &y);
     // The barrier solution is within the gap of the optimum, which is at most f_0(0): never
     // return a worse tangential velocity than phase 1's.
     if (phase2.Objective(y) <= f0) x = w + R * y;

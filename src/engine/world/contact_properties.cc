@@ -1,5 +1,6 @@
 #include "engine/world/contact_properties.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace contactlab {
@@ -26,7 +27,11 @@ void ApplyPairDissipationAndFriction(const ContactSettings& settings, ContactPro
   if (settings.hunt_crossley_s_per_m) pair->hunt_crossley_s_per_m = *settings.hunt_crossley_s_per_m;
   if (settings.relaxation_time_s) pair->relaxation_time_s = *settings.relaxation_time_s;
   if (settings.friction) pair->friction = *settings.friction;
+  if (settings.restitution) pair->restitution = *settings.restitution;
 }
+
+// The larger ε (Box2D's b2MixRestitution): a bouncy ball bounces on an inelastic floor.
+double CombineRestitution(double e_a, double e_b) { return std::max(e_a, e_b); }
 
 double CombineFriction(double mu_a, double mu_b) {
   if (mu_a + mu_b <= 0) return 0;
@@ -45,6 +50,7 @@ ContactProperties CombinePointContactProperties(const ContactProperties& a,
   c.relaxation_time_s = CombineDissipation(a.stiffness_N_per_m, a.relaxation_time_s,
                                            b.stiffness_N_per_m, b.relaxation_time_s);
   c.friction = CombineFriction(a.friction, b.friction);
+  c.restitution = CombineRestitution(a.restitution, b.restitution);
   if (settings.stiffness_N_per_m) c.stiffness_N_per_m = *settings.stiffness_N_per_m;
   ApplyPairDissipationAndFriction(settings, &c);
   if (std::isinf(c.stiffness_N_per_m)) c.stiffness_N_per_m = 1e12;  // two rigid geometries
@@ -63,6 +69,7 @@ ContactProperties CombineHydroelasticContactProperties(const ContactProperties& 
       CombineDissipation(ea, a.hunt_crossley_s_per_m, eb, b.hunt_crossley_s_per_m);
   c.relaxation_time_s = CombineDissipation(ea, a.relaxation_time_s, eb, b.relaxation_time_s);
   c.friction = CombineFriction(a.friction, b.friction);
+  c.restitution = CombineRestitution(a.restitution, b.restitution);
   ApplyPairDissipationAndFriction(settings, &c);
   return c;
 }

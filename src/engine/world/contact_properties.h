@@ -10,7 +10,7 @@ namespace contactlab {
 
 // Point contact (§6): stiffnesses in series (a rigid side, k = ∞, leaves the other's), the
 // dissipations d and τ_d weighted by the other side's stiffness, μ the harmonic mean 2μ_aμ_b /
-// (μ_a + μ_b); then the overrides. Two rigid sides get k = 1e12 N/m.
+// (μ_a + μ_b), ε the larger; then the overrides. Two rigid sides get k = 1e12 N/m.
 ContactProperties CombinePointContactProperties(const ContactProperties& a,
                                                 const ContactProperties& b,
                                                 const ContactSettings& settings);

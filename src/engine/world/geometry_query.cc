@@ -69,9 +69,12 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
   result->hydroelastic_ms = 0;
   result->num_hydroelastic_faces = 0;
   result->num_hydroelastic_polygons = 0;
+  // The rigid model has no pressure field: every pair is a point contact (§8).
+  const bool rigid =
+      inputs.contact_settings.approximation == ContactApproximation::kDrumwrightShell;
   for (const auto& [i, j] : candidate_pairs_) {
     bool i_is_compliant = false;
-    if (UsesHydroelastic(hydroelastic[i], hydroelastic[j], &i_is_compliant)) {
+    if (!rigid && UsesHydroelastic(hydroelastic[i], hydroelastic[j], &i_is_compliant)) {
       const auto t0 = StepClock::now();
       if (i_is_compliant) {
         AddHydroelasticPair(model, hydroelastic[i], hydroelastic[j], i, j, result);

@@ -2,7 +2,8 @@
 // prune), and the narrow phase of every candidate pair — point contacts, or the hydroelastic
 // contact surface when the pair uses pressure-field contact (docs/contact-model.md §5), whose
 // faces become candidates too (hydroelastic_faces.h). Point contacts in the margin whose gap
-// the bodies cannot close this step are set aside (contact_reach.h).
+// the bodies cannot close this step are set aside (contact_reach.h). The rigid model
+// (docs/contact-model.md §8) uses point contact for every pair.
 #pragma once
 
 #include <Eigen/Geometry>

@@ -51,10 +51,12 @@ void StepResults::Clear() {
 }
 
 void CollectStepResults(const WorldModel& model, const std::vector<ContactCandidate>& candidates,
-                        const ProblemBuilder& builder, const ConvexSolver& solver, double dt_s,
+                        const ProblemBuilder& builder,
+                        const Eigen::Ref<const Eigen::VectorXd>& impulses,
+                        const Eigen::Ref<const Eigen::VectorXd>& constraint_velocities, double dt_s,
                         std::vector<HydroelasticPatch>* patches, StepResults* results) {
-  const auto gamma = solver.impulses();
-  const auto vc = solver.constraint_velocities();
+  const auto& gamma = impulses;
+  const auto& vc = constraint_velocities;
   const int nc = static_cast<int>(candidates.size());
   results->contacts.resize(nc);
   results->net_normal_force.resize(model.num_bodies());

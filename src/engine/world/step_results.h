@@ -75,12 +75,15 @@ struct StepResults {
   void Clear();  // no contacts, zero forces (Reset)
 };
 
-// Fills `results` (and the patches' force sums) from the solved step: γ/δt is the mean force,
+// Fills `results` (and the patches' force sums) from the solved step, its per-row impulses γ
+// and constraint velocities v_c (the solver's, or the rigid stage's): γ/δt is the mean force,
 // v_c the contact velocity at the step's end; a pressed contact sticks in SAP's stiction region,
 // or under Lagged and Similar when its slip is within twice their soft-norm width ε (v_s, or
 // regularized Lagged's max(v_s, σ·w_t·μ·γ_n0)).
 void CollectStepResults(const WorldModel& model, const std::vector<ContactCandidate>& candidates,
-                        const ProblemBuilder& builder, const ConvexSolver& solver, double dt_s,
+                        const ProblemBuilder& builder,
+                        const Eigen::Ref<const Eigen::VectorXd>& impulses,
+                        const Eigen::Ref<const Eigen::VectorXd>& constraint_velocities, double dt_s,
                         std::vector<HydroelasticPatch>* patches, StepResults* results);
 
 }  // namespace contactlab

@@ -75,8 +75,7 @@ bool World::StepFixed(double dt_s) {
     return FailStep("non-finite positions after the step", v_next_);
   }
   // 4. Results: per contact force, slip and state; per body and patch the net force.
-  CollectStepResults(model_, query_.candidates, problem_builder_, solver_, dt_s, &query_.patches,
-                     &results_);
+  CollectResults(&query_, dt_s);
   // 5. Advance: (q, v, t) at the step's end become the state.
   AdvanceState(dt_s);
   stats_.dt_s = dt_s;
@@ -129,8 +128,7 @@ bool World::StepErrorControlled(double end_time_s) {
     const StepSizeDecision decision = DecideStepSize(h, error, limits);
     if (decision.accept) {
       solver_.set_parameters(fixed_step_parameters);
-      CollectStepResults(model_, query_half_.candidates, problem_builder_, solver_, 0.5 * h,
-                         &query_half_.patches, &results_);
+      CollectResults(&query_half_, 0.5 * h);
       AdvanceState(0.5 * h);
       time_ = cut_short ? end_time_s : t_start_ + h;
       std::swap(geometry_query_, geometry_query_half_);
@@ -294,8 +292,19 @@ void World::SetStepSizeState(const StepSizeState& state) {
 void World::QueryGeometry(double dt_s, GeometryQuery* geometry_query, GeometryQueryResult* query,
                           bool swept_margin) {
   const ScopedTimer timer(&stats_.geometry_ms);
-  geometry_query->Run(model_, *data_, time_, dt_s, inputs_, reach_rule_ ? &*reach_rule_ : nullptr,
-                      query, swept_margin);
+  // The rigid stage decides which contacts act from the velocities (§8): none is set aside.
+  const ContactReachRule* rule = reach_rule_ && !rigid_model() ? &*reach_rule_ : nullptr;
+  geometry_query->Run(model_, *data_, time_, dt_s, inputs_, rule, query, swept_margin);
+}
+
+void World::CollectResults(GeometryQueryResult* query, double dt_s) {
+  if (rigid_model()) {
+    CollectStepResults(model_, query->candidates, problem_builder_, rigid_stage_.impulses(),
+                       rigid_stage_.constraint_velocities(), dt_s, &query->patches, &results_);
+  } else {
+    CollectStepResults(model_, query->candidates, problem_builder_, solver_.impulses(),
+                       solver_.constraint_velocities(), dt_s, &query->patches, &results_);
+  }
 }
 
 // The problem of the step's candidates, solved; then the contacts left out as out of reach are
@@ -329,7 +338,22 @@ bool World::BuildAndSolve(double dt_s, GeometryQueryResult* query, const Eigen::
         time_, stats_.free_motion_iterations);
   }
   if (!solved) stats_.converged = false;
+  stats_.rigid = RigidContactStats{};
+  if (solved && rigid_model()) ApplyRigidImpulses(dt_s, *query);
   return solved;
+}
+
+void World::ApplyRigidImpulses(double dt_s, const GeometryQueryResult& query) {
+  rigid_stage_.Apply(problem_builder_, query.candidates, dt_s, solver_, &v_next_);
+  stats_.rigid = rigid_stage_.stats();
+  if (!stats_.rigid.solver.converged) {
+    stats_.converged = false;
+    spdlog::warn(
+        "t = {:.6g} s: Drumwright & Shell's phase 2 did not reach its duality gap ({:.3g} after "
+        "{} barrier updates) on {} contacts; the step is taken from its last feasible iterate",
+        time_, stats_.rigid.solver.duality_gap, stats_.rigid.solver.outer_iterations,
+        stats_.rigid.num_active);
+  }
 }
 
 bool World::FailStep(const char* what, const Eigen::VectorXd& v) {

@@ -17,6 +17,7 @@
 #include "engine/solver/convex_solver.h"
 #include "engine/world/geometry_query.h"
 #include "engine/world/problem_builder.h"
+#include "engine/world/rigid_contact_stage.h"
 #include "engine/world/step_results.h"
 #include "engine/world/world_inputs.h"
 #include "engine/world/world_model.h"
@@ -51,6 +52,8 @@ struct StepStats {
   int num_rejected = 0;
   bool at_step_floor = false;
   LinearSolverType linear_solver_used = LinearSolverType::kDense;  // the last solve's factorization
+  // The rigid model's stage (docs/contact-model.md §8; zero under the compliant ones).
+  RigidContactStats rigid;
 };
 
 class World {
@@ -206,8 +209,16 @@ class World {
   void QueryGeometry(double dt_s, GeometryQuery* geometry_query, GeometryQueryResult* query,
                      bool swept_margin = false);
   // The problem of the step of dt_s from the state on the given candidates, solved from `guess`
-  // into v_next_; also fills stats_ from the solver's.
+  // into v_next_ (under the rigid model with the rigid stage's impulses); also fills stats_ from
+  // the solver's.
   bool BuildAndSolve(double dt_s, GeometryQueryResult* query, const Eigen::VectorXd& guess);
+  bool rigid_model() const {
+    return inputs_.contact_settings.approximation == ContactApproximation::kDrumwrightShell;
+  }
+  // The rigid stage on v_next_ (rigid_contact_stage.h), its statistics into stats_.
+  void ApplyRigidImpulses(double dt_s, const GeometryQueryResult& query);
+  // Results of the last BuildAndSolve on `query` (CollectStepResults).
+  void CollectResults(GeometryQueryResult* query, double dt_s);
   // q_next_ from q_ and v_next_ by the settings' scheme.
   bool IntegrateStepPositions(double dt_s);
   void AdvanceState(double dt_s);
@@ -240,6 +251,7 @@ class World {
   ContactReachCheck reach_check_;
   ProblemBuilder problem_builder_;
   ConvexSolver solver_;
+  RigidContactStage rigid_stage_;
   Eigen::VectorXd v_next_, q_next_;
   StepResults results_;
   StepStats stats_;

@@ -31,6 +31,8 @@ const char* DisplayName(ContactApproximation a) {
       return "Similar";
     case ContactApproximation::kRegularizedLagged:
       return "Regularized Lagged";
+    case ContactApproximation::kDrumwrightShell:
+      return "Drumwright-Shell";
   }
   return ContactApproximationName(a);
 }

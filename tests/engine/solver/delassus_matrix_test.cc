@@ -42,10 +42,19 @@ TEST(DelassusMatrix, IsTheDenseProductOverTheConstraintsAsked) {
     }
     row += e.num_rows;
   }
-  Eigen::MatrixXd W;
-  CalcDelassusMatrix(problem, asked, &W);
+  DelassusMatrix delassus;
+  delassus.Compute(problem, asked);
   const Eigen::MatrixXd expected = J * A_full.inverse() * J.transpose();
-  EXPECT_LT((W - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff());
+  EXPECT_LT((delassus.W() - expected).cwiseAbs().maxCoeff(),
+            1e-12 * expected.cwiseAbs().maxCoeff());
+  // The velocity change of impulses x at those rows is A⁻¹ Jᵀ x.
+  Eigen::VectorXd x(7);
+  for (int i = 0; i < 7; ++i) x[i] = uniform(rng);
+  Eigen::VectorXd v = Eigen::VectorXd::Ones(5);
+  delassus.AddVelocityChange(problem, x, &v);
+  const Eigen::VectorXd v_expected =
+      Eigen::VectorXd::Ones(5) + A_full.inverse() * J.transpose() * x;
+  EXPECT_LT((v - v_expected).cwiseAbs().maxCoeff(), 1e-12 * v_expected.cwiseAbs().maxCoeff());
 }
 
 }  // namespace

@@ -48,12 +48,14 @@ TEST(DrumwrightShell, FrictionlessContactsGetNoTangentialImpulse) {
   EXPECT_EQ(x[1], 0.0);
 }
 
-// Random problems: A = J Jᵀ of a random J (n contacts on m velocities), b with b_N ≤ 0.
+// Random problems: A = J Jᵀ of a random J (n contacts on m velocities), b with b_N ≤ 0; under
+// both normal bounds.
 TEST(DrumwrightShell, RandomSolutionsKeepTheConesAndTheNormalBoundAndNeverWorsenPhaseOne) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> uniform(-1, 1);
-  const DrumwrightShellParameters parameters;
-  for (int trial = 0; trial < 40; ++trial) {
+  for (int trial = 0; trial < 80; ++trial) {
+    DrumwrightShellParameters parameters;
+    parameters.normal_bound = trial % 2 == 0 ? NormalBound::kTotal : NormalBound::kPaperNorm;
     const int n = 1 + trial % 5, dofs = 3 + trial % 9;
     Eigen::MatrixXd J(3 * n, dofs);
     for (int r = 0; r < J.rows(); ++r)
@@ -80,14 +82,29 @@ TEST(DrumwrightShell, RandomSolutionsKeepTheConesAndTheNormalBoundAndNeverWorsen
       EXPECT_LE(x.segment<2>(3 * i).squaredNorm() - mu * mu * xn * xn,
                 slack * (1 + x.squaredNorm()));
     }
-    // The phase-1 normal impulses' norm bounds phase 2's (recomputed: phase 1 alone).
-    DrumwrightShellProblem frictionless = p;
-    for (double& mu : frictionless.friction) mu = 0;
-    DrumwrightShellStats phase1;
-    const Eigen::VectorXd w = SolveDrumwrightShell(frictionless, parameters, &phase1);
-    double bound2 = 0;
-    for (int i = 0; i < n; ++i) bound2 += w[3 * i + 2] * w[3 * i + 2];
-    EXPECT_LE(normal_norm2, bound2 * (1 + 1e-9) + 1e-24);
+    // Phase 1's normal impulses w_s bound phase 2's (recomputed: the pseudo-inverse of A_N).
+    Eigen::MatrixXd A_N(n, n);
+    Eigen::VectorXd rhs(n);
+    for (int i = 0; i < n; ++i) {
+      rhs[i] = -(1 + p.restitution[i]) * p.b[3 * i + 2];
+      for (int j = 0; j < n; ++j) A_N(i, j) = p.A(3 * i + 2, 3 * j + 2);
+    }
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(A_N, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    svd.setThreshold(parameters.rank_tolerance);
+    const Eigen::VectorXd w = svd.solve(rhs);
+    double bound2 = 0, normal_sum = 0, bound_sum = 0;
+    for (int i = 0; i < n; ++i) {
+      bound2 += w[i] * w[i];
+      normal_sum += x[3 * i + 2];
+      bound_sum += w[i];
+    }
+    const double linear_slack = 1e-5 * std::sqrt(bound2);  // √(100 slack) ‖w_s‖
+    if (parameters.normal_bound == NormalBound::kPaperNorm) {
+      EXPECT_LE(normal_norm2, bound2 * (1 + 1e-9) + 1e-24);
+    } else {
+      EXPECT_LE(normal_sum, bound_sum + linear_slack);
+      for (int i = 0; i < n; ++i) EXPECT_GE(x[3 * i + 2], std::min(0.0, w[i]) - linear_slack);
+    }
     EXPECT_LE(stats.tangential_residual, stats.tangential_phase1 * (1 + 1e-12) + 1e-15);
     // Where A_N has full rank the normal velocities are Newton's law's exactly.
     if (stats.phase1_rank == n) {
@@ -104,8 +121,9 @@ TEST(DrumwrightShell, RandomSolutionsKeepTheConesAndTheNormalBoundAndNeverWorsen
 // keeps it from spinning. Friction at the corners, below the centre of mass, would tip the box
 // and needs the front corners' normal impulses raised and the back ones' lowered, which raises
 // ‖x_N‖ above ‖w_s‖ (the minimum-norm phase 1 answer): the paper's normal-norm bound g ≤ 0 then
-// admits no friction at all, and the box keeps sliding at 0.3 m/s (to within the slack).
-TEST(DrumwrightShell, FourCoplanarCornersGiveAFiniteAnswer) {
+// admits no friction at all, and the box keeps sliding at 0.3 m/s (to within the slack); the
+// total bound (docs/contact-model.md §8) admits it, and μ v_n = 0.5 m/s ≥ 0.3 m/s stops the box.
+Eigen::Matrix<double, 6, 1> LandSlidingBox(NormalBound bound, DrumwrightShellStats* stats) {
   const double m = 1.0, a = 0.1, h = 0.05;
   const Eigen::Vector3d inertia(m * (0.04 + 0.01) / 12, m * (0.04 + 0.01) / 12, m * 0.08 / 12);
   Eigen::Matrix<double, 6, 6> M_inv = Eigen::Matrix<double, 6, 6>::Zero();
@@ -131,20 +149,51 @@ TEST(DrumwrightShell, FourCoplanarCornersGiveAFiniteAnswer) {
   p.b = J * v0;
   p.friction.assign(4, 0.5);
   p.restitution.assign(4, 0.0);
-  DrumwrightShellStats stats;
-  const Eigen::VectorXd x = SolveDrumwrightShell(p, {}, &stats);
-  ASSERT_TRUE(x.allFinite());
-  EXPECT_EQ(stats.phase1_rank, 3);
-  EXPECT_TRUE(stats.converged);
-  const Eigen::Matrix<double, 6, 1> v = v0 + M_inv * J.transpose() * x;
-  EXPECT_NEAR(v[2], 0, 1e-9);           // stopped
-  EXPECT_LT(v.tail<3>().norm(), 1e-6);  // not spinning
-  EXPECT_NEAR(v[0], 0.3, 1e-4);         // though μ v_n = 0.5 m/s ≥ 0.3 m/s would stop it
+  DrumwrightShellParameters parameters;
+  parameters.normal_bound = bound;
+  const Eigen::VectorXd x = SolveDrumwrightShell(p, parameters, stats);
+  return v0 + M_inv * J.transpose() * x;
 }
 
-TEST(DrumwrightShell, RefusesSeparatingContactsAndWrongSizes) {
+TEST(DrumwrightShell, FourCoplanarCornersGiveAFiniteAnswer) {
+  for (const NormalBound bound : {NormalBound::kTotal, NormalBound::kPaperNorm}) {
+    DrumwrightShellStats stats;
+    const Eigen::Matrix<double, 6, 1> v = LandSlidingBox(bound, &stats);
+    ASSERT_TRUE(v.allFinite());
+    EXPECT_EQ(stats.phase1_rank, 3);
+    EXPECT_TRUE(stats.converged);
+    EXPECT_NEAR(v[2], 0, 1e-9);           // stopped
+    EXPECT_LT(v.tail<3>().norm(), 1e-6);  // not spinning
+    if (bound == NormalBound::kPaperNorm) {
+      EXPECT_NEAR(v[0], 0.3, 1e-4);  // though μ v_n = 0.5 m/s ≥ 0.3 m/s would stop it
+    } else {
+      EXPECT_NEAR(v[0], 0, 1e-9);  // stopped exactly: the least-squares polish
+      EXPECT_TRUE(stats.least_squares);
+    }
+  }
+}
+
+// A particle 1 mm above the plane approaching at 2 m/s with δt = 1 ms: its gap velocity
+// −φ0/δt = −1 m/s lets it close the gap exactly and no more.
+TEST(DrumwrightShell, AGapVelocityClosesAGapExactly) {
+  DrumwrightShellProblem p = Particle(1.0, 0, 2.0, 0.5, 0.0);
+  p.gap_velocity = {-1.0};
   DrumwrightShellStats stats;
-  EXPECT_THROW(SolveDrumwrightShell(Particle(1, 0, -1, 0.5, 0), {}, &stats), std::invalid_argument);
+  Eigen::VectorXd x = SolveDrumwrightShell(p, {}, &stats);
+  EXPECT_NEAR((p.A * x + p.b)[2], -1.0, 1e-12);
+  // Above it Newton's law rules: ε = 1 bounces at 2 m/s.
+  p.restitution = {1.0};
+  x = SolveDrumwrightShell(p, {}, &stats);
+  EXPECT_NEAR((p.A * x + p.b)[2], 2.0, 1e-12);
+  // A penetrating particle at rest is pushed out at its gap velocity, whatever its ε.
+  p = Particle(1.0, 0, 0.0, 0.5, 0.5);
+  p.gap_velocity = {0.25};
+  x = SolveDrumwrightShell(p, {}, &stats);
+  EXPECT_NEAR((p.A * x + p.b)[2], 0.25, 1e-12);
+}
+
+TEST(DrumwrightShell, RefusesWrongSizes) {
+  DrumwrightShellStats stats;
   DrumwrightShellProblem p = Particle(1, 0, 1, 0.5, 0);
   p.restitution.clear();
   EXPECT_THROW(SolveDrumwrightShell(p, {}, &stats), std::invalid_argument);

@@ -51,6 +51,19 @@ TEST(ContactProperties, OverridesReplaceTheCombinedValues) {
   EXPECT_DOUBLE_EQ(c.hunt_crossley_s_per_m, 20);  // not overridden
 }
 
+// Restitution (docs/contact-model.md §8): the larger ε, so that a bouncy ball bounces on an
+// inelastic floor; an override replaces it.
+TEST(ContactProperties, RestitutionIsTheLargerOfThePair) {
+  ContactProperties a = Props(1e6, 10, 0.1, 0.5), b = Props(1e6, 10, 0.1, 0.5);
+  a.restitution = 0.8;
+  b.restitution = 0.1;
+  EXPECT_EQ(CombinePointContactProperties(a, b, {}).restitution, 0.8);
+  EXPECT_EQ(CombineHydroelasticContactProperties(b, 1e5, a, kInf, {}).restitution, 0.8);
+  ContactSettings o;
+  o.restitution = 0.3;
+  EXPECT_EQ(CombinePointContactProperties(a, b, o).restitution, 0.3);
+}
+
 TEST(ContactProperties, HydroelasticPairWeightsByModulus) {
   // E_a = 1e5, E_b = 3e5: d = (E_b d_a + E_a d_b)/(E_a + E_b); a rigid side (∞) leaves the
   // compliant side's d. The stiffness is per face: 0 here.
