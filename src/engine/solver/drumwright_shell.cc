@@ -5,12 +5,17 @@
 #include <limits>
 #include <stdexcept>
 
+#include "engine/solver/serial_openmp.h"
+
 namespace contactlab {
 namespace {
 
 // Phase 2 in the nullspace coordinates y (x = w + R y), Drumwright & Shell §3.2: the objective
 // f_0 = ‖M y + d0‖² (M = D R, d0 = D w + b_T), one cone per frictional contact and the normal
-// bound (NormalBound), each relaxed by its slack.
+// bound (NormalBound), each relaxed by its slack. The constraints are functions of x whose
+// derivatives touch a contact's own rows (and, for the bounds, the normal rows): the barrier's
+// Hessian is Σ_i R_iᵀ B_i R_i over the contacts' 3 × 3 blocks plus the bounds' normal-row terms,
+// O(n k²) for k = R's columns.
 class Phase2 {
  public:
   Phase2(const Eigen::MatrixXd& R, const Eigen::VectorXd& w, const Eigen::MatrixXd& M,
@@ -19,6 +24,7 @@ class Phase2 {
       : R_(R),
         w_(w),
         M_(M),
+        MtM_(M.transpose() * M),
         d0_(d0),
         friction_(friction),
         n_(n),
@@ -33,125 +39,161 @@ class Phase2 {
   }
   double Objective(const Eigen::VectorXd& y) const { return (M_ * y + d0_).squaredNorm(); }
 
-  // Every constraint's margin (slack − its value) at x, in order: cones, then the bound's.
-  // Calls visit(margin, ∇f, ∇²f) with the derivatives in y when `derivatives`, else with
-  // empty ones; stops and returns false at the first margin ≤ 0.
-  template <typename Visit>
-  bool ForEachConstraint(const Eigen::VectorXd& x, bool derivatives, Visit visit) const {
+  bool Feasible(const Eigen::VectorXd& y) const {
+    return ForEachMargin(w_ + R_ * y, [](double margin) { return margin > 0; });
+  }
+
+  // The barrier function t f_0 − Σ log(margin) along the line y + α Δy, α ↦ its value (+∞
+  // outside the relaxed set): x and M y + d0 are affine in α, so each value costs O(n), not a
+  // product with R.
+  class Line {
+   public:
+    Line(const Phase2& phase2, const Eigen::VectorXd& y, const Eigen::VectorXd& step, double t)
+        : phase2_(phase2),
+          t_(t),
+          x0_(phase2.w_ + phase2.R_ * y),
+          dx_(phase2.R_ * step),
+          r0_(phase2.M_ * y + phase2.d0_),
+          dr_(phase2.M_ * step) {}
+    double operator()(double alpha) {
+      x_ = x0_ + alpha * dx_;
+      double value = t_ * (r0_ + alpha * dr_).squaredNorm();
+      const bool inside = phase2_.ForEachMargin(x_, [&](double margin) {
+        if (!(margin > 0)) return false;
+        value -= std::log(margin);
+        return true;
+      });
+      return inside ? value : std::numeric_limits<double>::infinity();
+    }
+
+   private:
+    const Phase2& phase2_;
+    const double t_;
+    const Eigen::VectorXd x0_, dx_, r0_, dr_;
+    Eigen::VectorXd x_;
+  };
+
+  // The barrier function's gradient and Hessian at y (a feasible point): each −log(s − f) adds
+  // ∇f / m to the gradient and ∇f ∇fᵀ / m² + ∇²f / m to the Hessian, m = s − f.
+  void Derivatives(const Eigen::VectorXd& y, double t, Eigen::VectorXd* gradient,
+                   Eigen::MatrixXd* hessian) {
+    const Eigen::VectorXd x = w_ + R_ * y;
     const int k = static_cast<int>(R_.cols());
-    Eigen::VectorXd df;
-    Eigen::MatrixXd d2f;
+    g_x_.setZero(3 * n_);
+    *hessian = 2 * t * MtM_;
+    Eigen::Matrix<double, 3, Eigen::Dynamic> R_i(3, k);
     for (int i = 0; i < n_; ++i) {
       if (!(friction_[i] > 0)) continue;
-      // f_i = x_T1² + x_T2² − μ² x_N²; the rows of R: normal i, then tangents 2i, 2i + 1.
+      // f_i = x_T1² + x_T2² − μ² x_N² on the rows i (normal), n + 2i, n + 2i + 1 (tangents).
       const double mu2 = friction_[i] * friction_[i];
-      const auto rn = R_.row(i), r1 = R_.row(n_ + 2 * i), r2 = R_.row(n_ + 2 * i + 1);
-      const double f =
-          x[n_ + 2 * i] * x[n_ + 2 * i] + x[n_ + 2 * i + 1] * x[n_ + 2 * i + 1] - mu2 * x[i] * x[i];
-      if (derivatives) {
-        df = 2 * (x[n_ + 2 * i] * r1 + x[n_ + 2 * i + 1] * r2 - mu2 * x[i] * rn).transpose();
-        d2f = 2 * (r1.transpose() * r1 + r2.transpose() * r2 - mu2 * rn.transpose() * rn);
+      const int rows[3] = {i, n_ + 2 * i, n_ + 2 * i + 1};
+      const Eigen::Vector3d df(-2 * mu2 * x[i], 2 * x[rows[1]], 2 * x[rows[2]]);
+      const double margin = slack_ - Cone(x, i);
+      Eigen::Matrix3d B = df * df.transpose() / (margin * margin);
+      B.diagonal() += Eigen::Vector3d(-2 * mu2, 2, 2) / margin;
+      for (int a = 0; a < 3; ++a) {
+        g_x_[rows[a]] += df[a] / margin;
+        R_i.row(a) = R_.row(rows[a]);
       }
-      if (!visit(slack_ - f, df, d2f)) return false;
+      hessian->noalias() += R_i.transpose() * (B * R_i);
     }
     const auto S = R_.topRows(n_);
     if (bound_ == NormalBound::kPaperNorm) {
-      // g = ‖x_N‖² − ‖w_s‖² (= (2 w_s + S y)ᵀ S y with S the normal rows of R).
-      if (derivatives) {
-        df = 2 * S.transpose() * x.head(n_);
-        d2f = 2 * S.transpose() * S;
+      // g = ‖x_N‖² − ‖w_s‖²: ∇ = 2 x_N, ∇² = 2 I on the normal rows.
+      const double margin = slack_ - NormBound(x);
+      g_x_.head(n_) += 2 * x.head(n_) / margin;
+      const Eigen::VectorXd s = 2 * S.transpose() * x.head(n_);
+      hessian->noalias() += s * s.transpose() / (margin * margin);
+      hessian->noalias() += (2 / margin) * S.transpose() * S;
+    } else {
+      // Σ (x_N − w_s) ≤ 0: ∇ = 1 on the normal rows; min(0, w_s,i) − x_N,i ≤ 0: ∇ = −e_i.
+      const double margin = linear_slack_ - (x.head(n_) - w_.head(n_)).sum();
+      g_x_.head(n_).array() += 1 / margin;
+      const Eigen::VectorXd s = S.colwise().sum().transpose();
+      hessian->noalias() += s * s.transpose() / (margin * margin);
+      for (int i = 0; i < n_; ++i) {
+        const double m_i = linear_slack_ + x[i] - std::min(0.0, w_[i]);
+        g_x_[i] -= 1 / m_i;
+        hessian->noalias() += S.row(i).transpose() * S.row(i) / (m_i * m_i);
       }
-      return visit(slack_ - (x.head(n_).squaredNorm() - w_.head(n_).squaredNorm()), df, d2f);
     }
-    // Σ (x_N − w_s) ≤ 0 and min(0, w_s,i) − x_N,i ≤ 0, linear in y.
-    if (derivatives) {
-      df = S.transpose() * Eigen::VectorXd::Ones(n_);
-      d2f = Eigen::MatrixXd::Zero(k, k);
-    }
-    if (!visit(linear_slack_ - (x.head(n_) - w_.head(n_)).sum(), df, d2f)) return false;
+    *gradient = 2 * t * (MtM_ * y + M_.transpose() * d0_) + R_.transpose() * g_x_;
+  }
+
+ private:
+  double Cone(const Eigen::VectorXd& x, int i) const {
+    const double mu = friction_[i];
+    return x[n_ + 2 * i] * x[n_ + 2 * i] + x[n_ + 2 * i + 1] * x[n_ + 2 * i + 1] -
+           mu * mu * x[i] * x[i];
+  }
+  double NormBound(const Eigen::VectorXd& x) const {
+    return x.head(n_).squaredNorm() - w_.head(n_).squaredNorm();
+  }
+  // Calls visit(margin) for every constraint, cones then the bound's, at x; stops and returns
+  // false when visit does.
+  template <typename Visit>
+  bool ForEachMargin(const Eigen::VectorXd& x, Visit visit) const {
     for (int i = 0; i < n_; ++i) {
-      if (derivatives) df = -S.row(i).transpose();
-      if (!visit(linear_slack_ + x[i] - std::min(0.0, w_[i]), df, d2f)) return false;
+      if (friction_[i] > 0 && !visit(slack_ - Cone(x, i))) return false;
+    }
+    if (bound_ == NormalBound::kPaperNorm) return visit(slack_ - NormBound(x));
+    if (!visit(linear_slack_ - (x.head(n_) - w_.head(n_)).sum())) return false;
+    for (int i = 0; i < n_; ++i) {
+      if (!visit(linear_slack_ + x[i] - std::min(0.0, w_[i]))) return false;
     }
     return true;
   }
 
-  bool Feasible(const Eigen::VectorXd& y) const {
-    const Eigen::VectorXd x = w_ + R_ * y;
-    return ForEachConstraint(x, false,
-                             [](double margin, const auto&, const auto&) { return margin > 0; });
-  }
-
-  // The barrier function t f_0 − Σ log(margin); +∞ outside the relaxed set.
-  double Barrier(const Eigen::VectorXd& y, double t) const {
-    const Eigen::VectorXd x = w_ + R_ * y;
-    double value = t * Objective(y);
-    const bool inside = ForEachConstraint(x, false, [&](double margin, const auto&, const auto&) {
-      if (!(margin > 0)) return false;
-      value -= std::log(margin);
-      return true;
-    });
-    return inside ? value : std::numeric_limits<double>::infinity();
-  }
-
-  // The barrier function's gradient and Hessian at y (a feasible point): −log(m) adds ∇f / m to
-  // the gradient and ∇f ∇fᵀ / m² + ∇²f / m to the Hessian.
-  void Derivatives(const Eigen::VectorXd& y, double t, Eigen::VectorXd* gradient,
-                   Eigen::MatrixXd* hessian) const {
-    const Eigen::VectorXd x = w_ + R_ * y;
-    *gradient = 2 * t * M_.transpose() * (M_ * y + d0_);
-    *hessian = 2 * t * M_.transpose() * M_;
-    ForEachConstraint(x, true,
-                      [&](double margin, const Eigen::VectorXd& df, const Eigen::MatrixXd& d2f) {
-                        *gradient += df / margin;
-                        *hessian += df * df.transpose() / (margin * margin) + d2f / margin;
-                        return true;
-                      });
-  }
-
- private:
   const Eigen::MatrixXd& R_;
   const Eigen::VectorXd& w_;
   const Eigen::MatrixXd& M_;
+  const Eigen::MatrixXd MtM_;
   const Eigen::VectorXd& d0_;
   const std::vector<double>& friction_;
   const int n_;
   const NormalBound bound_;
   const double slack_, linear_slack_;
+  Eigen::VectorXd g_x_;
 };
 
 // The minimizer of φ(y + α Δy) over α ∈ [0, α_max] by golden-section search, α_max the largest
 // of 1, ½, ¼, … at which the point is still feasible: an exact line search to 1e-6 of α_max
-// (the paper uses Brent's method).
+// (the paper uses Brent's method). *decreased: the minimizer's value is below φ(y).
 double LineSearch(const Phase2& phase2, const Eigen::VectorXd& y, const Eigen::VectorXd& step,
-                  double t) {
+                  double t, bool* decreased) {
+  Phase2::Line barrier(phase2, y, step, t);
+  const double start = barrier(0);
   double hi = 1;
-  for (int i = 0; i < 60 && !std::isfinite(phase2.Barrier(y + hi * step, t)); ++i) hi *= 0.5;
+  for (int i = 0; i < 60 && !std::isfinite(barrier(hi)); ++i) hi *= 0.5;
   double lo = 0;
   const double golden = 0.5 * (std::sqrt(5.0) - 1);
   double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo);
-  double fa = phase2.Barrier(y + a * step, t), fb = phase2.Barrier(y + b * step, t);
+  double fa = barrier(a), fb = barrier(b);
   while (hi - lo > 1e-6 * std::max(hi, 1e-12)) {
     if (fa < fb) {
       hi = b;
       b = a;
       fb = fa;
       a = hi - golden * (hi - lo);
-      fa = phase2.Barrier(y + a * step, t);
+      fa = barrier(a);
     } else {
       lo = a;
       a = b;
       fa = fb;
       b = lo + golden * (hi - lo);
-      fb = phase2.Barrier(y + b * step, t);
+      fb = barrier(b);
     }
   }
+  *decreased = std::min(fa, fb) < start;
   return fa < fb ? a : b;
 }
 
-// Newton's method on the barrier function at parameter t, from y; the Hessian is regularized
-// when the cones' (non-convex) curvature makes it indefinite. Returns the Newton steps taken.
-int MinimizeBarrier(const Phase2& phase2, double t, int max_iterations, Eigen::VectorXd* y) {
+// Newton's method on the barrier function at parameter t, from y, until the Newton decrement
+// λ² is below 1e-10 (Boyd & Vandenberghe §11.3's inner tolerance; the outer gap bound m/t is
+// what the answer's accuracy rests on) or a step no longer decreases the barrier at working
+// precision; the Hessian is regularized where the relaxed cones' curvature makes it
+// indefinite. Returns the Newton steps taken.
+int MinimizeBarrier(Phase2& phase2, double t, int max_iterations, Eigen::VectorXd* y) {
   Eigen::VectorXd gradient, step;
   Eigen::MatrixXd hessian;
   for (int it = 1; it <= max_iterations; ++it) {
@@ -164,8 +206,11 @@ int MinimizeBarrier(const Phase2& phase2, double t, int max_iterations, Eigen::V
     }
     step = -llt.solve(gradient);
     const double decrement = -gradient.dot(step);  // Newton decrement λ²
-    if (!(decrement > 1e-14)) return it;
-    *y += LineSearch(phase2, *y, step, t) * step;
+    if (!(decrement > 1e-10)) return it;
+    bool decreased = false;
+    const double alpha = LineSearch(phase2, *y, step, t, &decreased);
+    if (!decreased) return it;
+    *y += alpha * step;
   }
   return max_iterations;
 }
@@ -208,6 +253,7 @@ Eigen::VectorXd SolveDrumwrightShell(const DrumwrightShellProblem& problem,
                                      const DrumwrightShellParameters& parameters,
                                      DrumwrightShellStats* stats) {
   CheckProblem(problem);
+  RunOpenMpRegionsSerially();
   const int n = static_cast<int>(problem.friction.size());
   *stats = DrumwrightShellStats{};
   stats->num_contacts = n;
@@ -259,8 +305,8 @@ Eigen::VectorXd SolveDrumwrightShell(const DrumwrightShellProblem& problem,
   if (R.cols() > 0 && scale > 0 && d0.squaredNorm() > 0) {
     // Phase 2 (§3.2) from the strictly feasible y = 0 of the relaxed constraints.
     const Eigen::MatrixXd M = D * R;
-    const Phase2 phase2(R, w, M, d0, problem.friction, n, parameters.normal_bound,
-                        parameters.slack * scale);
+    Phase2 phase2(R, w, M, d0, problem.friction, n, parameters.normal_bound,
+                  parameters.slack * scale);
     const double m = phase2.num_constraints();
     const double f0 = d0.squaredNorm();
     double t = m / f0;

@@ -2,13 +2,11 @@
 
 #include <cholmod.h>
 #include <spdlog/spdlog.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include <algorithm>
 #include <utility>
 
+#include "engine/solver/serial_openmp.h"
 #include "engine/solver/tree_ordering.h"
 
 namespace contactlab {
@@ -33,19 +31,6 @@ void CholmodErrorHandler(int status, const char* file, int line, const char* mes
   } else {
     spdlog::debug("CHOLMOD warning {} ({}:{}): {}", status, file, line, message);
   }
-}
-
-// Debian's CHOLMOD opens OpenMP parallel regions inside the supernodal numeric factorization
-// with a thread count fixed at its compile time, which OMP_NUM_THREADS does not lower. For the
-// systems of a time step (a few hundred velocities) the fork/join of those regions costs more
-// than the arithmetic: the clutter scene's impact phase took 1.76 s of wall time for 1.2 s of
-// CPU time with them, 0.91 s without (and idle OpenMP workers compete with the render threads).
-// Making nested-level 0 the maximum turns every region this thread opens into a serial one;
-// the setting is per thread (an OpenMP task ICV), so it is made on the thread that factors.
-void RunOpenMpRegionsSerially() {
-#ifdef _OPENMP
-  if (omp_get_max_active_levels() != 0) omp_set_max_active_levels(0);
-#endif
 }
 
 }  // namespace

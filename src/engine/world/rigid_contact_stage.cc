@@ -27,7 +27,9 @@ void RigidContactStage::BuildProblem(const ProblemBuilder& builder, const Eigen:
 
 // docs/contact-model.md §8, one algorithm: W over every contact within the margin; the active
 // set, those that would end the step penetrating at the convex solve's velocities; Drumwright &
-// Shell on it; contacts that the impulses drive into penetration join it, and it is solved again.
+// Shell on it; contacts that the impulses drive into penetration join it, contacts it pulls
+// (x_N < 0: phase 1's equality on a set the others' impulses already lift) leave it, and it is
+// solved again, at most kMaxPasses times.
 void RigidContactStage::Apply(const ProblemBuilder& builder,
                               const std::vector<ContactCandidate>& candidates, double dt_s,
                               const ConvexSolver& solver, Eigen::VectorXd* v) {
@@ -47,9 +49,10 @@ void RigidContactStage::Apply(const ProblemBuilder& builder,
   for (int c = 0; c < nc; ++c) {
     b.segment<3>(3 * c) =
         constraint_velocities_.segment<3>(problem.entry(constraints_[c]).row_start);
-    // The normal velocity that ends the step at φ = 0: a gap closed exactly, a penetration
-    // undone (the drift bound of §8).
-    gap_velocity[c] = -candidates[c].point.signed_distance_m / dt_s;
+    // The normal velocity that ends the step at φ = 0, a gap closed exactly, or that undoes a
+    // fifth of a penetration (the drift bound of §8).
+    const double phi0 = candidates[c].point.signed_distance_m;
+    gap_velocity[c] = -(phi0 < 0 ? kPenetrationRecoveryPerStep * phi0 : phi0) / dt_s;
     if (b[3 * c + 2] < gap_velocity[c]) {
       active[c] = true;
       active_.push_back(c);
@@ -59,25 +62,33 @@ void RigidContactStage::Apply(const ProblemBuilder& builder,
   constexpr double kPenetrationTolerance_m_per_s = 1e-9;
   const DrumwrightShellParameters parameters;
   bool converged = true;
-  while (!active_.empty()) {
+  while (!active_.empty() && stats_.passes < kMaxPasses) {
     BuildProblem(builder, b, gap_velocity);
     const Eigen::VectorXd x_active = SolveDrumwrightShell(problem_, parameters, &stats_.solver);
     ++stats_.passes;
     stats_.num_active = static_cast<int>(active_.size());
     converged = converged && stats_.solver.converged;
     x.setZero();
-    for (int i = 0; i < stats_.num_active; ++i)
+    for (int i = 0; i < stats_.num_active; ++i) {
       x.segment<3>(3 * active_[i]) = x_active.segment<3>(3 * i);
-    v_c = b + delassus_.W() * x;
-    bool added = false;
-    for (int c = 0; c < nc; ++c) {
-      if (active[c] || !(v_c[3 * c + 2] < gap_velocity[c] - kPenetrationTolerance_m_per_s))
-        continue;
-      active[c] = true;
-      active_.push_back(c);
-      added = true;
     }
-    if (!added) break;
+    v_c = b + delassus_.W() * x;
+    // The set changes: penetrating contacts join, pulled ones leave.
+    const double pull_tolerance = 1e-9 * x.cwiseAbs().maxCoeff();
+    bool changed = false;
+    for (int c = 0; c < nc; ++c) {
+      const bool joins =
+          !active[c] && v_c[3 * c + 2] < gap_velocity[c] - kPenetrationTolerance_m_per_s;
+      const bool leaves = active[c] && x[3 * c + 2] < -pull_tolerance;
+      if (!joins && !leaves) continue;
+      active[c] = joins;
+      changed = true;
+    }
+    if (!changed) break;
+    active_.clear();
+    for (int c = 0; c < nc; ++c) {
+      if (active[c]) active_.push_back(c);
+    }
   }
   stats_.solver.converged = converged;
   delassus_.AddVelocityChange(problem, x, v);

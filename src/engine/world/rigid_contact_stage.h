@@ -30,11 +30,17 @@ class RigidContactStage {
   // b2_velocityThreshold, scaled to a gripper's tasks): below it a contact is inelastic, so that
   // a resting body does not hop on the velocity gravity gives it in one step.
   static constexpr double kRestitutionThreshold_m_per_s = 0.1;
+  // A penetration (φ0 < 0: a linearization error of the last step, or an initial overlap) is
+  // undone at this fraction per step (Baumgarte's β, Box2D's 0.2): all at once, a deep one
+  // would leave the bodies with its whole velocity −φ0/δt, energy the scene never had.
+  static constexpr double kPenetrationRecoveryPerStep = 0.2;
+  // The active set's passes (joins and leaves) stop here; the last pass's impulses are taken.
+  static constexpr int kMaxPasses = 8;
 
   // One algorithm (§8): v is the convex solve's (in) and the step's (out); the problem and the
   // solver are the step's. The contacts that act are those that would end the step
   // penetrating, φ0 + δt v_n < 0; passes add any that the others' impulses drive into
-  // penetration.
+  // penetration and drop any that phase 1 pulls.
   void Apply(const ProblemBuilder& builder, const std::vector<ContactCandidate>& candidates,
              double dt_s, const ConvexSolver& solver, Eigen::VectorXd* v);
   // Per problem row: the solver's impulses and constraint velocities at the step's end, the

@@ -292,9 +292,12 @@ void World::SetStepSizeState(const StepSizeState& state) {
 void World::QueryGeometry(double dt_s, GeometryQuery* geometry_query, GeometryQueryResult* query,
                           bool swept_margin) {
   const ScopedTimer timer(&stats_.geometry_ms);
-  // The rigid stage decides which contacts act from the velocities (§8): none is set aside.
+  // The rigid stage decides which contacts act from the velocities (§8): none is set aside, and
+  // every contact the step can reach is found before it penetrates (the swept margin), so that
+  // its gap velocity lands it exactly on the surface.
   const ContactReachRule* rule = reach_rule_ && !rigid_model() ? &*reach_rule_ : nullptr;
-  geometry_query->Run(model_, *data_, time_, dt_s, inputs_, rule, query, swept_margin);
+  geometry_query->Run(model_, *data_, time_, dt_s, inputs_, rule, query,
+                      swept_margin || rigid_model());
 }
 
 void World::CollectResults(GeometryQueryResult* query, double dt_s) {
