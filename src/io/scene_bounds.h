@@ -22,6 +22,7 @@ inline constexpr Range kDuration{1e-7, 1e7, "s"};
 inline constexpr Range kAcceleration{-1e4, 1e4, "m/s²"};
 inline constexpr Range kFrequency{0.0, 1e4, "Hz"};
 inline constexpr Range kRestitution{0.0, 1.0, "(Newton's ε)"};
+inline constexpr Range kAngularFrequency{0.0, 2 * 3.14159265358979323846 * 1e4, "rad/s"};
 // Bodies a scene may have, counted before any is built (generators and robots included).
 inline constexpr int kMaxBodies = 1000;
 

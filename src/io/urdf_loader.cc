@@ -176,6 +176,7 @@ void SetRootJoint(const UrdfOptions& options, SceneBody* sb) {
 void SetJoint(const RobotBuild& robot, const urdf::Joint& joint, SceneBody* sb) {
   const std::string jwhere = fmt::format("{}: joint '{}'", robot.path, joint.name);
   sb->body.X_PJ = ToIsometry(joint.parent_to_joint_origin_transform);
+  sb->joint_name = robot.options.name_prefix + joint.name;
   const Eigen::Vector3d axis(joint.axis.x, joint.axis.y, joint.axis.z);
   switch (joint.type) {
     case urdf::Joint::REVOLUTE:

@@ -79,6 +79,11 @@ bool RunForTheReplay(const CommandLine& cl, const ReplayDevice& replay, double d
 bool SetUpTeleop(const CommandLine& cl, const World& world, HeadlessTeleop* teleop,
                  HeadlessOptions* options) {
   const auto config = FindTeleopConfig(world.scene());
+  if (!config && HasJointProgram(world.scene())) {
+    spdlog::error("{}: teleop.joint_sines: the scene has no teleoperated arm to drive",
+                  world.scene().source);
+    return false;
+  }
   if (!config) {
     if (!cl.input.empty() || !cl.record_path.empty()) {
       spdlog::warn("--input/--record: scene '{}' has no robot to teleoperate; ignored",
@@ -86,7 +91,9 @@ bool SetUpTeleop(const CommandLine& cl, const World& world, HeadlessTeleop* tele
     }
     return true;
   }
-  // Without --input the scene's program drives: its circle, else its script (if any).
+  // Without --input the scene's program drives: its circle, else its script (if any); a joint
+  // program drives the arm whatever the input (TeleopController), the keyboard's grip the
+  // fingers.
   std::shared_ptr<CircleDevice> circle =
       cl.input.empty() ? MakeCircleDevice(world.scene()) : nullptr;
   std::string input = cl.input;
@@ -110,7 +117,12 @@ bool SetUpTeleop(const CommandLine& cl, const World& world, HeadlessTeleop* tele
   options->teleop = teleop->controller.get();
   options->input = teleop->devices.active.get();
   if (teleop->recorder.is_open()) options->recorder = &teleop->recorder;
-  spdlog::info("teleoperation: {}", teleop->devices.active->Status());
+  if (teleop->controller->drives_joints()) {
+    spdlog::info("teleoperation: the scene's joint program drives the arm ({}); {} for the grip",
+                 JointProgramLabel(world.scene()), teleop->devices.active->Status());
+  } else {
+    spdlog::info("teleoperation: {}", teleop->devices.active->Status());
+  }
   return true;
 }
 

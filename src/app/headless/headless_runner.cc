@@ -40,9 +40,9 @@ constexpr const char* kStateColumns[] = {"px", "py", "pz", "qw", "qx", "qy", "qz
                                          "vx", "vy", "vz", "wx", "wy", "wz"};
 // The held object's columns (group 5, docs/architecture.md §7), `held_object.<column>`: the slip
 // meter's reading (app/teleop/slip_meter.h) in the hand frame H.
-constexpr const char* kHeldObjectColumns[] = {"p_HB_x",   "p_HB_y",   "p_HB_z", "q_HB_w",
-                                              "q_HB_x",   "q_HB_y",   "q_HB_z", "v_slip_x",
-                                              "v_slip_y", "v_slip_z", "held",   "creep_path_m"};
+constexpr const char* kHeldObjectColumns[] = {
+    "p_HB_x",   "p_HB_y",   "p_HB_z",   "q_HB_w", "q_HB_x",       "q_HB_y", "q_HB_z",
+    "v_slip_x", "v_slip_y", "v_slip_z", "held",   "creep_path_m", "drift_m"};
 
 // A dynamic body whose state the per-step log writes: its scene index and, for a 1-dof joint,
 // the indices of its joint position and rate in World::q() and World::v() (else −1).
@@ -125,8 +125,8 @@ void AppendHeldObject(const SlipReading& r, fmt::memory_buffer* row) {
   auto out = std::back_inserter(*row);
   fmt::format_to(out, ",{},{},{},{},{},{},{}", p_HB.x(), p_HB.y(), p_HB.z(), q_HB.w(), q_HB.x(),
                  q_HB.y(), q_HB.z());
-  fmt::format_to(out, ",{},{},{},{:d},{}", r.v_slip_H.x(), r.v_slip_H.y(), r.v_slip_H.z(),
-                 r.held ? 1 : 0, r.creep_path_m);
+  fmt::format_to(out, ",{},{},{},{:d},{},{}", r.v_slip_H.x(), r.v_slip_H.y(), r.v_slip_H.z(),
+                 r.held ? 1 : 0, r.creep_path_m, r.drift_m);
 }
 
 // One CSV row per step (--log).

@@ -21,6 +21,7 @@ void HeldObjectMonitor::Observe(const World& world) {
   const bool was_held = meter_.reading().held;
   meter_.Observe(world);
   const SlipReading& r = meter_.reading();
+  max_drift_m_ = std::max(max_drift_m_, r.drift_m);
   if (r.held && !was_held) ++grasps_;
   if (!r.held_through_step) return;
   ++held_steps_;
@@ -51,6 +52,8 @@ void HeldObjectMonitor::Report(JsonWriter* json) const {
       .Number("max_slip_speed_m_per_s", max_slip_speed_m_per_s_)
       .Bool("held_at_end", r.held)
       .Number("final_relative_displacement_m", r.creep_displacement_m)
+      .Number("final_drift_m", r.drift_m)
+      .Number("max_drift_m", max_drift_m_)
       .EndObject();
 }
 

@@ -33,6 +33,7 @@ class HeldObjectMonitor : public TaskMonitor {
   std::string body_name_, hand_name_;
   double held_time_s_ = 0, creep_path_m_ = 0, creep_angle_rad_ = 0;
   double max_slip_speed_m_per_s_ = 0;
+  double max_drift_m_ = 0;  // the largest SlipReading::drift_m after a step
   long long held_steps_ = 0, grasps_ = 0;
 };
 

@@ -39,7 +39,10 @@ struct TeleopView {
   // grip force follows it (false once the slider moved: overridden).
   std::string grip_program;
   bool grip_program_followed = false;
-  bool fixed_hand = false;      // a gripper fixed to the world: no arm, twists are ignored
+  bool fixed_hand = false;  // a gripper fixed to the world: no arm, twists are ignored
+  // The scene's joint program drives the arm, twists are ignored ("panda_joint1 0.25 sin(1 t)";
+  // "": none; app/teleop/teleop_program.h).
+  std::string joint_program;
   double finger_opening_m = 0;  // measured finger joint position
   bool ik_ok = true;
   int ik_num_limited = 0, ik_failures = 0;

@@ -38,6 +38,10 @@ void TeleopSession::Rebuild(const World& world) {
   if (!devices_.active) return;
   StartTheScenesCircle(world.scene());
   const std::optional<TeleopConfig> config = FindTeleopConfig(world.scene());
+  if (!config && HasJointProgram(world.scene())) {
+    error_(fmt::format("'{}': teleop.joint_sines: the scene has no teleoperated arm to drive",
+                       world.scene().name));
+  }
   if (!config) return;
   try {
     controller_ = std::make_unique<TeleopController>(world, *config);
@@ -45,6 +49,7 @@ void TeleopSession::Rebuild(const World& world) {
     if (grip_force_N_ && !config->grip_force_program) controller_->SetGripForce(*grip_force_N_);
     grip_program_label_ =
         config->grip_force_program ? GripForceProgramLabel(*config->grip_force_program) : "";
+    joint_program_label_ = JointProgramLabel(world.scene());
     LimitButtonSpeeds();
     StartKeyboardAtTheLatchedGrip();
   } catch (const std::exception& e) {
@@ -203,6 +208,7 @@ void TeleopSession::Fill(TeleopView* view) const {
   v.grip_program = grip_program_label_;
   v.grip_program_followed = controller_->following_grip_program();
   v.fixed_hand = controller_->config().arm_bodies.empty();
+  v.joint_program = joint_program_label_;
   v.finger_opening_m = t.finger_opening_m;
   v.ik_ok = t.ik_ok;
   v.ik_num_limited = t.ik_num_limited;

@@ -87,6 +87,7 @@ class TeleopSession {
   TeleopFrame frame_ = TeleopFrame::kDeviceOwn;
   std::optional<double> grip_force_N_;  // set by the UI; else the robot's default
   std::string grip_program_label_;      // the controller's grip-force program ("": none)
+  std::string joint_program_label_;     // the scene's joint program ("": none)
   double grip_force_N_measured_ = 0;    // |net normal force| on the leader finger, last step
   std::string device_name_, device_status_;
   bool device_connected_ = true;

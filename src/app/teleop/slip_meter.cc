@@ -63,6 +63,7 @@ void SlipMeter::Restart(const World& world) {
   reading_.hand = hand;
   reading_.time_s = world.time();
   reading_.X_HB = RelativePose(world);
+  p_HB_start_ = reading_.X_HB.translation();
   reading_.hand_bodies_touching = CountHandBodiesTouching(world);
   reading_.held = reading_.hand_bodies_touching >= 2;
   if (reading_.held) CloseGrasp(world.time());
@@ -95,6 +96,7 @@ void SlipMeter::Observe(const World& world) {
     r.creep_angle_rad += angle_rad;
   }
   if (r.held) r.creep_displacement_m = (X_HB.translation() - p_HB_closed_).norm();
+  r.drift_m = (X_HB.translation() - p_HB_start_).norm();
   if (!r.held) r.held_since_s = -1;
 }
 

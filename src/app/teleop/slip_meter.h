@@ -39,6 +39,10 @@ struct SlipReading {
   double creep_path_m = 0;
   double creep_angle_rad = 0;
   double creep_displacement_m = 0;
+  // The drift since the meter (re)started — headless, the run's start — held or not:
+  // ‖p_HB − p_HB(start)‖ [m] (Drumwright & Shell's "drift from its initial position in the
+  // gripper", issue 38).
+  double drift_m = 0;
 
   double slip_speed_m_per_s() const { return v_slip_H.norm(); }
 };
@@ -71,6 +75,7 @@ class SlipMeter {
 
   SlipReading reading_;
   Eigen::Vector3d p_HB_closed_ = Eigen::Vector3d::Zero();  // where B was when the grasp closed
+  Eigen::Vector3d p_HB_start_ = Eigen::Vector3d::Zero();   // where B was at the (re)start
   std::vector<char> in_hand_;                              // per scene body: in H's subtree
   std::vector<char> touching_;                             // per scene body, this step
 };

@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "app/teleop/teleop_program.h"
 #include "engine/control/panda_arm.h"
 #include "io/scene_loader.h"
 
@@ -49,8 +50,10 @@ void CheckPdJoint(const World& world, int scene_body, const char* what) {
   }
 }
 
-// The scene's grip-force program (teleop.grip_force) into `config`.
-TeleopConfig WithGripProgram(const SceneSpec& scene, TeleopConfig config) {
+// The scene's grip-force and joint programs (teleop.grip_force, teleop.joint_sines) into
+// `config`.
+TeleopConfig WithPrograms(const SceneSpec& scene, TeleopConfig config) {
+  config.joint_sines = scene.teleop.joint_sines;
   if (scene.teleop.grip_force_N) config.grip_force_N = *scene.teleop.grip_force_N;
   config.grip_force_program = scene.teleop.grip_force_square_wave;
   if (config.grip_force_program) config.grip_force_N = GripForceAt(*config.grip_force_program, 0);
@@ -58,7 +61,7 @@ TeleopConfig WithGripProgram(const SceneSpec& scene, TeleopConfig config) {
   return config;
 }
 
-// The Panda's configuration (FindTeleopConfig), before the scene's grip-force program.
+// The Panda's configuration (FindTeleopConfig), before the scene's programs.
 std::optional<TeleopConfig> FindPandaConfig(const SceneSpec& scene, const std::string& prefix) {
   TeleopConfig c;
   for (int i = 1; i <= PandaArm::kNumJoints; ++i) {
@@ -95,7 +98,7 @@ std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene, const std::
   std::optional<TeleopConfig> c = FindPandaConfig(scene, prefix);
   if (!c && prefix.empty()) c = FindFixedGripperConfig(scene);
   if (!c) return std::nullopt;
-  return WithGripProgram(scene, *std::move(c));
+  return WithPrograms(scene, *std::move(c));
 }
 
 std::optional<TeleopConfig> FindFixedGripperConfig(const SceneSpec& scene) {
@@ -158,6 +161,9 @@ TeleopController::TeleopController(const World& world, TeleopConfig config)
   ShowInitialGrip();
   q_target_.resize(n);
   qdot_ = Eigen::VectorXd::Zero(n);
+  if (n == 0 && !config_.joint_sines.empty()) {
+    throw std::invalid_argument("teleop.joint_sines: the robot has no arm joints to drive");
+  }
   if (n == 0) {  // a fixed hand: no IK, the target is where the tool is
     target_tcp_W_ = state_.target_tcp_W = state_.tcp_W = MeasuredToolPose(world);
     state_.grip_force_N = grip_force();
@@ -179,6 +185,18 @@ TeleopController::TeleopController(const World& world, TeleopConfig config)
     ik.position_upper[i] = sb.limits ? sb.limits->second : std::numeric_limits<double>::infinity();
     q_target_[i] = world.inputs().pd[scene_body]->q_desired;
   }
+  for (const TeleopProgramSpec::JointSine& sine : config_.joint_sines) {
+    const auto arm = std::find(config_.arm_bodies.begin(), config_.arm_bodies.end(), sine.body);
+    if (arm == config_.arm_bodies.end()) {
+      throw std::invalid_argument(
+          fmt::format("teleop.joint_sines: '{}' is not one of the arm's joints",
+                      scene.bodies.at(sine.body).body.name));
+    }
+    joint_program_.push_back({static_cast<int>(arm - config_.arm_bodies.begin()),
+                              scene.bodies[sine.body].initial_position, sine});
+  }
+  held_targets_.resize(n);
+  for (int i = 0; i < n; ++i) held_targets_[i] = scene.bodies[config_.arm_bodies[i]].pd->q_desired;
   ik.velocity_limits = config_.velocity_limits;
   ik.acceleration_limits = config_.acceleration_limits;
   ik.posture = config_.posture.size() == n ? config_.posture : q_target_;
@@ -331,6 +349,26 @@ DifferentialIkResult TeleopController::TrackTargetPose(const Eigen::Vector3d& w,
   return ik;
 }
 
+// The joint program at the step's planned end (TeleopConfig::joint_sines): the listed joints'
+// sines, the other arm joints held at the scene's targets; the target pose shown is the tool's at
+// those targets.
+void TeleopController::DriveJointProgram(World* world) {
+  const double t_end_s = world->time() + world->next_dt();
+  q_target_ = held_targets_;
+  qdot_.setZero();
+  for (const ProgramJoint& j : joint_program_) {
+    const JointTarget target = JointSineTarget(j.sine, j.q0, t_end_s);
+    q_target_[j.arm_index] = target.q;
+    qdot_[j.arm_index] = target.v;
+  }
+  const int n = static_cast<int>(q_target_.size());
+  for (int i = 0; i < n; ++i) world->SetPdTarget(config_.arm_bodies[i], q_target_[i], qdot_[i]);
+  q_full_ = world->q();
+  for (int i = 0; i < n; ++i) q_full_[arm_position_indices_[i]] = q_target_[i];
+  world->multibody().UpdateKinematics(q_full_, v_zero_, target_data_.get());
+  target_tcp_W_ = ik_->CalcToolPose(*target_data_);
+}
+
 // Fingers: the leader's PD drives them all through the couplers, its effort limit the grip
 // force times drive_per_grip_force_, so each finger squeezes with the grip force. Returns the
 // finger target.
@@ -368,7 +406,7 @@ void TeleopController::FillState(const TeleopCommand& c, double finger_target,
   }
   state_.finger_opening_m =
       config_.finger_bodies.empty() ? 0 : opening / config_.finger_bodies.size();
-  state_.ik_ok = !ik_ || ik.ok();  // a fixed hand has no IK to fail
+  state_.ik_ok = !ik_ || drives_joints() || ik.ok();  // a fixed hand or a joint program: no IK
   state_.ik_min_singular_value = ik.min_singular_value;
   state_.ik_num_limited = ik.num_limited;
 }
@@ -377,7 +415,9 @@ void TeleopController::Update(const TeleopCommand& command, World* world) {
   ApplyGripProgram(world->time());
   const TeleopCommand c = ClampCommand(command);
   DifferentialIkResult ik;
-  if (ik_) {
+  if (drives_joints()) {
+    DriveJointProgram(world);
+  } else if (ik_) {
     TakeBackOvershoot(world->time());
     Eigen::Vector3d w = c.angular_rad_per_s, v = c.linear_m_per_s;
     if (c.frame == CommandFrame::kTool) {

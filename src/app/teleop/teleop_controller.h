@@ -21,6 +21,13 @@
 // independently force-limited fingers would leave fingers + object a neutral sideways mode that
 // drifts: 7 mm in 10 s measured.)
 //
+// Joint program (TeleopConfig::joint_sines, the scene's teleop.joint_sines; issue 38): instead
+// of the IK, before every step the listed joints' PD targets are set to their sines at the
+// step's planned end t + δt (the implicit PD compares its target with q at the step's end,
+// docs/contact-model.md §3), q0 + A sin(ω(t + δt)) at the rate A ω cos(ω(t + δt)), and every
+// other arm joint to the scene's PD target; twists are ignored (as for a fixed hand), the grip
+// acts as always. A function of time only: Reset and a recorded step shown need nothing.
+//
 // Grip-force program (TeleopConfig::grip_force_program, the scene's teleop.grip_force square
 // wave): while followed, the grip force is set from it at the start of every Update at the
 // world's time (the step's start); SetGripForce does not stop it (the caller says
@@ -60,6 +67,9 @@ struct TeleopConfig {
   // The scene's grip-force square wave (teleop.grip_force), followed from the start and after
   // every Reset until FollowGripProgram(false).
   std::optional<GripForceSquareWave> grip_force_program;
+  // The scene's joint program (teleop.joint_sines; non-empty: it drives the arm instead of the
+  // IK, above). Each joint must be one of arm_bodies.
+  std::vector<TeleopProgramSpec::JointSine> joint_sines;
   // Grip latch: when set, this grip (0 open … 1 closed) is applied until the device's grip first
   // changes from the value it had at the first Update; from then on the device's grip rules.
   // So a scene that starts with an object in the hand keeps holding it when the device starts
@@ -84,8 +94,9 @@ struct TeleopConfig {
 // initial_grip = 1 when the scene starts with the fingers less than half open (an object held).
 // Else a gripper fixed to the world (FindFixedGripperConfig). Either takes the scene's grip
 // force program: teleop.grip_force's constant as grip_force_N (at most max_grip_force_N, the
-// robot's), its square wave as grip_force_program. std::nullopt if the scene has no such robot, its
-// joints lack PD controllers or the right finger is not coupled to the left one.
+// robot's), its square wave as grip_force_program; and its joint program (joint_sines).
+// std::nullopt if the scene has no such robot, its joints lack PD controllers or the right finger
+// is not coupled to the left one.
 std::optional<TeleopConfig> FindTeleopConfig(const SceneSpec& scene,
                                              const std::string& prefix = "");
 
@@ -141,6 +152,8 @@ class TeleopController {
     return config_.grip_force_program && follow_program_.load(std::memory_order_relaxed);
   }
   double grip_force() const { return grip_force_.load(std::memory_order_relaxed); }
+  // The scene's joint program drives the arm (TeleopConfig::joint_sines): twists are ignored.
+  bool drives_joints() const { return !joint_program_.empty(); }
   void SetDeviceStatus(std::string status) { state_.device_status = std::move(status); }
 
   const TeleopState& state() const { return state_; }
@@ -160,6 +173,16 @@ class TeleopController {
   double applied_grip_force_ = -1;
   double drive_per_grip_force_ = 1;  // leader's effort limit per newton of grip (constructor)
   double applied_finger_target_ = -1;
+  // The joint program: each sine with its joint's arm index and initial position q0; and the
+  // PD targets of the arm joints it holds (the scene's).
+  struct ProgramJoint {
+    int arm_index = -1;
+    double q0 = 0;
+    TeleopProgramSpec::JointSine sine;
+  };
+  std::vector<ProgramJoint> joint_program_;
+  Eigen::VectorXd held_targets_;
+  void DriveJointProgram(World* world);
   void ShowInitialGrip();
   Eigen::Isometry3d MeasuredToolPose(const World& world) const;
   // Update's stages, in order.

@@ -26,4 +26,23 @@ std::string SetCircleFrequency(double frequency_Hz, SceneSpec* scene) {
   return "";
 }
 
+bool HasJointProgram(const SceneSpec& scene) { return !scene.teleop.joint_sines.empty(); }
+
+JointTarget JointSineTarget(const TeleopProgramSpec::JointSine& sine, double q0, double t_s) {
+  const double phase_rad = sine.angular_frequency_rad_per_s * t_s;
+  return {q0 + sine.amplitude * std::sin(phase_rad),
+          sine.amplitude * sine.angular_frequency_rad_per_s * std::cos(phase_rad)};
+}
+
+std::string JointProgramLabel(const SceneSpec& scene) {
+  std::string label;
+  for (const TeleopProgramSpec::JointSine& sine : scene.teleop.joint_sines) {
+    const SceneBody& b = scene.bodies[sine.body];
+    label += fmt::format("{}{} {:g} sin({:g} t)", label.empty() ? "" : ", ",
+                         b.joint_name.empty() ? b.body.name : b.joint_name, sine.amplitude,
+                         sine.angular_frequency_rad_per_s);
+  }
+  return label;
+}
+
 }  // namespace contactlab

@@ -28,6 +28,16 @@ int SceneSpec::FindBody(const std::string& body_name) const {
   return -1;
 }
 
+int SceneSpec::FindJoint(const std::string& joint_name) const {
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    const SceneBody& b = bodies[i];
+    if ((b.joint_name.empty() ? b.body.name : b.joint_name) == joint_name) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
 int SceneSpec::FindCamera(const std::string& camera_name) const {
   for (size_t i = 0; i < cameras.size(); ++i) {
     if (cameras[i].name == camera_name) return static_cast<int>(i);

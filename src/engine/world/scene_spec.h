@@ -79,6 +79,9 @@ struct SceneBody {
   KinematicMotion motion;                           // kinematic bodies
   std::optional<JointPdSpec> pd;                    // 1-dof joints
   std::optional<std::pair<double, double>> limits;  // 1-dof joints [lower, upper]
+  // The name of the joint to its parent: a URDF joint's (with the robot's prefix); empty for a
+  // body of the scene file, whose joint goes by the body's own name (SceneSpec::FindJoint).
+  std::string joint_name;
   std::vector<GeometrySpec> geometries;
   std::vector<VisualSpec> visuals;  // drawn only (World ignores them)
   // How the GUI draws the body (sRGB, each in [0, 1]); unset: BodyColor's by kind and index.
@@ -127,8 +130,8 @@ struct HeldObjectSpec {
 };
 
 // What drives a scene's robot when no live device does (scene key `teleop`, issue 36): a replay
-// script or a horizontal circle of the tool point, and the grip force, constant or a square wave.
-// The engine ignores it; app/ runs it.
+// script, a horizontal circle of the tool point or sinusoids of arm joints (issue 38), and the
+// grip force, constant or a square wave. The engine ignores it; app/ runs it.
 struct TeleopProgramSpec {
   std::string script_path;  // a replay CSV (e.g. peg_in_hole's insert_peg.csv); "": none
   // The tool point's circle in the world's horizontal plane through its initial position p0,
@@ -144,6 +147,16 @@ struct TeleopProgramSpec {
   };
   std::optional<double> grip_force_N;
   std::optional<SquareWave> grip_force_square_wave;
+  // Joint sinusoids (`joint_sines`; Drumwright & Shell's grasping example): the PD target of each
+  // listed 1-dof joint follows q0 + A sin(ω t) at the rate A ω cos(ω t), q0 its initial position
+  // (app/teleop/teleop_program.h). Exclusive with the script and the circle: the program drives
+  // the whole arm, the joints it does not list held at their initial targets.
+  struct JointSine {
+    int body = -1;         // scene body whose joint follows (SceneSpec::FindJoint)
+    double amplitude = 0;  // A ≥ 0 [rad, or m for a prismatic joint]
+    double angular_frequency_rad_per_s = 0;  // ω ≥ 0
+  };
+  std::vector<JointSine> joint_sines;
 };
 
 struct SceneSpec {
@@ -163,6 +176,9 @@ struct SceneSpec {
   std::optional<HeldObjectSpec> held_object;
   TeleopProgramSpec teleop;
   int FindBody(const std::string& name) const;
+  // The scene body whose joint (to its parent) has this name: SceneBody::joint_name, or a
+  // scene file body's own name; −1: none.
+  int FindJoint(const std::string& joint_name) const;
   int FindCamera(const std::string& name) const;  // −1: none of that name
 };
 

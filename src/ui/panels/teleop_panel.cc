@@ -100,6 +100,12 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
   if (t.fixed_hand) {
     ImGui::TextColored(kDimColor, "hand fixed to the world: motion commands are ignored");
   }
+  if (!t.joint_program.empty()) {
+    ImGui::TextColored(kDimColor,
+                       "the scene's joint program drives the arm (%s): motion "
+                       "commands are ignored",
+                       t.joint_program.c_str());
+  }
   ImGui::PopTextWrapPos();
 
   // Settings: posted as commands, shown from the snapshot (the value in force).
@@ -143,8 +149,8 @@ void TeleopPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
                      1e3 * t.position_error_m, t.orientation_error_rad * 180.0 / M_PI);
   ImGui::Text("command v %.3f m/s  w %.2f rad/s", t.linear_m_per_s.norm(),
               t.angular_rad_per_s.norm());
-  if (t.fixed_hand) {
-    // No arm: no IK to report.
+  if (t.fixed_hand || !t.joint_program.empty()) {
+    // No arm, or an arm the joint program drives: no IK to report.
   } else if (!t.ik_ok || t.ik_num_limited > 0) {
     ImGui::TextColored(kWarnColor, "IK: %d joint(s) at a limit, sigma_min %.3f%s", t.ik_num_limited,
                        t.ik_min_singular_value, t.ik_ok ? "" : ", QP not converged");

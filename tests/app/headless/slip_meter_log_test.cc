@@ -184,6 +184,26 @@ TEST_F(SlipMeterLog, TheStillHandsCreepIsLaggedFrictionsStictionSpeed) {
   }
 }
 
+// The drift (issue 38; Drumwright & Shell's measure): the distance of the peg's origin in the hand
+// frame from where it started, held or not. peg_in_hole starts the peg 0.102 m below the hand's
+// origin on its axis (p_HB(0) = (0, 0, 0.102): the hand's z points down), to the scene file's
+// 1e-10 m; the summary's final and largest drift are the column's last and largest values (to
+// the summary's 12 digits).
+TEST_F(SlipMeterLog, DriftIsTheDistanceFromWhereThePegStartedInTheHand) {
+  const Eigen::Vector3d p_HB0(0, 0, 0.102);
+  double max_drift = 0;
+  for (size_t k = 0; k < csv_.rows.size(); ++k) {
+    const double drift = csv_.At(k, "held_object.drift_m");
+    ASSERT_NEAR(drift, (PegInHand(csv_, k) - p_HB0).norm(), 1e-9) << "row " << k;
+    max_drift = std::max(max_drift, drift);
+  }
+  const double final_drift = csv_.At(csv_.rows.size() - 1, "held_object.drift_m");
+  EXPECT_GT(final_drift, 1e-6) << "the peg creeps: a drift reading zero would pass the bound";
+  SCOPED_TRACE(*summary_);
+  EXPECT_NEAR(JsonValue(*summary_, "final_drift_m"), final_drift, 1e-11 * final_drift);
+  EXPECT_NEAR(JsonValue(*summary_, "max_drift_m"), max_drift, 1e-11 * max_drift);
+}
+
 // Creep: the peg is held from the first step (both fingers press), so the held phase is every
 // later step (599 of 1 ms); the creep path is the sum of the rebuilt relative pose's steps, and
 // the summary's mean creep rate is that path over that time.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -284,6 +285,67 @@ TEST(TeleopControllerTest, AFixedGripperIgnoresTwistsAndFollowsTheGripProgram) {
   teleop.Reset(world);
   EXPECT_TRUE(teleop.following_grip_program());
   EXPECT_EQ(teleop.grip_force(), 12.0);
+}
+
+SceneSpec GraspBallScene() {
+  return LoadSceneFile(contactlab::testing::SourceDirectory() + "/assets/scenes/grasp_ball.yaml");
+}
+
+// Issue 38: grasp_ball's joint program (teleop.joint_sines) sets, before every step, the PD
+// targets of panda_joint1 and panda_joint2 to q0 + 0.25 sin(ω t) at the rate 0.25 ω cos(ω t)
+// with t the step's end (ω = 1 and 2 rad/s; q0 = 0 and −π/4), exactly, and holds the other arm
+// joints at the scene's targets; a twist changes nothing. The joints then follow their sines
+// within the PD's tracking error: past the start (the rates' targets jump to 0.25 and 0.5 rad/s
+// at t = 0, and the drives saturate at 87 N·m while they catch up), within 1 mrad, and at
+// t = π/2 s joint 1 stands at its crest q0 + 0.25 rad.
+TEST(TeleopControllerTest, AJointProgramSetsItsSinesAtEachStepsEndAndHoldsTheOtherJoints) {
+  const SceneSpec scene = GraspBallScene();
+  World world(scene);
+  const TeleopConfig config = *FindTeleopConfig(scene);
+  ASSERT_EQ(config.joint_sines.size(), 2u);
+  TeleopController teleop(world, config);
+  EXPECT_TRUE(teleop.drives_joints());
+  const int link1 = scene.FindBody("panda_link1"), link2 = scene.FindBody("panda_link2");
+  const double q2_0 = -0.7853981634;
+  TeleopCommand move{.grip = 1.0};
+  move.linear_m_per_s = Eigen::Vector3d(0.1, 0, 0);
+  move.angular_rad_per_s = Eigen::Vector3d(0, 0, 0.5);
+  const Multibody& mb = world.multibody();
+  auto q = [&](int body) { return world.q()[mb.position_start(world.multibody_index(body))]; };
+  double max_error = 0;
+  const int steps = static_cast<int>(std::lround(0.5 * M_PI / world.dt()));
+  for (int k = 0; k < steps; ++k) {
+    teleop.Update(move, &world);
+    const double t = world.time() + world.dt();
+    const auto& pd = world.inputs().pd;
+    ASSERT_DOUBLE_EQ(pd[link1]->q_desired, 0.25 * std::sin(t)) << "t = " << t;
+    ASSERT_DOUBLE_EQ(pd[link1]->v_desired, 0.25 * std::cos(t));
+    ASSERT_DOUBLE_EQ(pd[link2]->q_desired, q2_0 + 0.25 * std::sin(2 * t));
+    ASSERT_DOUBLE_EQ(pd[link2]->v_desired, 0.5 * std::cos(2 * t));
+    for (int i = 2; i < 7; ++i) {
+      const int b = config.arm_bodies[i];
+      ASSERT_EQ(pd[b]->q_desired, scene.bodies[b].pd->q_desired) << scene.bodies[b].body.name;
+      ASSERT_EQ(pd[b]->v_desired, 0.0);
+    }
+    ASSERT_TRUE(world.Step());
+    if (world.time() > 0.25) {
+      max_error = std::max({max_error, std::abs(q(link1) - 0.25 * std::sin(world.time())),
+                            std::abs(q(link2) - q2_0 - 0.25 * std::sin(2 * world.time()))});
+    }
+  }
+  EXPECT_LT(max_error, 1e-3);
+  EXPECT_NEAR(world.time(), 0.5 * M_PI, 0.5 * world.dt());
+  EXPECT_NEAR(q(link1), 0.25, 1e-3);
+  EXPECT_TRUE(teleop.state().ik_ok);
+
+  TeleopConfig finger = config;  // the program drives arm joints only
+  finger.joint_sines[0].body = config.finger_bodies[0];
+  try {
+    TeleopController bad(world, finger);
+    ADD_FAILURE() << "a finger accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("not one of the arm's joints"), std::string::npos);
+  }
 }
 
 TEST(TeleopControllerTest, HeadlessNeedsTeleopAndInputTogether) {
