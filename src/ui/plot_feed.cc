@@ -27,7 +27,8 @@ void PlotFeed::AppendMain(const std::vector<PlotSample>& samples, bool ghost_act
                                         static_cast<double>(s.iterations),
                                         s.step_ms,
                                         s.grip_force_N,
-                                        SlipPlotValue(s.meter_slip_speed_m_per_s)};
+                                        SlipPlotValue(s.meter_slip_speed_m_per_s),
+                                        static_cast<double>(s.barrier_iterations)};
     plots_.Append(s.time_s, row);
     if (ghost_active) waiting_.push_back(s);
   }

@@ -24,6 +24,7 @@ PlotSample Main(uint64_t step, uint64_t run = 0) {
   s.slip_speed_m_per_s = 0.5;
   s.signed_distance_m = -1e-4;
   s.iterations = 3;
+  s.barrier_iterations = 41;
   s.step_ms = 0.25;
   s.grip_force_N = 7.0;
   s.meter_slip_speed_m_per_s = 1e-4;  // 100 µm/s: 2 on the slip meter's log10 µm/s plot
@@ -58,6 +59,7 @@ TEST(PlotFeed, EachSampleIsARowOfThePlotSeries) {
   EXPECT_EQ(feed.plots().value(kSeriesStepMs, 1), 0.25);
   EXPECT_EQ(feed.plots().value(kSeriesGripForce, 1), 7.0);
   EXPECT_NEAR(feed.plots().value(kSeriesMeterSlip, 1), 2.0, 1e-12);
+  EXPECT_EQ(feed.plots().value(kSeriesBarrierIterations, 1), 41.0);
   EXPECT_EQ(feed.waiting(), 0u) << "no ghost to wait for";
 }
 

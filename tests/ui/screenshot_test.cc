@@ -1,6 +1,6 @@
 // The GUI through the real binary: `contactlab --screenshot` for every built-in scene (under
-// Xvfb; skipped without a display), the contact point colour of a resting box, and the clean
-// failure without a display.
+// Xvfb; skipped without a display), the contact point colour of a resting box (also under the
+// rigid model), and the clean failure without a display.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -243,6 +243,27 @@ TEST(Screenshot, RestingBoxShowsStickingContactPoints) {
     if (!HasFailure()) fs::remove(png);
   }
   fs::remove(scene);
+}
+
+// The rigid model (docs/contact-model.md §8) through the window: a box resting on the ground
+// and the sphere of falling_sphere, rolling by 0.5 s (30 frames), have their contacts pressed
+// and sticking (a rolling contact does not slip; the least-squares polish makes it stick
+// exactly), drawn as points in the stick colour as under the compliant models.
+TEST(Screenshot, TheRigidModelDrawsItsStickingContactPoints) {
+  CONTACTLAB_REQUIRE_DISPLAY();
+  const std::string box = WriteBoxOnGroundScene("rigid_box", "0.05", "0.1");
+  for (const std::string& s : {box, std::string("falling_sphere")}) {
+    const std::string png = TempPath("rigid.png");
+    const Result r =
+        RunContactlab("--screenshot " + png + " --frames 30 --model drumwright_shell --scene " + s);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const Image img = LoadPng(png);
+    ASSERT_TRUE(img.ok());
+    EXPECT_GE(PixelsNear(img, SceneRegion(img), contactlab::kStickColor, 10), 20u) << s;
+    EXPECT_LT(PixelsNear(img, SceneRegion(img), contactlab::kSlipColor, 10), 5u) << s;
+    if (!HasFailure()) fs::remove(png);
+  }
+  fs::remove(box);
 }
 
 TEST(Screenshot, HydroBoxShowsThePressurePatchAndItsColourBar) {

@@ -255,6 +255,7 @@ void SimRuntime::Impl::PushPlotSample(double step_ms) {
   PlotSample p;
   p.time_s = world->time();
   p.iterations = world->last_stats().iterations;
+  p.barrier_iterations = world->last_stats().rigid.solver.inner_iterations;
   p.step_ms = step_ms;
   p.converged = world->last_stats().converged;
   p.run = run;

@@ -136,6 +136,9 @@ struct PlotSample {
   double slip_speed_m_per_s = 0;  // of the selected body's strongest contact
   double signed_distance_m = 0;   // of that contact (ContactResult::signed_distance_m)
   int iterations = 0;
+  // The rigid model's stage (docs/contact-model.md §8): its barrier method's Newton steps
+  // (StepStats::rigid); 0 under the compliant models and in a step with no contact acting.
+  int barrier_iterations = 0;
   double step_ms = 0;
   bool converged = true;  // the step's solve met its tolerance
   // Teleoperation: |net normal contact force| on the leader finger [N] (0 without a robot).

@@ -51,6 +51,13 @@ const PairPropertyRow kPairPropertyRows[] = {
      "mu [-]: Coulomb friction coefficient, the ratio of friction to normal force when sliding",
      "friction mu", "mu", &ContactSettings::friction, &ContactOverrides::friction, &Clear::friction,
      &ContactProperties::friction, 0.0, 3.0, "%.3f", false},
+    // docs/contact-model.md §8: a pair's ε is the larger of its geometries'; Newton's law acts
+    // above an approach speed of 0.1 m/s (RigidContactStage::kRestitutionThreshold_m_per_s).
+    {ContactParameter::kRestitution,
+     "eps [-]: Newton's restitution coefficient, rebound over approach normal speed (0: no "
+     "bounce, 1: elastic; approaches slower than 0.1 m/s do not bounce)",
+     "restitution eps", "eps", &ContactSettings::restitution, &ContactOverrides::restitution,
+     &Clear::restitution, &ContactProperties::restitution, 0.0, 1.0, "%.3f", false},
 };
 
 void ApproximationCombo(const Snapshot& snapshot, UiState* ui, UiActions* actions) {

@@ -83,13 +83,14 @@ void PinnedReadout(const Snapshot& snapshot, PinnedContact* pinned) {
                        Name(snapshot, pinned->body_a), Name(snapshot, pinned->body_b),
                        pinned->time_s);
   }
-  ContactDiagnosticsTable(snapshot, pinned->last);
+  ContactDiagnosticsTable(snapshot, pinned->last, pinned->model);
   if (ImGui::Button("Unpin")) Unpin(pinned);
 }
 
 // One row of ContactTable, built without allocating (the panel is redrawn every frame).
 void ContactTableRow(const Snapshot& snapshot, int i, PinnedContact* pinned) {
   const ContactResult& c = snapshot.contacts[i];
+  const ContactApproximation model = snapshot.contact_settings.approximation;
   ImGui::TableNextColumn();
   ImGui::PushID(i);
   const Rgb8 color = ContactStateColor(c.state);
@@ -99,15 +100,19 @@ void ContactTableRow(const Snapshot& snapshot, int i, PinnedContact* pinned) {
   std::snprintf(bodies, sizeof(bodies), "%s / %s", Name(snapshot, c.body_a),
                 Name(snapshot, c.body_b));
   if (ImGui::Selectable(bodies, false, ImGuiSelectableFlags_SpanAllColumns)) {
-    Pin(snapshot.contacts, i, snapshot.time_s, pinned);
+    Pin(snapshot.contacts, i, snapshot.time_s, model, pinned);
   }
   ImGui::PopStyleColor();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("k %s; click: pin", StiffnessNote(c));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("k %s; click: pin", StiffnessNote(c, model));
   ImGui::PopID();
   ImGui::TableNextColumn();
   ImGui::Text("%.3g", c.normal_force_W.norm());
   ImGui::TableNextColumn();
-  ImGui::Text("%.3g / %.3g N/m", c.effective_stiffness_N_per_m, c.requested_stiffness_N_per_m);
+  if (IsRigidModel(model)) {
+    ImGui::TextUnformatted("rigid");  // effective 0, whatever the pair's k (§8)
+  } else {
+    ImGui::Text("%.3g / %.3g N/m", c.effective_stiffness_N_per_m, c.requested_stiffness_N_per_m);
+  }
 }
 
 // Every contact of the shown step, one row each: the bodies, the state, the normal force and
@@ -148,7 +153,8 @@ void DrawRing(const Eigen::Matrix4f& vp, const Eigen::Vector2f& viewport,
 
 }  // namespace
 
-void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c) {
+void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c,
+                             ContactApproximation model) {
   if (!ImGui::BeginTable("diagnostics", 2, ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableNextColumn();
   ImGui::TextUnformatted("bodies A / B");
@@ -160,7 +166,7 @@ void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c) {
   const Rgb8 color = ContactStateColor(c.state);
   ImGui::TextColored(ImVec4(color.r / 255.f, color.g / 255.f, color.b / 255.f, 1), "%s",
                      ContactStateName(c.state));
-  for (const DiagnosticRow& row : ContactDiagnosticRows(c)) {
+  for (const DiagnosticRow& row : ContactDiagnosticRows(c, model)) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(row.label);
     ImGui::TableNextColumn();
@@ -169,15 +175,22 @@ void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c) {
   ImGui::EndTable();
 }
 
-std::vector<DiagnosticRow> ContactDiagnosticRows(const ContactResult& c) {
+std::vector<DiagnosticRow> ContactDiagnosticRows(const ContactResult& c,
+                                                 ContactApproximation model) {
   std::vector<DiagnosticRow> rows;
   rows.push_back({"slip speed", Value(c.slip_velocity_W.norm(), "m/s")});
   rows.push_back({"v_n (end)", Value(c.normal_velocity, "m/s")});
   AppendDistanceRows(c, &rows);
-  rows.push_back({"gliding offset", Value(c.gliding_offset_m, "m")});
-  rows.push_back({"k achieved / requested", StiffnessRatioText(c)});
-  rows.push_back({"k", StiffnessNote(c)});
-  rows.push_back({"eff. stiction tol.", Value(c.effective_stiction_tolerance_m_per_s, "m/s")});
+  if (IsRigidModel(model)) {
+    // docs/contact-model.md §8: the impulses meet v_n exactly and friction within its cone; the
+    // compliant diagnostics would read 0 (stiffness, gliding) or an internal threshold.
+    rows.push_back({"model", "rigid: no k, gliding or v_s"});
+  } else {
+    rows.push_back({"gliding offset", Value(c.gliding_offset_m, "m")});
+    rows.push_back({"k achieved / requested", StiffnessRatioText(c)});
+    rows.push_back({"k", StiffnessNote(c, model)});
+    rows.push_back({"eff. stiction tol.", Value(c.effective_stiction_tolerance_m_per_s, "m/s")});
+  }
   rows.push_back({"normal force", Value(c.normal_force_W.norm(), "N")});
   rows.push_back({"friction force", Value(c.friction_force_W.norm(), "N")});
   rows.push_back({"position", fmt::format("{:.4f} {:.4f} {:.4f} m", c.position_W.x(),
@@ -186,14 +199,15 @@ std::vector<DiagnosticRow> ContactDiagnosticRows(const ContactResult& c) {
 }
 
 void ContactPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions) {
-  FollowPinned(snapshot.contacts, snapshot.time_s, &ui->contacts.pinned);
+  FollowPinned(snapshot.contacts, snapshot.time_s, snapshot.contact_settings.approximation,
+               &ui->contacts.pinned);
   ColorModeCombo(&ui->layers);
   ImGui::Checkbox("gliding overlay", &ui->contacts.gliding_overlay);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
         "a line at the height the approximation holds the plot body above the\n"
         "surface while sliding (SAP mu(dt+tau_d)|v_t|, Similar mu dt |v_t|,\n"
-        "Lagged 0), at true scale");
+        "Lagged 0), at true scale; none under the rigid Drumwright-Shell");
   }
   PinnedReadout(snapshot, &ui->contacts.pinned);
   ContactTable(snapshot, &ui->contacts.pinned);
@@ -213,7 +227,10 @@ void PinOnClick(const Snapshot& snapshot, const Eigen::Matrix4f& vp,
     const int i = points_shown ? PickContact(snapshot.contacts, vp, viewport, *clicks.click,
                                              kContactHoverRadiusPx)
                                : -1;
-    if (i >= 0) Pin(snapshot.contacts, i, snapshot.time_s, &state->click_candidate);
+    if (i >= 0) {
+      Pin(snapshot.contacts, i, snapshot.time_s, snapshot.contact_settings.approximation,
+          &state->click_candidate);
+    }
   }
   if (clicks.confirmed && state->click_candidate.active) {
     state->pinned = state->click_candidate;
@@ -227,12 +244,16 @@ void InspectContacts(const Snapshot& snapshot, const Camera& view, const Clicks&
                      UiState* ui) {
   ContactInspectorState& state = ui->contacts;
   // Again (it finds the same contact) for when the panels are hidden: the ring follows.
-  FollowPinned(snapshot.contacts, snapshot.time_s, &state.pinned);
+  FollowPinned(snapshot.contacts, snapshot.time_s, snapshot.contact_settings.approximation,
+               &state.pinned);
   const ImGuiIO& io = ImGui::GetIO();
   const Eigen::Vector2f viewport(io.DisplaySize.x, io.DisplaySize.y);
   if (!(viewport.x() > 0 && viewport.y() > 0)) return;
   const Eigen::Matrix4f vp = ViewProjection(view, snapshot, viewport.x() / viewport.y());
-  if (state.gliding_overlay) GlidingOverlay(snapshot, vp, viewport, ui->plot_body);
+  // A rigid contact does not glide (docs/contact-model.md §8): nothing for the overlay to show.
+  if (state.gliding_overlay && !IsRigidModel(snapshot.contact_settings.approximation)) {
+    GlidingOverlay(snapshot, vp, viewport, ui->plot_body);
+  }
   state.hovered = -1;
   if (ui->layers.contact_points && !io.WantCaptureMouse && ImGui::IsMousePosValid() &&
       !OverInset(snapshot, ui->views, viewport.x(), viewport.y(), io.MousePos.x, io.MousePos.y)) {
@@ -248,7 +269,7 @@ void InspectContacts(const Snapshot& snapshot, const Camera& view, const Clicks&
   const ContactResult& c = snapshot.contacts[state.hovered];
   DrawRing(vp, viewport, c.position_W, kHoverRing);
   ImGui::BeginTooltip();
-  ContactDiagnosticsTable(snapshot, c);
+  ContactDiagnosticsTable(snapshot, c, snapshot.contact_settings.approximation);
   ImGui::TextColored(kDimColor, "click: pin in the Contacts panel");
   ImGui::EndTooltip();
 }

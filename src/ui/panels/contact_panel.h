@@ -27,11 +27,16 @@ struct DiagnosticRow {
 // rows of a point contact are its signed distance φ at the start and end of the step; those of
 // a hydroelastic face set the penetration its pressure field implies (ContactResult's
 // signed_distance_m negated; "n/a" where the field defines none) and its pressure, area and
-// face count (§5) — never the solver's φ0 = −p/g labelled a distance.
-std::vector<DiagnosticRow> ContactDiagnosticRows(const ContactResult& c);
+// face count (§5) — never the solver's φ0 = −p/g labelled a distance. The approximation's
+// diagnostics follow (gliding offset, stiffness achieved against requested, stiction
+// tolerance), except for a contact of a rigid model (`model`, §8), which has none of them: one
+// row says so instead.
+std::vector<DiagnosticRow> ContactDiagnosticRows(const ContactResult& c,
+                                                 ContactApproximation model);
 
-// A table of every diagnostic of `c`, bodies by name: the rows above.
-void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c);
+// A table of every diagnostic of `c`, computed under `model`, bodies by name: the rows above.
+void ContactDiagnosticsTable(const Snapshot& snapshot, const ContactResult& c,
+                             ContactApproximation model);
 
 // The panel's content (DrawUi places it in the sidebar); first follows the pinned contact into
 // the snapshot (FollowPinned), so that the read-out and the ring show this step.

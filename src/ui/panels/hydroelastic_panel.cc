@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/panels/contact_model_panel.h"
 #include "ui/widgets/widgets.h"
 
 namespace contactlab {
@@ -178,8 +179,19 @@ void HydroelasticPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
   const int shown = st.selected >= 0 ? st.selected : st.compliant[0];
   const double modulus_in_force = InForce(snapshot, shown).modulus_Pa;
   const double resolution_in_force = Resolution(snapshot, shown);
+  // The rigid model has no pressure field: every pair is a point contact (docs/contact-model.md
+  // §8). The values stay settable for a compliant model chosen later, but not here and now.
+  const bool rigid = IsRigidModel(ShownContactSettings(snapshot, ui).approximation);
+  ImGui::BeginGroup();
+  ImGui::BeginDisabled(rigid);
   ModulusSlider(modulus_in_force, &st, ui, actions);
   ResolutionSlider(resolution_in_force, &st, *ui, actions);
+  ImGui::EndDisabled();
+  ImGui::EndGroup();
+  ParameterTooltip("E_h [Pa] and the tet mesh resolution of the compliant shapes' pressure fields",
+                   rigid ? "the rigid model (Drumwright & Shell) makes every pair a point "
+                           "contact: no pressure field"
+                         : "");
   PendingRequestNote(modulus_in_force, resolution_in_force, *ui, &st);
   ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
   ImGui::TextWrapped("p = E_h * eps; finer meshes cost more per step");

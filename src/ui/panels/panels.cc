@@ -183,21 +183,49 @@ void RenderQualityCombo(AutoQuality* q) {
   }
 }
 
+// The rigid stage of the shown step (docs/contact-model.md §8, StepStats::rigid): the contacts
+// given an impulse, the passes that added contacts the impulses drove in, phase 1's rank (of
+// A_N, below the contacts' count on a rank-deficient set such as four coplanar corners) and
+// residual, the barrier's iterations and final duality gap, and whether the least-squares
+// polish was taken (a sticking contact then sticks exactly).
+void RigidStageRows(const RigidContactStats& r) {
+  ImGui::TextUnformatted("rigid stage (Drumwright & Shell):");
+  if (r.passes == 0) {
+    ImGui::TextColored(kDimColor, "no contact acting this step");
+    return;
+  }
+  const DrumwrightShellStats& d = r.solver;
+  ImGui::Text("contacts acting %d   passes %d", r.num_active, r.passes);
+  ImGui::Text("phase 1: rank %d of %d, res %.2e m/s", d.phase1_rank, d.num_contacts,
+              d.phase1_residual);
+  ImGui::Text("barrier: outer %d, inner %d, gap %.1e", d.outer_iterations, d.inner_iterations,
+              d.duality_gap);
+  ImGui::Text("friction res %.2e m/s%s", d.tangential_residual,
+              d.least_squares ? ", polished" : "");
+  if (!d.converged) ImGui::TextColored(kWarnColor, "phase 2 did not reach its gap");
+}
+
 }  // namespace
 
 void SolverPanel(const Snapshot& snapshot, UiState* ui) {
   const StepStats& s = snapshot.stats;
   const bool error_controlled =
       snapshot.contact_settings.integrator.scheme == TimeIntegration::Scheme::kErrorControlled;
+  // Under the rigid model the convex problem has no contact potential (RigidContact): its solve
+  // gives the velocities with PD controllers, limits and couplers only, and no contact is set
+  // aside as out of reach (docs/contact-model.md §8); the contacts are the rigid stage's.
+  const bool rigid = IsRigidModel(snapshot.contact_settings.approximation);
   ImGui::Text("model %s, %s %.3g s",
               ContactApproximationName(snapshot.contact_settings.approximation),
               error_controlled ? "dt_max" : "dt", snapshot.contact_settings.dt_s);
+  if (rigid) ImGui::TextColored(kDimColor, "convex solve without contact:");
   ImGui::Text("iterations %d   residual %.2e", s.iterations, s.residual);
   ImGui::Text("step %.3f ms (geometry %.3f, solve %.3f)", s.total_ms, s.geometry_ms, s.solve_ms);
   ImGui::Text("contacts %d   constraints %d", s.num_contacts, s.num_constraints);
   // docs/contact-model.md §4.3: margin contacts whose gap cannot close this step wait outside.
-  ImGui::Text("out of reach %d   solves %d", s.num_out_of_reach, s.num_solves);
+  if (!rigid) ImGui::Text("out of reach %d   solves %d", s.num_out_of_reach, s.num_solves);
   ImGui::Text("Newton system: %s", FactorizationLabel(s.linear_solver_used));
+  if (rigid) RigidStageRows(s.rigid);
   if (ui->nonconverged_seen > 0) {
     ImGui::TextColored(kWarnColor, "not converged: %d steps, last at t = %.3f s",
                        ui->nonconverged_seen, ui->last_nonconverged_time_s);
@@ -308,7 +336,11 @@ void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, Ui
   static constexpr int kForces[] = {kSeriesNormalForce, kSeriesFrictionForce, kSeriesGripForce};
   static constexpr int kSlip[] = {kSeriesSlipSpeed};
   static constexpr int kDistance[] = {kSeriesSignedDistance};
+  // Under the rigid model the Newton iterations are those of the convex solve without contact
+  // (docs/contact-model.md §8); the contacts' work is the rigid stage's barrier steps.
   static constexpr int kSolver[] = {kSeriesIterations, kSeriesStepMs};
+  static constexpr int kRigidSolver[] = {kSeriesBarrierIterations, kSeriesStepMs};
+  const bool rigid = IsRigidModel(snapshot.contact_settings.approximation);
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
   const float h = std::max(60.0f, (ImGui::GetContentRegionAvail().y - spacing) * 0.5f);
   if (ImGui::BeginTable("plots", 2, ImGuiTableFlags_SizingStretchSame)) {
@@ -323,7 +355,9 @@ void PlotsPanel(const Snapshot& snapshot, const PlotData& plots, UiState* ui, Ui
     PlotWidget("distance", "signed distance [m]", plots, kDistance, ui->plot_window, h,
                &ui->plot_views[2]);
     ImGui::TableNextColumn();
-    PlotWidget("solver", "solver", plots, kSolver, ui->plot_window, h, &ui->plot_views[3]);
+    PlotWidget("solver", rigid ? "solver (rigid stage)" : "solver", plots,
+               rigid ? std::span<const int>(kRigidSolver) : std::span<const int>(kSolver),
+               ui->plot_window, h, &ui->plot_views[3]);
     ImGui::EndTable();
   }
 }

@@ -7,7 +7,8 @@
 
 namespace contactlab {
 
-const char* StiffnessNote(const ContactResult& c) {
+const char* StiffnessNote(const ContactResult& c, ContactApproximation model) {
+  if (IsRigidModel(model)) return "none: rigid contact";
   if (c.near_rigid) return "capped by the near-rigid rule (dt)";
   const double k = c.requested_stiffness_N_per_m, achieved = c.effective_stiffness_N_per_m;
   if (achieved < k * (1 - 1e-6)) return "softened while sliding (SAP)";
@@ -22,12 +23,12 @@ std::string StiffnessRatioText(const ContactResult& c) {
 
 void SelectedPairStiffness(const UiState& ui) {
   const PinnedContact& pinned = ui.contacts.pinned;
-  if (!pinned.active) return;
+  if (!pinned.active || IsRigidModel(pinned.model)) return;
   const ContactResult& c = pinned.last;
   ImGui::PushStyleColor(ImGuiCol_Text, c.near_rigid ? kWarnColor : kDimColor);
   ImGui::TextWrapped("selected pair: achieved %.3g of requested %.3g N/m (%s)",
                      c.effective_stiffness_N_per_m, c.requested_stiffness_N_per_m,
-                     StiffnessNote(c));
+                     StiffnessNote(c, pinned.model));
   ImGui::PopStyleColor();
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(

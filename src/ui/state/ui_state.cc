@@ -28,8 +28,10 @@ SceneDefaults ComputeSceneDefaults(const SceneSpec& scene) {
 }
 
 std::vector<std::string> PlotSeriesNames() {
-  return {"normal_force_N", "friction_force_N", "slip_speed_m_per_s", "signed_distance_m",
-          "iterations",     "step_ms",          "grip_force_N",       "slip_meter_log10_um_per_s"};
+  return {
+      "normal_force_N",    "friction_force_N", "slip_speed_m_per_s", "signed_distance_m",
+      "iterations",        "step_ms",          "grip_force_N",       "slip_meter_log10_um_per_s",
+      "barrier_iterations"};
 }
 
 void AddError(const std::string& message, UiState* ui) {

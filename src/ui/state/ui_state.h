@@ -62,6 +62,7 @@ enum PlotSeries {
   kSeriesStepMs,
   kSeriesGripForce,  // teleoperation: |net normal contact force| on the leader finger
   kSeriesMeterSlip,  // the slip meter's slip speed, log10 of µm/s (ui/panels/slip_meter_panel.h)
+  kSeriesBarrierIterations,  // the rigid stage's Newton steps (docs/contact-model.md §8)
   kNumPlotSeries
 };
 std::vector<std::string> PlotSeriesNames();  // CSV header names: normal_force_N, ...

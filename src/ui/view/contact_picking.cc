@@ -49,12 +49,14 @@ int MatchContact(const std::vector<ContactResult>& contacts, int body_a, int bod
   return best;
 }
 
-void Pin(const std::vector<ContactResult>& contacts, int index, double t_s, PinnedContact* pinned) {
+void Pin(const std::vector<ContactResult>& contacts, int index, double t_s,
+         ContactApproximation model, PinnedContact* pinned) {
   if (index < 0 || index >= static_cast<int>(contacts.size())) return;
   pinned->active = true;
   pinned->body_a = contacts[index].body_a;
   pinned->body_b = contacts[index].body_b;
   pinned->last = contacts[index];
+  pinned->model = model;
   pinned->time_s = t_s;
   pinned->present = true;
 }
@@ -64,12 +66,14 @@ void Unpin(PinnedContact* pinned) {
   pinned->body_a = pinned->body_b = -1;
 }
 
-void FollowPinned(const std::vector<ContactResult>& contacts, double t_s, PinnedContact* pinned) {
+void FollowPinned(const std::vector<ContactResult>& contacts, double t_s,
+                  ContactApproximation model, PinnedContact* pinned) {
   if (!pinned->active) return;
   const int i = MatchContact(contacts, pinned->body_a, pinned->body_b, pinned->last.position_W);
   pinned->present = i >= 0;
   if (i < 0) return;
   pinned->last = contacts[i];
+  pinned->model = model;
   pinned->time_s = t_s;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/solver/contact_parameters.h"
 #include "engine/world/step_results.h"
 
 namespace contactlab {
@@ -25,26 +26,31 @@ int PickContact(const std::vector<ContactResult>& contacts, const Eigen::Matrix4
 
 // A contact the user clicked, followed across steps: in each new step it is the contact of the
 // same body pair (same order) nearest to where it was last seen (a sliding box's corner moves
-// with the box). While the pair is out of contact the read-out keeps the last values seen.
+// with the box). While the pair is out of contact the read-out keeps the last values seen, and
+// the model they were computed under, which reads them (a rigid contact has no stiffness,
+// docs/contact-model.md §8) and may since have been switched.
 struct PinnedContact {
   bool active = false;
   int body_a = -1, body_b = -1;
-  ContactResult last;    // the values last seen
-  double time_s = 0;     // when last seen
-  bool present = false;  // in the shown step
+  ContactResult last;                                          // the values last seen
+  ContactApproximation model = ContactApproximation::kLagged;  // the step's model when last seen
+  double time_s = 0;                                           // when last seen
+  bool present = false;                                        // in the shown step
 };
 
 // The index of the contact of bodies (body_a, body_b) nearest to p_W; −1 if there is none.
 int MatchContact(const std::vector<ContactResult>& contacts, int body_a, int body_b,
                  const Eigen::Vector3d& p_W);
 
-// Pins contacts[index] of the step at time t_s.
-void Pin(const std::vector<ContactResult>& contacts, int index, double t_s, PinnedContact* pinned);
+// Pins contacts[index] of the step at time t_s, computed under `model`.
+void Pin(const std::vector<ContactResult>& contacts, int index, double t_s,
+         ContactApproximation model, PinnedContact* pinned);
 
 // Drops the pin (the read-out shows none).
 void Unpin(PinnedContact* pinned);
 
-// Follows an active pin into the step (contacts, t_s): updates last/time_s/present.
-void FollowPinned(const std::vector<ContactResult>& contacts, double t_s, PinnedContact* pinned);
+// Follows an active pin into the step (contacts, t_s, model): updates last/model/time_s/present.
+void FollowPinned(const std::vector<ContactResult>& contacts, double t_s,
+                  ContactApproximation model, PinnedContact* pinned);
 
 }  // namespace contactlab

@@ -10,6 +10,7 @@
 #include "ui/view/contact_picking.h"
 #include "ui/view/gliding_line.h"
 #include "ui/widgets/contact_color_bar.h"
+#include "ui/widgets/widgets.h"
 
 namespace contactlab {
 namespace {
@@ -20,22 +21,6 @@ constexpr float kGapPx = 7.0f;  // about a contact marker's radius
 constexpr ImU32 kSurfaceColor = IM_COL32(230, 230, 230, 200);
 constexpr ImU32 kGlidingColor =
     IM_COL32(kGlidingLineColor.r, kGlidingLineColor.g, kGlidingLineColor.b, 255);
-
-const char* DisplayName(ContactApproximation a) {
-  switch (a) {
-    case ContactApproximation::kSap:
-      return "SAP";
-    case ContactApproximation::kLagged:
-      return "Lagged";
-    case ContactApproximation::kSimilar:
-      return "Similar";
-    case ContactApproximation::kRegularizedLagged:
-      return "Regularized Lagged";
-    case ContactApproximation::kDrumwrightShell:
-      return "Drumwright-Shell";
-  }
-  return ContactApproximationName(a);
-}
 
 ImVec2 ToIm(const Eigen::Vector2f& p) { return ImVec2(p.x(), p.y()); }
 
@@ -56,7 +41,7 @@ void Label(const Eigen::Vector2f& at, const GlidingLine& line, ContactApproximat
   std::snprintf(
       text, sizeof text, "gliding %s (%s), true scale",
       FormatContactValue(line.offset_m, line.offset_m, ContactColorMode::kGliding).c_str(),
-      DisplayName(model));
+      ApproximationLabel(model));
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   const ImVec2 p(at.x() + kHalfLengthPx + 6, at.y() - 0.5f * ImGui::GetFontSize());
   const ImVec2 size = ImGui::CalcTextSize(text);

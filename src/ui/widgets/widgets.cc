@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/solver/contact_constraint_factory.h"
+
 namespace contactlab {
 namespace {
 
@@ -15,6 +17,17 @@ bool SliderDouble(const char* label, double* value, double min, double max, cons
 }
 
 }  // namespace
+
+const char* ApproximationLabel(ContactApproximation a) {
+  for (size_t i = 0; i < std::size(kApproximationChoices); ++i) {
+    if (kApproximationChoices[i] == a) return kApproximationLabels[i];
+  }
+  return ContactApproximationName(a);
+}
+
+bool IsRigidModel(ContactApproximation model) {
+  return !UsesParameter(model, ContactParameter::kStiffness);
+}
 
 float ComboWidthFor(const char* preview) {
   return ImGui::CalcTextSize(preview).x + 2 * ImGui::GetStyle().FramePadding.x +

@@ -16,13 +16,21 @@ inline const ImVec4 kWarnColor(1.0f, 0.75f, 0.3f, 1.0f);    // paused, behind, a
 inline const ImVec4 kErrorColor(1.0f, 0.45f, 0.4f, 1.0f);   // a failed action
 inline const ImVec4 kGoodColor(0.45f, 0.85f, 0.45f, 1.0f);  // working as it should
 
-// The approximations in the order of every combo that offers them, with their labels.
+// The approximations in the order of every combo that offers them (the main run's and the
+// ghost's), with their labels: the convex ones, then the rigid model (docs/contact-model.md §8;
+// ASCII, the default font has no en dash).
 inline constexpr const char* kApproximationLabels[] = {"SAP", "Lagged", "Similar",
-                                                       "Regularized Lagged"};
+                                                       "Regularized Lagged", "Drumwright-Shell"};
 inline constexpr ContactApproximation kApproximationChoices[] = {
     ContactApproximation::kSap, ContactApproximation::kLagged, ContactApproximation::kSimilar,
-    ContactApproximation::kRegularizedLagged};
+    ContactApproximation::kRegularizedLagged, ContactApproximation::kDrumwrightShell};
 static_assert(std::size(kApproximationLabels) == std::size(kApproximationChoices));
+// The label of `a` in those combos (its command-line name if it is in none).
+const char* ApproximationLabel(ContactApproximation a);
+// Whether `model` is rigid (docs/contact-model.md §8): it reads no stiffness (UsesParameter),
+// so its contacts have none of the compliant diagnostics (stiffness, gliding, stiction
+// tolerance), it has no pressure field, and its step's statistics are the rigid stage's.
+bool IsRigidModel(ContactApproximation model);
 
 // The width a combo needs to show `preview` in full, its arrow button included: a combo at least
 // this wide never cuts its choice off (one wider than its panel shows as such, and the panels'

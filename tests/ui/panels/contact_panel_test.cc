@@ -1,8 +1,8 @@
 // The contact read-out through Dear ImGui, headless (a context without a window or renderer):
 // the mouse over a contact's projection hovers it, a click pins it once it is confirmed single,
 // the first click of a double-click (which selects a body) does not — at 2 fps, clicks by their
-// stamps (ui/view/click_timing.h); the gliding overlay draws only when on and the plot body has
-// a pressed contact.
+// stamps (ui/view/click_timing.h); the gliding overlay draws only when on, the plot body has
+// a pressed contact and the model is not rigid.
 #include "ui/panels/contact_panel.h"
 
 #include <gtest/gtest.h>
@@ -155,6 +155,10 @@ TEST_F(ContactPanelTest, GlidingOverlayOnlyWhenOnAndForThePlotBody) {
   ui_.contacts.gliding_overlay = true;
   ui_.plot_body = 5;  // no contact of its own
   EXPECT_EQ(Frame(10, 10, false), 0);
+  // A rigid contact does not glide (docs/contact-model.md §8): no overlay.
+  ui_.plot_body = 1;
+  snapshot_.contact_settings.approximation = ContactApproximation::kDrumwrightShell;
+  EXPECT_EQ(Frame(10, 10, false), 0);
 }
 
 // The value of the read-out's row `label`, or "" if there is none.
@@ -177,7 +181,8 @@ TEST(ContactDiagnosticRows, AHydroelasticFaceReadsAsPenetrationAndPressure) {
   face.signed_distance_end_m = -4.5e-6;
   face.pressure_Pa = 1.5e4;
   face.face_area_m2 = 2e-5;
-  const std::vector<DiagnosticRow> rows = ContactDiagnosticRows(face);
+  const std::vector<DiagnosticRow> rows =
+      ContactDiagnosticRows(face, ContactApproximation::kLagged);
   for (const DiagnosticRow& row : rows) {
     const std::string label = row.label;
     EXPECT_EQ(label.find("phi"), std::string::npos) << label;
@@ -189,15 +194,39 @@ TEST(ContactDiagnosticRows, AHydroelasticFaceReadsAsPenetrationAndPressure) {
   EXPECT_EQ(RowValue(rows, "face area"), "2e-05 m^2");
   EXPECT_EQ(RowValue(rows, "faces"), "2");
   face.signed_distance_m = face.signed_distance_end_m = NAN;  // the field defines none
-  EXPECT_EQ(RowValue(ContactDiagnosticRows(face), "penetration (p field)"), "n/a");
+  EXPECT_EQ(
+      RowValue(ContactDiagnosticRows(face, ContactApproximation::kLagged), "penetration (p field)"),
+      "n/a");
 
   ContactResult point;
   point.signed_distance_m = -1e-3;
   point.signed_distance_end_m = 2e-4;
-  const std::vector<DiagnosticRow> point_rows = ContactDiagnosticRows(point);
+  const std::vector<DiagnosticRow> point_rows =
+      ContactDiagnosticRows(point, ContactApproximation::kLagged);
   EXPECT_EQ(RowValue(point_rows, "phi start"), "-0.001 m");
   EXPECT_EQ(RowValue(point_rows, "phi end"), "0.0002 m");
   EXPECT_EQ(RowValue(point_rows, "pressure"), "");
+}
+
+// A rigid contact (docs/contact-model.md §8) has no stiffness, gliding or stiction tolerance:
+// its achieved stiffness is 0 against the pair's k, which the compliant rows would have read as
+// "softened while sliding (SAP)". One row says so instead; the kinematic rows stay.
+TEST(ContactDiagnosticRows, ARigidContactShowsNoCompliantDiagnostics) {
+  ContactResult c;
+  c.requested_stiffness_N_per_m = 1e6;  // the pair's k, which the rigid model does not read
+  c.effective_stiction_tolerance_m_per_s = 1e-6;
+  c.signed_distance_m = -2e-6;
+  const std::vector<DiagnosticRow> rigid =
+      ContactDiagnosticRows(c, ContactApproximation::kDrumwrightShell);
+  EXPECT_EQ(RowValue(rigid, "model"), "rigid: no k, gliding or v_s");
+  for (const char* label :
+       {"k", "k achieved / requested", "gliding offset", "eff. stiction tol."}) {
+    EXPECT_EQ(RowValue(rigid, label), "") << label;
+  }
+  EXPECT_EQ(RowValue(rigid, "phi start"), "-2e-06 m");
+  const std::vector<DiagnosticRow> lagged = ContactDiagnosticRows(c, ContactApproximation::kLagged);
+  EXPECT_EQ(RowValue(lagged, "k achieved / requested"), "0 / 1e+06 N/m");
+  EXPECT_EQ(RowValue(lagged, "model"), "");
 }
 
 }  // namespace

@@ -110,6 +110,24 @@ class PanelsAt1440x900 : public ::testing::Test {
     return window->DC.CursorMaxPos.x - window->WorkRect.Max.x;
   }
 
+  // The sidebar's sections one at a time, so that a failure names the section, in a window as
+  // wide but less tall: the sidebar is as wide (340 pixels) and scrolls, as it does at 900 with
+  // the sections open by default.
+  void ExpectEverySectionFits() {
+    height_ = 300;
+    Frame();
+    const auto sections = {"Simulation", "Contact model", "Hydroelastic",  "Solver",
+                           "Contacts",   "Slip meter",    "Teleoperation", "Camera and layers"};
+    for (const char* section : sections) {
+      SetOpen("contactlab", sections, false);
+      SetOpen("contactlab", {section, "keys"}, true);
+      for (int i = 0; i < 3; ++i) Frame();
+      ASSERT_TRUE(ImGui::FindWindowByName("contactlab")->ScrollbarY) << section;
+      EXPECT_LE(Overflow("contactlab"), 0.5f) << section << ": a row is cut off at its right edge";
+    }
+    height_ = 900;
+  }
+
   float height_ = 900;
   Snapshot snapshot_;
   UiState ui_;
@@ -117,24 +135,37 @@ class PanelsAt1440x900 : public ::testing::Test {
 };
 
 TEST_F(PanelsAt1440x900, EveryLabelFitsItsPanel) {
-  // The sidebar's sections one at a time, so that a failure names the section, in a window as
-  // wide but less tall: the sidebar is as wide (340 pixels) and scrolls, as it does at 900 with
-  // the sections open by default. Then the plots and the Inspect window opened, at 1440 × 900.
-  height_ = 300;
-  Frame();
-  const auto sections = {"Simulation", "Contact model", "Hydroelastic",  "Solver",
-                         "Contacts",   "Slip meter",    "Teleoperation", "Camera and layers"};
-  for (const char* section : sections) {
-    SetOpen("contactlab", sections, false);
-    SetOpen("contactlab", {section, "keys"}, true);
-    for (int i = 0; i < 3; ++i) Frame();
-    ASSERT_TRUE(ImGui::FindWindowByName("contactlab")->ScrollbarY) << section;
-    EXPECT_LE(Overflow("contactlab"), 0.5f) << section << ": a row is cut off at its right edge";
-  }
-  height_ = 900;
+  // The sidebar's sections, then the plots and the Inspect window opened, at 1440 × 900.
+  ExpectEverySectionFits();
   ImGui::SetWindowCollapsed("Inspect", false);
   for (int i = 0; i < 3; ++i) Frame();
   ASSERT_FALSE(ImGui::FindWindowByName("Inspect")->Collapsed);
+  for (const char* window : {"Plots", "Inspect"}) {
+    EXPECT_LE(Overflow(window), 0.5f) << window << ": a row is cut off at its right edge";
+  }
+}
+
+// Under the rigid model (docs/contact-model.md §8) the Solver panel shows the rigid stage's
+// rows, here with their longest values, and the contact read-outs theirs; the ghost's combo
+// offers it.
+TEST_F(PanelsAt1440x900, EveryLabelFitsItsPanelUnderTheRigidModel) {
+  snapshot_.contact_settings.approximation = ContactApproximation::kDrumwrightShell;
+  RigidContactStats& rigid = snapshot_.stats.rigid;
+  rigid.num_active = 128;
+  rigid.passes = 12;
+  rigid.solver.num_contacts = 128;
+  rigid.solver.phase1_rank = 127;
+  rigid.solver.phase1_residual = 1.23e-10;
+  rigid.solver.outer_iterations = 60;
+  rigid.solver.inner_iterations = 12000;
+  rigid.solver.duality_gap = 1.23e-10;
+  rigid.solver.tangential_residual = 1.23e-10;
+  rigid.solver.least_squares = true;
+  rigid.solver.converged = false;
+  inspect_.ghost_approximation = 4;  // "Drumwright-Shell"
+  ExpectEverySectionFits();
+  ImGui::SetWindowCollapsed("Inspect", false);
+  for (int i = 0; i < 3; ++i) Frame();
   for (const char* window : {"Plots", "Inspect"}) {
     EXPECT_LE(Overflow(window), 0.5f) << window << ": a row is cut off at its right edge";
   }

@@ -20,11 +20,23 @@ ContactResult Contact(double achieved, double requested, bool near_rigid) {
 }
 
 TEST(StiffnessReadout, SaysWhyTheAchievedStiffnessDiffersFromTheRequestedOne) {
-  EXPECT_STREQ(StiffnessNote(Contact(1e6, 1e6, false)), "as requested");
-  EXPECT_STREQ(StiffnessNote(Contact(1.3e5, 1e9, true)), "capped by the near-rigid rule (dt)");
-  EXPECT_STREQ(StiffnessNote(Contact(9e5, 1e6, false)), "softened while sliding (SAP)");
-  EXPECT_STREQ(StiffnessNote(Contact(4e5, 1e5, false)), "stiffened while slipping (Similar)");
+  constexpr ContactApproximation kSap = ContactApproximation::kSap;
+  EXPECT_STREQ(StiffnessNote(Contact(1e6, 1e6, false), kSap), "as requested");
+  EXPECT_STREQ(StiffnessNote(Contact(1.3e5, 1e9, true), kSap),
+               "capped by the near-rigid rule (dt)");
+  EXPECT_STREQ(StiffnessNote(Contact(9e5, 1e6, false), kSap), "softened while sliding (SAP)");
+  EXPECT_STREQ(StiffnessNote(Contact(4e5, 1e5, false), ContactApproximation::kSimilar),
+               "stiffened while slipping (Similar)");
   EXPECT_EQ(StiffnessRatioText(Contact(1.2345e5, 1e9, true)), "1.23e+05 / 1e+09 N/m");
+}
+
+// A rigid contact (docs/contact-model.md §8) reports an effective stiffness of 0 against the
+// pair's k: read as a compliant one, it was "softened while sliding (SAP)".
+TEST(StiffnessReadout, ARigidContactHasNoStiffnessToSetAgainstTheRequestedOne) {
+  EXPECT_STREQ(StiffnessNote(Contact(0, 1e6, false), ContactApproximation::kSap),
+               "softened while sliding (SAP)");
+  EXPECT_STREQ(StiffnessNote(Contact(0, 1e6, false), ContactApproximation::kDrumwrightShell),
+               "none: rigid contact");
 }
 
 TEST(ContactViewList, NamesTheViewsOnAndTurnsTheOthersOff) {

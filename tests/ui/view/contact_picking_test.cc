@@ -74,28 +74,31 @@ TEST(ContactPicking, APinFollowsItsBodyPairToTheNearestContact) {
   std::vector<ContactResult> step1 = {At(0, 0, 0, 0, 1), At(0.1, 0, 0, 0, 1), At(0, 0, 0, 0, 2)};
   step1[1].gliding_offset_m = 3e-4;
   PinnedContact pin;
-  Pin(step1, 1, 0.5, &pin);
+  Pin(step1, 1, 0.5, ContactApproximation::kSap, &pin);
   EXPECT_TRUE(pin.active && pin.present);
   EXPECT_EQ(pin.body_a, 0);
   EXPECT_EQ(pin.body_b, 1);
+  EXPECT_EQ(pin.model, ContactApproximation::kSap);
   // Next step: the pair's contacts have moved by 1 cm; the other pair is nearer but not it.
   std::vector<ContactResult> step2 = {At(0.09, 0, 0, 0, 2), At(0.01, 0, 0, 0, 1),
                                       At(0.11, 0, 0, 0, 1)};
   step2[2].gliding_offset_m = 2e-4;
-  FollowPinned(step2, 0.501, &pin);
+  FollowPinned(step2, 0.501, ContactApproximation::kDrumwrightShell, &pin);
   EXPECT_TRUE(pin.present);
   EXPECT_DOUBLE_EQ(pin.last.position_W.x(), 0.11);
   EXPECT_DOUBLE_EQ(pin.last.gliding_offset_m, 2e-4);
   EXPECT_DOUBLE_EQ(pin.time_s, 0.501);
+  EXPECT_EQ(pin.model, ContactApproximation::kDrumwrightShell) << "switched while pinned";
   // The pair's order matters (A, B); out of contact the last values stay.
-  FollowPinned({At(0.11, 0, 0, 1, 0)}, 0.502, &pin);
+  FollowPinned({At(0.11, 0, 0, 1, 0)}, 0.502, ContactApproximation::kLagged, &pin);
   EXPECT_FALSE(pin.present);
   EXPECT_DOUBLE_EQ(pin.last.gliding_offset_m, 2e-4);
   EXPECT_DOUBLE_EQ(pin.time_s, 0.501);
+  EXPECT_EQ(pin.model, ContactApproximation::kDrumwrightShell) << "the last values' model";
   EXPECT_EQ(MatchContact(step2, 0, 1, Eigen::Vector3d(0, 0, 0)), 1);
   EXPECT_EQ(MatchContact(step2, 3, 4, Eigen::Vector3d(0, 0, 0)), -1);
   Unpin(&pin);
-  FollowPinned(step2, 0.503, &pin);
+  FollowPinned(step2, 0.503, ContactApproximation::kLagged, &pin);
   EXPECT_FALSE(pin.active || pin.present);
 }
 
