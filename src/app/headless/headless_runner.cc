@@ -184,7 +184,8 @@ struct RunStatistics {
   int64_t rejected = 0, at_floor = 0, free_motion_iterations_max = 0;
   // The rigid model's stage (docs/contact-model.md §8), over the steps in which a contact acted.
   StreamingDistribution rigid_contacts, rigid_outer, rigid_inner, rigid_passes;
-  int64_t rigid_steps = 0, rigid_rank_deficient = 0, rigid_nonconverged = 0, rigid_polished = 0;
+  int64_t rigid_steps = 0, rigid_rank_deficient = 0, rigid_nonconverged = 0, rigid_polished = 0,
+          rigid_capped = 0;
   double rigid_max_phase1_residual = 0, rigid_max_duality_gap = 0;
 
   void AddRigid(const RigidContactStats& r) {
@@ -197,6 +198,7 @@ struct RunStatistics {
     rigid_rank_deficient += r.solver.phase1_rank < r.num_active ? 1 : 0;
     rigid_nonconverged += r.solver.converged ? 0 : 1;
     rigid_polished += r.solver.least_squares ? 1 : 0;
+    rigid_capped += r.solver.capped_minimizations;
     rigid_max_phase1_residual = std::max(rigid_max_phase1_residual, r.solver.phase1_residual);
     rigid_max_duality_gap = std::max(rigid_max_duality_gap, r.solver.duality_gap);
   }
@@ -301,7 +303,8 @@ void WriteIntegration(const World& world, const RunStatistics& stats, JsonWriter
 
 // The rigid model's part of the summary (docs/contact-model.md §8): over the steps in which a
 // contact acted, the contacts and passes, phase 1's rank deficiency and residual, the barrier's
-// iterations and final duality gap, the least-squares polishes and non-convergence.
+// iterations (every pass's) and final duality gap, the least-squares polishes, the Newton
+// minimizations stopped at their cap and non-convergence.
 void WriteRigidModel(const RunStatistics& stats, JsonWriter* json) {
   const auto mean_max = [json](const char* name, const StreamingDistribution& d) {
     json->BeginObject(name).Number("mean", d.Mean()).Number("max", d.Max()).EndObject();
@@ -315,6 +318,7 @@ void WriteRigidModel(const RunStatistics& stats, JsonWriter* json) {
       .Number("max_phase1_residual", stats.rigid_max_phase1_residual)
       .Number("max_duality_gap", stats.rigid_max_duality_gap)
       .Integer("polished_steps", stats.rigid_polished)
+      .Integer("capped_minimizations", stats.rigid_capped)
       .Integer("nonconverged_steps", stats.rigid_nonconverged)
       .EndObject();
 }

@@ -192,8 +192,10 @@ double LineSearch(const Phase2& phase2, const Eigen::VectorXd& y, const Eigen::V
 // λ² is below 1e-10 (Boyd & Vandenberghe §11.3's inner tolerance; the outer gap bound m/t is
 // what the answer's accuracy rests on) or a step no longer decreases the barrier at working
 // precision; the Hessian is regularized where the relaxed cones' curvature makes it
-// indefinite. Returns the Newton steps taken.
-int MinimizeBarrier(Phase2& phase2, double t, int max_iterations, Eigen::VectorXd* y) {
+// indefinite. Returns the Newton steps taken; *capped: it stopped at max_iterations instead.
+int MinimizeBarrier(Phase2& phase2, double t, int max_iterations, Eigen::VectorXd* y,
+                    bool* capped) {
+  *capped = false;
   Eigen::VectorXd gradient, step;
   Eigen::MatrixXd hessian;
   for (int it = 1; it <= max_iterations; ++it) {
@@ -212,6 +214,7 @@ int MinimizeBarrier(Phase2& phase2, double t, int max_iterations, Eigen::VectorX
     if (!decreased) return it;
     *y += alpha * step;
   }
+  *capped = true;
   return max_iterations;
 }
 
@@ -311,13 +314,18 @@ Eigen::VectorXd SolveDrumwrightShell(const DrumwrightShellProblem& problem,
     const double f0 = d0.squaredNorm();
     double t = m / f0;
     Eigen::VectorXd y = Eigen::VectorXd::Zero(R.cols());
+    // Converged: the gap bound m/t reached, by a last minimization that reached the central
+    // path (the bound holds only there).
     stats->converged = false;
     for (int outer = 1; outer <= parameters.max_outer_iterations; ++outer) {
       stats->outer_iterations = outer;
-      stats->inner_iterations += MinimizeBarrier(phase2, t, parameters.max_inner_iterations, &y);
+      bool capped = false;
+      stats->inner_iterations +=
+          MinimizeBarrier(phase2, t, parameters.max_inner_iterations, &y, &capped);
+      stats->capped_minimizations += capped ? 1 : 0;
       stats->duality_gap = m / t;
       if (m / t <= parameters.gap_tolerance * f0 + 1e-30) {
-        stats->converged = true;
+        stats->converged = !capped;
         break;
       }
       t *= parameters.barrier_growth;

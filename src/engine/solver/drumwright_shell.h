@@ -70,6 +70,7 @@ struct DrumwrightShellStats {
   int nullspace_dimension = 0;     // columns of R
   int outer_iterations = 0;        // barrier parameter updates
   int inner_iterations = 0;        // Newton steps, summed
+  int capped_minimizations = 0;    // inner minimizations stopped at max_inner_iterations
   double duality_gap = 0;          // the final m/t
   double tangential_phase1 = 0;    // ‖D w + b_T‖ [m/s]
   double tangential_residual = 0;  // ‖D x + b_T‖ [m/s]

@@ -64,7 +64,11 @@ void RigidContactStage::Apply(const ProblemBuilder& builder,
   bool converged = true;
   while (!active_.empty() && stats_.passes < kMaxPasses) {
     BuildProblem(builder, b, gap_velocity);
+    const DrumwrightShellStats previous = stats_.solver;
     const Eigen::VectorXd x_active = SolveDrumwrightShell(problem_, parameters, &stats_.solver);
+    stats_.solver.outer_iterations += previous.outer_iterations;
+    stats_.solver.inner_iterations += previous.inner_iterations;
+    stats_.solver.capped_minimizations += previous.capped_minimizations;
     ++stats_.passes;
     stats_.num_active = static_cast<int>(active_.size());
     converged = converged && stats_.solver.converged;

@@ -16,8 +16,9 @@
 
 namespace contactlab {
 
-// What a step's rigid stage did, summed over its passes (phase 1's rank and residual and the
-// final gap are the last pass's; `converged` is every pass's).
+// What a step's rigid stage did: the iterations and capped minimizations summed over its
+// passes, phase 1's rank and residual and the final gap the last pass's, `converged` every
+// pass's.
 struct RigidContactStats {
   int num_active = 0;  // contacts given an impulse
   int passes = 0;      // solves (one, plus one per pass that found contacts closing)
