@@ -23,6 +23,12 @@ namespace {
 using Result = contactlab::testing::RunResult;
 using contactlab::testing::RunContactlab;
 
+// Every one of `keys` (a JSON fragment) is in `json`.
+void ExpectContains(const std::string& json, std::initializer_list<const char*> keys) {
+  for (const char* key : keys)
+    EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
+}
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;
@@ -56,12 +62,9 @@ TEST(CommandLine, HeadlessRunWritesLogAndSummary) {
   for (char c : csv) rows += c == '\n';
   EXPECT_EQ(rows, 1 + 50);
   const std::string json = ReadFile(summary);
-  for (const char* key :
-       {"\"scene\": \"falling_sphere\"", "\"model\": \"sap\"", "\"dt\": 0.001", "\"steps\": 50",
-        "\"sim_time\"", "\"wall_time\"", "\"step_ms\"", "\"median\"", "\"p99\"", "\"iterations\"",
-        "\"max_residual\"", "\"task\""}) {
-    EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
-  }
+  ExpectContains(json, {"\"scene\": \"falling_sphere\"", "\"model\": \"sap\"", "\"dt\": 0.001",
+                        "\"steps\": 50", "\"sim_time\"", "\"wall_time\"", "\"step_ms\"",
+                        "\"median\"", "\"p99\"", "\"iterations\"", "\"max_residual\"", "\"task\""});
   std::filesystem::remove(log);
   std::filesystem::remove(summary);
 }
@@ -95,11 +98,9 @@ TEST(CommandLine, ErrorControlledRunLogsItsStepSizes) {
   EXPECT_LE(largest, 0.01);
   EXPECT_LT(smallest, 0.1 * largest);  // small steps at the impact, large ones in flight
   const std::string json = ReadFile(summary);
-  for (const char* key :
-       {"\"integrator\": \"error_controlled\"", "\"accuracy\": 0.001", "\"dt_max\": 0.01",
-        "\"rejected_steps\"", "\"steps_at_floor\": 0", "\"error_estimate\"", "\"step_size\""}) {
-    EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
-  }
+  ExpectContains(
+      json, {"\"integrator\": \"error_controlled\"", "\"accuracy\": 0.001", "\"dt_max\": 0.01",
+             "\"rejected_steps\"", "\"steps_at_floor\": 0", "\"error_estimate\"", "\"step_size\""});
   std::filesystem::remove(log);
   std::filesystem::remove(summary);
 }
@@ -114,11 +115,9 @@ TEST(CommandLine, RigidModelRunReportsItsStage) {
       summary);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string json = ReadFile(summary);
-  for (const char* key :
-       {"\"model\": \"drumwright_shell\"", "\"rigid_model\"", "\"steps_with_contact\"",
-        "\"max_phase1_residual\"", "\"max_duality_gap\"", "\"nonconverged_steps\": 0"}) {
-    EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
-  }
+  ExpectContains(json,
+                 {"\"model\": \"drumwright_shell\"", "\"rigid_model\"", "\"steps_with_contact\"",
+                  "\"max_phase1_residual\"", "\"max_duality_gap\"", "\"nonconverged_steps\": 0"});
   EXPECT_EQ(json.find("\"steps_with_contact\": 0,"), std::string::npos) << json;
   std::filesystem::remove(summary);
 }

@@ -365,7 +365,7 @@ void WriteSummary(const World& world, const HeadlessOptions& options, const Head
       .EndObject();
   if (stats.any_surface) WriteHydroelastic(stats, &json);
   WriteIntegration(world, stats, &json);
-  if (world.approximation() == ContactApproximation::kDrumwrightShell) {
+  if (IsRigidModel(world.approximation())) {
     WriteRigidModel(stats, &json);
   }
   json.BeginObject("last_second")

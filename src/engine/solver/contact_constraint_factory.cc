@@ -20,7 +20,7 @@ bool UsesParameter(ContactApproximation approximation, ContactParameter paramete
 
 const char* UnusedParameterReason(ContactApproximation approximation, ContactParameter parameter) {
   const bool sap = approximation == ContactApproximation::kSap;
-  if (approximation == ContactApproximation::kDrumwrightShell) {
+  if (IsRigidModel(approximation)) {
     return parameter == ContactParameter::kFriction || parameter == ContactParameter::kRestitution
                ? ""
                : "the rigid model (Drumwright & Shell) has no stiffness, dissipation or stiction "

@@ -18,6 +18,8 @@ const char* ContactApproximationName(ContactApproximation a) {
   return "?";
 }
 
+bool IsRigidModel(ContactApproximation a) { return a == ContactApproximation::kDrumwrightShell; }
+
 std::optional<ContactApproximation> ParseContactApproximation(const std::string& s) {
   if (s == "sap") return ContactApproximation::kSap;
   if (s == "lagged") return ContactApproximation::kLagged;

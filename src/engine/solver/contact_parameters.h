@@ -18,6 +18,9 @@ enum class ContactApproximation { kSap, kLagged, kSimilar, kRegularizedLagged, k
 const char* ContactApproximationName(ContactApproximation a);
 // Parses one of those names; std::nullopt otherwise.
 std::optional<ContactApproximation> ParseContactApproximation(const std::string& s);
+// Whether `a` is the rigid model (§8): no stiffness, no pressure field (every pair a point
+// contact), its contact impulses from the rigid stage rather than the convex solve.
+bool IsRigidModel(ContactApproximation a);
 
 // A geometry's contact properties, and a pair's after combination (§6). Defaults follow §2.1.
 struct ContactProperties {

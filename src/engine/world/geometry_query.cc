@@ -70,8 +70,7 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
   result->num_hydroelastic_faces = 0;
   result->num_hydroelastic_polygons = 0;
   // The rigid model has no pressure field: every pair is a point contact (§8).
-  const bool rigid =
-      inputs.contact_settings.approximation == ContactApproximation::kDrumwrightShell;
+  const bool rigid = IsRigidModel(inputs.contact_settings.approximation);
   for (const auto& [i, j] : candidate_pairs_) {
     bool i_is_compliant = false;
     if (!rigid && UsesHydroelastic(hydroelastic[i], hydroelastic[j], &i_is_compliant)) {

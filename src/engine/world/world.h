@@ -212,9 +212,7 @@ class World {
   // into v_next_ (under the rigid model with the rigid stage's impulses); also fills stats_ from
   // the solver's.
   bool BuildAndSolve(double dt_s, GeometryQueryResult* query, const Eigen::VectorXd& guess);
-  bool rigid_model() const {
-    return inputs_.contact_settings.approximation == ContactApproximation::kDrumwrightShell;
-  }
+  bool rigid_model() const { return IsRigidModel(inputs_.contact_settings.approximation); }
   // The rigid stage on v_next_ (rigid_contact_stage.h), its statistics into stats_.
   void ApplyRigidImpulses(double dt_s, const GeometryQueryResult& query);
   // Results of the last BuildAndSolve on `query` (CollectStepResults).

@@ -25,10 +25,6 @@ const char* ApproximationLabel(ContactApproximation a) {
   return ContactApproximationName(a);
 }
 
-bool IsRigidModel(ContactApproximation model) {
-  return !UsesParameter(model, ContactParameter::kStiffness);
-}
-
 float ComboWidthFor(const char* preview) {
   return ImGui::CalcTextSize(preview).x + 2 * ImGui::GetStyle().FramePadding.x +
          ImGui::GetFrameHeight();

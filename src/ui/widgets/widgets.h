@@ -27,10 +27,6 @@ inline constexpr ContactApproximation kApproximationChoices[] = {
 static_assert(std::size(kApproximationLabels) == std::size(kApproximationChoices));
 // The label of `a` in those combos (its command-line name if it is in none).
 const char* ApproximationLabel(ContactApproximation a);
-// Whether `model` is rigid (docs/contact-model.md §8): it reads no stiffness (UsesParameter),
-// so its contacts have none of the compliant diagnostics (stiffness, gliding, stiction
-// tolerance), it has no pressure field, and its step's statistics are the rigid stage's.
-bool IsRigidModel(ContactApproximation model);
 
 // The width a combo needs to show `preview` in full, its arrow button included: a combo at least
 // this wide never cuts its choice off (one wider than its panel shows as such, and the panels'

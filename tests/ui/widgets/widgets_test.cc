@@ -8,6 +8,8 @@
 #include <iterator>
 #include <string>
 
+#include "engine/solver/contact_constraint_factory.h"
+
 namespace contactlab {
 namespace {
 
@@ -28,9 +30,13 @@ TEST(ApproximationChoices, OfferEveryModelUnderItsLabel) {
   EXPECT_STREQ(ApproximationLabel(ContactApproximation::kDrumwrightShell), "Drumwright-Shell");
 }
 
+// The panels hide a model's compliant diagnostics by IsRigidModel and grey its sliders by
+// UsesParameter: the two agree that exactly the rigid model reads no stiffness.
 TEST(ApproximationChoices, OnlyDrumwrightShellIsRigid) {
   for (const ContactApproximation model : kApproximationChoices) {
     EXPECT_EQ(IsRigidModel(model), model == ContactApproximation::kDrumwrightShell)
+        << ContactApproximationName(model);
+    EXPECT_EQ(IsRigidModel(model), !UsesParameter(model, ContactParameter::kStiffness))
         << ContactApproximationName(model);
   }
 }
