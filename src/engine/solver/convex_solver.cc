@@ -332,22 +332,35 @@ LinearSolverType ConvexSolver::ChooseFactorization() {
 }
 
 bool ConvexSolver::FactorAndSolve(LinearSolverType factorization, Eigen::VectorXd* x) {
+  return Factor(factorization) && SolveFactored(factorization, x);
+}
+
+bool ConvexSolver::Factor(LinearSolverType factorization) {
   Workspace& ws = *ws_;
-  bool solved = false;
   switch (factorization) {
     case LinearSolverType::kBlockSparse:
-      solved = ws.block_cholesky.Factorize(ws.hessian) == BlockCholesky::Status::kSuccess &&
-               ws.block_cholesky.Solve(*x, x);
-      break;
+      return ws.block_cholesky.Factorize(ws.hessian) == BlockCholesky::Status::kSuccess;
     case LinearSolverType::kSupernodal:
-      solved = ws.cholesky.Factorize(ws.hessian) == SupernodalCholesky::Status::kSuccess &&
-               ws.cholesky.Solve(*x, x);
-      break;
+      return ws.cholesky.Factorize(ws.hessian) == SupernodalCholesky::Status::kSuccess;
     default:
       ws.hessian.ToDense(&ws.H_dense);
       ws.llt.compute(ws.H_dense);
-      solved = ws.llt.info() == Eigen::Success;
-      if (solved) ws.llt.solveInPlace(*x);
+      return ws.llt.info() == Eigen::Success;
+  }
+}
+
+bool ConvexSolver::SolveFactored(LinearSolverType factorization, Eigen::VectorXd* x) {
+  Workspace& ws = *ws_;
+  bool solved = true;
+  switch (factorization) {
+    case LinearSolverType::kBlockSparse:
+      solved = ws.block_cholesky.Solve(*x, x);
+      break;
+    case LinearSolverType::kSupernodal:
+      solved = ws.cholesky.Solve(*x, x);
+      break;
+    default:
+      ws.llt.solveInPlace(*x);
   }
   return solved && x->allFinite();
 }
@@ -399,6 +412,7 @@ void ConvexSolver::ZeroOutputs(const ConvexProblem& problem) {
 }
 
 ConvexSolverStats ConvexSolver::Solve(const ConvexProblem& problem, Eigen::VectorXd* v) {
+  hessian_factored_.reset();
   ConvexSolverStats stats;
   stats.num_constraints = problem.num_constraints();
   stats.num_constraint_rows = problem.num_constraint_rows();
@@ -786,8 +800,24 @@ void ConvexSolver::CombineCostHistories(int num_islands, double free_cost0,
   }
 }
 
+bool ConvexSolver::FactorHessianAt(const ConvexProblem& problem, const Eigen::VectorXd& v) {
+  hessian_factored_.reset();
+  Prepare(problem);
+  EvaluateAt(problem, v, /*with_hessian=*/true);
+  ws_->hessian.Assemble(problem, ws_->G);
+  const LinearSolverType factorization = ChooseFactorization();
+  if (!Factor(factorization)) return false;
+  hessian_factored_ = factorization;
+  return true;
+}
+
+bool ConvexSolver::SolveWithFactoredHessian(Eigen::VectorXd* x) {
+  return hessian_factored_ && SolveFactored(*hessian_factored_, x);
+}
+
 double ConvexSolver::EvaluateCost(const ConvexProblem& problem, const Eigen::VectorXd& v,
                                   Eigen::VectorXd* gradient, Eigen::MatrixXd* hessian) {
+  hessian_factored_.reset();
   Prepare(problem);
   const double ell = EvaluateAt(problem, v, hessian != nullptr);
   if (gradient != nullptr) *gradient = ws_->gradient;

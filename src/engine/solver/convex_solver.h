@@ -23,6 +23,7 @@
 
 #include <Eigen/Dense>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/solver/convex_problem.h"
@@ -124,6 +125,15 @@ class ConvexSolver {
     return vc_.head(num_rows_);
   }
 
+  // The implicit function theorem's matrix (docs/contact-model.md §9): the Newton Hessian
+  // H = A + Jᵀ G J at v, assembled and factored as Solve would (the same factorization
+  // choice, the whole problem as one island). At a kink of some ℓ_i (stick–slip, contact
+  // onset) G is the one-sided Hessian its Evaluate gives there. Returns false if H is not
+  // positive definite. Allocation-free when warm, like Solve.
+  bool FactorHessianAt(const ConvexProblem& problem, const Eigen::VectorXd& v);
+  // x ← H⁻¹ x with the last FactorHessianAt's factor; false without one or on a non-finite x.
+  bool SolveWithFactoredHessian(Eigen::VectorXd* x);
+
   // For tests: ℓ at v, its gradient and (if non-null) its Hessian (dense, n_v × n_v), built
   // through the same block-sparse assembly the solver factors.
   double EvaluateCost(const ConvexProblem& problem, const Eigen::VectorXd& v,
@@ -199,6 +209,10 @@ class ConvexSolver {
   // Factors the assembled Hessian and solves H x = rhs in place; false if H is not positive
   // definite or x is not finite.
   bool FactorAndSolve(LinearSolverType factorization, Eigen::VectorXd* x);
+  // FactorAndSolve's two halves: factors the assembled Hessian (false if not positive
+  // definite), then solves with that factor in place.
+  bool Factor(LinearSolverType factorization);
+  bool SolveFactored(LinearSolverType factorization, Eigen::VectorXd* x);
   // The factorization of this solve's Hessian (after Prepare): kAuto resolved.
   LinearSolverType ChooseFactorization();
   // Regime prediction (§4.1) at the current iterate, given the exact Newton step Δv (ws dv):
@@ -215,6 +229,8 @@ class ConvexSolver {
 
   ConvexSolverParameters params_;
   bool record_cost_history_ = false;
+  // FactorHessianAt's factorization, until the next solve or evaluation replaces it.
+  std::optional<LinearSolverType> hessian_factored_;
   std::unique_ptr<Workspace> ws_;
   // Stacked over the constraint rows: the first num_rows_ entries of buffers that only grow (a
   // change in the number of contacts from one step to the next must not reallocate them).

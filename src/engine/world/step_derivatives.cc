@@ -1,0 +1,294 @@
+#include "engine/world/step_derivatives.h"
+
+#include <spdlog/fmt/fmt.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "engine/world/integrate_positions.h"
+
+namespace contactlab {
+namespace {
+
+// The central differences' steps (docs/contact-model.md §9). ∇ℓ at the fixed v₁ is smooth in
+// the inputs except where a contact changes regime (opens, sticks), and its distance from such a
+// kink in q is as small as the contact's penetration at the step's end (0.5 µm for the falling
+// sphere at k = 1e7 N/m): the positions' step is 1e-9 m (or rad), far below it. In v₀, the
+// targets and the parameters ∇ℓ is smooth on their own scales (v₀ enters through the free
+// motion and Lagged's γ_n0; the solve's kinks in v are not crossed, v₁ being fixed): 1e-6 of
+// each one's scale, whose round-off is smaller.
+constexpr double kPositionStep = 1e-9;
+constexpr double kRelativeStep = 1e-6;
+// A parameter at 0 is moved by kRelativeStep of this (N/m, s/m, s, 1, m/s).
+constexpr double kParameterFloor = 1e-3;
+
+enum Block { kPositions, kVelocities, kPdTargets, kParameters, kNumBlocks };
+
+const Eigen::VectorXd& BlockOf(const StepDirection& d, int block) {
+  switch (block) {
+    case kPositions:
+      return d.q;
+    case kVelocities:
+      return d.v;
+    case kPdTargets:
+      return d.pd_targets;
+    default:
+      return d.parameters;
+  }
+}
+
+std::optional<double>* PairOverride(ContactSettings* settings, ContactParameter parameter) {
+  switch (parameter) {
+    case ContactParameter::kStiffness:
+      return &settings->stiffness_N_per_m;
+    case ContactParameter::kHuntCrossley:
+      return &settings->hunt_crossley_s_per_m;
+    case ContactParameter::kRelaxationTime:
+      return &settings->relaxation_time_s;
+    case ContactParameter::kFriction:
+      return &settings->friction;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+const char* GlobalParameterOptionName(ContactParameter parameter) {
+  switch (parameter) {
+    case ContactParameter::kStiffness:
+      return "stiffness";
+    case ContactParameter::kHuntCrossley:
+      return "hunt-crossley";
+    case ContactParameter::kRelaxationTime:
+      return "relaxation-time";
+    case ContactParameter::kFriction:
+      return "friction";
+    case ContactParameter::kStictionTolerance:
+      return "stiction-tolerance";
+    default:
+      return "restitution";
+  }
+}
+
+double GlobalParameterValue(const ContactSettings& settings, ContactParameter parameter) {
+  if (parameter == ContactParameter::kStictionTolerance) {
+    return settings.stiction_tolerance_m_per_s;
+  }
+  ContactSettings copy = settings;
+  const std::optional<double>* value = PairOverride(&copy, parameter);
+  if (value == nullptr) {
+    throw std::invalid_argument(
+        "restitution is the rigid model's and has no derivative (docs/contact-model.md §9)");
+  }
+  if (!value->has_value()) {
+    throw std::invalid_argument(fmt::format(
+        "the derivative with respect to {0} needs one value for every pair: set --{0} to the "
+        "value to differentiate at",
+        GlobalParameterOptionName(parameter)));
+  }
+  return **value;
+}
+
+void SetGlobalParameterValue(ContactParameter parameter, double value, ContactSettings* settings) {
+  if (parameter == ContactParameter::kStictionTolerance) {
+    settings->stiction_tolerance_m_per_s = value;
+    return;
+  }
+  std::optional<double>* slot = PairOverride(settings, parameter);
+  if (slot == nullptr) {
+    throw std::invalid_argument("restitution is the rigid model's and has no derivative");
+  }
+  *slot = value;
+}
+
+StepDerivatives::StepDerivatives(const WorldModel& model, std::vector<ContactParameter> parameters)
+    : model_(model),
+      parameters_(std::move(parameters)),
+      nq_(model.multibody().num_positions()),
+      nv_(model.multibody().num_velocities()),
+      data_(model.multibody()),
+      problem_builder_(model) {
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    if (model.scene().bodies[b].pd) pd_bodies_.push_back(b);
+  }
+}
+
+bool StepDerivatives::Step(World* world) {
+  const ContactSettings& settings = world->contact_settings();
+  if (settings.integrator.scheme == TimeIntegration::Scheme::kErrorControlled) {
+    throw std::invalid_argument(
+        "step derivatives need fixed steps: under error control the state chooses the step's "
+        "size (docs/contact-model.md §9)");
+  }
+  if (IsRigidModel(settings.approximation)) {
+    throw std::invalid_argument(
+        "step derivatives are the convex models' (sap, lagged, similar, regularized_lagged): the "
+        "rigid model's impulses are not a convex solve's minimizer");
+  }
+  for (ContactParameter p : parameters_) GlobalParameterValue(settings, p);
+  q0_ = world->q();
+  v0_ = world->v();
+  t0_ = world->time();
+  dt_s_ = world->dt();
+  inputs0_ = world->inputs();
+  failure_.clear();
+  if (!world->Step()) {
+    failure_ = world->failure();
+    return false;
+  }
+  v1_ = world->v();
+  // H at v₁ of the step rebuilt with every contact within the margin: those the World set aside
+  // as out of reach do not act at v₁ (docs/contact-model.md §4.3), so the minimizer is the same.
+  hessian_solver_.set_parameters(world->solver().parameters());
+  model_.multibody().UpdateKinematics(q0_, v0_, &data_);
+  geometry_query_.Run(model_, data_, t0_, dt_s_, inputs0_, nullptr, &query_);
+  problem_builder_.Build(model_, inputs0_, StepStart{q0_, v0_, data_, t0_, dt_s_},
+                         query_.candidates);
+  if (!hessian_solver_.FactorHessianAt(problem_builder_.problem(), v1_)) {
+    failure_ = fmt::format(
+        "t = {:.6g} s: the Newton Hessian at the step's solution is not "
+        "positive definite; the step has no derivatives",
+        t0_);
+    return false;
+  }
+  return true;
+}
+
+void StepDerivatives::StepGradient(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                   const WorldInputs& inputs, Eigen::VectorXd* gradient) {
+  model_.multibody().UpdateKinematics(q, v, &data_);
+  geometry_query_.Run(model_, data_, t0_, dt_s_, inputs, nullptr, &query_);
+  problem_builder_.Build(model_, inputs, StepStart{q, v, data_, t0_, dt_s_}, query_.candidates);
+  gradient_solver_.EvaluateCost(problem_builder_.problem(), v1_, gradient, nullptr);
+}
+
+void StepDerivatives::OffsetInputs(const StepDirection& direction, int block, double h,
+                                   WorldInputs* inputs) const {
+  if (block == kPdTargets) {
+    for (size_t k = 0; k < pd_bodies_.size(); ++k) {
+      JointPdSpec& pd = *inputs->pd[pd_bodies_[k]];
+      pd.q_desired += h * direction.pd_targets[2 * k];
+      pd.v_desired += h * direction.pd_targets[2 * k + 1];
+    }
+  } else if (block == kParameters) {
+    ContactSettings& settings = inputs->contact_settings;
+    for (size_t j = 0; j < parameters_.size(); ++j) {
+      const double p = GlobalParameterValue(inputs0_.contact_settings, parameters_[j]);
+      SetGlobalParameterValue(parameters_[j], p + h * direction.parameters[j], &settings);
+    }
+  }
+}
+
+void StepDerivatives::AddGradientDerivative(const StepDirection& direction, int block,
+                                            Eigen::VectorXd* sum) {
+  const Eigen::VectorXd& d = BlockOf(direction, block);
+  if (d.size() == 0) return;
+  const double norm = d.lpNorm<Eigen::Infinity>();
+  if (norm == 0) return;
+  // h so that every entry moves by its step: kPositionStep for q, kRelativeStep of the largest
+  // speed for v, of a radian or metre for the targets, of each parameter's own value for p.
+  double h = (block == kPositions ? kPositionStep : kRelativeStep) / norm;
+  if (block == kVelocities) h *= std::max(1.0, v0_.lpNorm<Eigen::Infinity>());
+  // A parameter at its bound 0 (d = 0, τ_d = 0) is differenced forwards, from the unmoved
+  // step's ∇ℓ: its other side is not a model.
+  bool one_sided = false;
+  if (block == kParameters) {
+    h = std::numeric_limits<double>::infinity();
+    for (size_t j = 0; j < parameters_.size(); ++j) {
+      if (d[j] == 0) continue;
+      const double p = GlobalParameterValue(inputs0_.contact_settings, parameters_[j]);
+      const double hj = kRelativeStep * std::max(std::abs(p), kParameterFloor) / std::abs(d[j]);
+      h = std::min(h, hj);
+      one_sided = one_sided || p - hj * std::abs(d[j]) < 0;
+    }
+  }
+  for (const double sign : {1.0, -1.0}) {
+    q_scratch_ = q0_;
+    v_scratch_ = v0_;
+    const double offset = one_sided && sign < 0 ? 0.0 : sign * h;
+    if (block == kPositions) q_scratch_ += offset * d;
+    if (block == kVelocities) v_scratch_ += offset * d;
+    inputs_scratch_ = inputs0_;
+    OffsetInputs(direction, block, offset, &inputs_scratch_);
+    StepGradient(q_scratch_, v_scratch_, inputs_scratch_,
+                 sign > 0 ? &gradient_plus_ : &gradient_minus_);
+  }
+  *sum += (gradient_plus_ - gradient_minus_) / (one_sided ? h : 2 * h);
+}
+
+void StepDerivatives::IntegrateInto(const Eigen::VectorXd& q, const Eigen::VectorXd& v0,
+                                    const Eigen::VectorXd& v1, Eigen::VectorXd* q1) {
+  const TimeIntegration& integrator = inputs0_.contact_settings.integrator;
+  if (integrator.scheme == TimeIntegration::Scheme::kTheta) {
+    IntegratePositions(model_.multibody(), q, v0, v1, dt_s_, integrator.theta_q, &v_position_, q1);
+  } else {
+    IntegratePositions(model_.multibody(), q, v1, dt_s_, q1);
+  }
+}
+
+void StepDerivatives::Apply(const StepDirection& direction, Eigen::VectorXd* dq1,
+                            Eigen::VectorXd* dv1) {
+  // δv₁ = −H⁻¹ ∂(∇ℓ)/∂x δx (docs/contact-model.md §9).
+  GradientDerivative(direction, dv1);
+  *dv1 = -*dv1;
+  if (dv1->squaredNorm() > 0) hessian_solver_.SolveWithFactoredHessian(dv1);
+  // δq₁ of the position update q₁(q₀, v₀, v₁) along (δq₀, δv₀, δv₁).
+  const bool has_q = direction.q.size() > 0, has_v = direction.v.size() > 0;
+  const double scale = std::max({has_q ? direction.q.lpNorm<Eigen::Infinity>() : 0.0,
+                                 dt_s_ * (has_v ? direction.v.lpNorm<Eigen::Infinity>() : 0.0),
+                                 dt_s_ * dv1->lpNorm<Eigen::Infinity>()});
+  dq1->setZero(nq_);
+  if (scale == 0) return;
+  const double h = kRelativeStep / scale;
+  for (const double sign : {1.0, -1.0}) {
+    q_scratch_ = q0_;
+    v_scratch_ = v0_;
+    if (has_q) q_scratch_ += sign * h * direction.q;
+    if (has_v) v_scratch_ += sign * h * direction.v;
+    v1_scratch_ = v1_ + sign * h * *dv1;
+    IntegrateInto(q_scratch_, v_scratch_, v1_scratch_, sign > 0 ? &q_plus_ : &q_minus_);
+  }
+  *dq1 = (q_plus_ - q_minus_) / (2 * h);
+}
+
+void StepDerivatives::GradientDerivative(const StepDirection& direction,
+                                         Eigen::VectorXd* d_gradient) {
+  d_gradient->setZero(nv_);
+  for (int block = 0; block < kNumBlocks; ++block) {
+    AddGradientDerivative(direction, block, d_gradient);
+  }
+}
+
+StepJacobians StepDerivatives::Jacobians() {
+  const int nu = 2 * static_cast<int>(pd_bodies_.size());
+  const int np = static_cast<int>(parameters_.size());
+  StepJacobians J;
+  Eigen::VectorXd dq, dv;
+  // One block of columns: direction e_i of the block's size n.
+  auto columns = [&](int block, int n, Eigen::MatrixXd* dq1, Eigen::MatrixXd* dv1) {
+    dq1->resize(nq_, n);
+    dv1->resize(nv_, n);
+    StepDirection direction;
+    Eigen::VectorXd& e = block == kPositions    ? direction.q
+                         : block == kVelocities ? direction.v
+                         : block == kPdTargets  ? direction.pd_targets
+                                                : direction.parameters;
+    e.setZero(n);
+    for (int i = 0; i < n; ++i) {
+      e[i] = 1;
+      Apply(direction, &dq, &dv);
+      dq1->col(i) = dq;
+      dv1->col(i) = dv;
+      e[i] = 0;
+    }
+  };
+  columns(kPositions, nq_, &J.dq1_dq0, &J.dv1_dq0);
+  columns(kVelocities, nv_, &J.dq1_dv0, &J.dv1_dv0);
+  columns(kPdTargets, nu, &J.dq1_du, &J.dv1_du);
+  columns(kParameters, np, &J.dq1_dp, &J.dv1_dp);
+  return J;
+}
+
+}  // namespace contactlab
