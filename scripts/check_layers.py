@@ -2,6 +2,7 @@
 """Checks every #include of the project against its layers (docs/architecture.md §1):
 
     engine  <-  io, input  <-  app  <-  render  <-  ui  <-  main.cc
+                                 app  <-  python (the Python module)
 
 Why: the headless binary, the tests and the benchmarks build without a display, and a layer
 that includes one above it ties them together again. src/ is made of layers, and a layer of
@@ -29,6 +30,7 @@ LAYERS = {
     "render": "engine app",  # the data it draws, read-only: not io or input
     "ui": ABOVE,
     "main": ABOVE,  # src/main.cc
+    "python": "engine io app",  # src/python: the Python module, beside main.cc; no GUI
 }
 # A layer's parts, bottom-up, and which parts of the same layer each may include. A part is a
 # subfolder, or a file pair at the top of the layer (named without extension); "." is every

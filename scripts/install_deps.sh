@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config git python3 ccache
   libeigen3-dev libsuitesparse-dev libopenblas0-serial libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev
   googletest libgtest-dev libbenchmark-dev
-  python3-numpy python3-matplotlib python3-yaml
+  python3-numpy python3-matplotlib python3-yaml python3-dev pybind11-dev
   libglfw3-dev libgl-dev libimgui-dev libstb-dev libassimp-dev python3-glad
   xvfb xauth libgl1-mesa-dri
   libspnav-dev liburdfdom-dev
