@@ -725,6 +725,32 @@ void ParseIntegrator(const Context& ctx, const YAML::Node& root, ContactSettings
   }
 }
 
+// `contact_overrides`: values that replace every pair's combined property (docs/contact-model.md
+// §6), as --stiffness and its kin do; what `contactlab calibrate` writes for a fitted value.
+void ParseContactOverrides(const Context& ctx, const YAML::Node& root, ContactSettings* settings) {
+  const YAML::Node node = root["contact_overrides"];
+  if (!node.IsDefined()) return;
+  if (!node.IsMap()) ctx.Fail(node, "contact_overrides must be a mapping");
+  ctx.CheckKeys(node, "contact_overrides",
+                {"stiffness", "hunt_crossley", "relaxation_time", "friction", "restitution"});
+  const char* where = "contact_overrides";
+  if (node["stiffness"].IsDefined()) {
+    settings->stiffness_N_per_m = ctx.Positive(node, where, "stiffness", 0);
+  }
+  if (node["hunt_crossley"].IsDefined()) {
+    settings->hunt_crossley_s_per_m = ctx.NonNegative(node, where, "hunt_crossley", 0);
+  }
+  if (node["relaxation_time"].IsDefined()) {
+    settings->relaxation_time_s = ctx.NonNegative(node, where, "relaxation_time", 0);
+  }
+  if (node["friction"].IsDefined()) {
+    settings->friction = ctx.NonNegative(node, where, "friction", 0);
+  }
+  if (node["restitution"].IsDefined()) {
+    settings->restitution = ctx.Bounded(node, where, "restitution", 0, scene_bounds::kRestitution);
+  }
+}
+
 // The scene-wide keys: name, duration, gravity, margin and the contact settings it starts with.
 void ParseSceneKeys(const Context& ctx, const YAML::Node& root, SceneSpec* scene) {
   scene->name = ctx.String(root, "scene", std::filesystem::path(ctx.source).stem().string());
@@ -748,6 +774,7 @@ void ParseSceneKeys(const Context& ctx, const YAML::Node& root, SceneSpec* scene
   settings.stiction_tolerance_m_per_s =
       ctx.Positive(root, "scene", "stiction_tolerance", settings.stiction_tolerance_m_per_s);
   settings.sap_sigma = ctx.Positive(root, "scene", "sigma", settings.sap_sigma);
+  ParseContactOverrides(ctx, root, &settings);
   ParseIntegrator(ctx, root, &settings);
   // The older spelling of `model: regularized_lagged`.
   if (ctx.Bool(root, "regularized_lagged", false)) {
@@ -821,6 +848,7 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
                    "sigma",
                    "regularized_lagged",
                    "default_contact",
+                   "contact_overrides",
                    "bodies",
                    "generators",
                    "robots",
