@@ -16,7 +16,7 @@
 #include "app/runtime/thread_priority.h"
 #include "io/asset_directory.h"
 #include "io/output_folder.h"
-#include "render/png_writer.h"
+#include "io/png_file.h"
 #include "render/shader_directory.h"
 #include "ui/application_impl.h"
 #include "ui/gamepad_feed.h"

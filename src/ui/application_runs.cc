@@ -8,7 +8,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "render/png_writer.h"
+#include "io/png_file.h"
 #include "ui/application.h"
 #include "ui/application_impl.h"
 #include "ui/sim_stepping.h"

@@ -16,16 +16,17 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 
 #include "app/runtime/snapshot.h"
 #include "engine/world/world.h"
+#include "io/png_file.h"
 #include "render/camera.h"
 #include "render/color_map.h"
 #include "render/force_arrow_length.h"
 #include "render/gl_loader.h"
 #include "render/layer_texture.h"
 #include "render/palette.h"
-#include "render/png_writer.h"
 #include "render/render_error.h"
 #include "render/render_layers.h"
 #include "render/rgb8.h"
@@ -658,8 +659,9 @@ TEST_F(RendererTest, AllShapesAllLayersAndScreenshot) {
     WritePng(out, kWidth, kHeight, RenderToPixels(renderer, snapshot, camera, layers));
     spdlog::info("wrote {}", out);
   }
-  EXPECT_THROW(WritePng("/nonexistent-dir/x.png", kWidth, kHeight, px), RenderError);
-  EXPECT_THROW(WritePng("/tmp/x.png", kWidth, kHeight, std::vector<uint8_t>(3)), RenderError);
+  EXPECT_THROW(WritePng("/nonexistent-dir/x.png", kWidth, kHeight, px), std::runtime_error);
+  EXPECT_THROW(WritePng("/tmp/x.png", kWidth, kHeight, std::vector<uint8_t>(3)),
+               std::invalid_argument);
 }
 
 // The rows a colour covers (roughly: arrows are shaded): its vertical extent in pixels.

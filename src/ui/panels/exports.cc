@@ -11,7 +11,7 @@
 
 #include "app/headless/contact_log.h"
 #include "io/output_folder.h"
-#include "render/png_writer.h"
+#include "io/png_file.h"
 #include "ui/widgets/widgets.h"
 
 namespace contactlab {

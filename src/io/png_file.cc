@@ -1,10 +1,10 @@
-// WritePng through stb_image_write; the single stb implementation lives here.
-#include "render/png_writer.h"
+// WritePng through stb_image_write; the program's single stb_image_write implementation lives
+// here.
+#include "io/png_file.h"
 
+#include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "render/render_error.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -20,12 +20,12 @@ namespace contactlab {
 void WritePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba) {
   if (width <= 0 || height <= 0 ||
       rgba.size() != static_cast<size_t>(width) * static_cast<size_t>(height) * 4) {
-    throw RenderError("cannot write '" + path + "': image is " + std::to_string(width) + "×" +
-                      std::to_string(height) + " but holds " + std::to_string(rgba.size()) +
-                      " bytes");
+    throw std::invalid_argument("cannot write '" + path + "': image is " + std::to_string(width) +
+                                "×" + std::to_string(height) + " but holds " +
+                                std::to_string(rgba.size()) + " bytes");
   }
   if (stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) == 0) {
-    throw RenderError("cannot write PNG '" + path + "'");
+    throw std::runtime_error("cannot write PNG '" + path + "'");
   }
 }
 
