@@ -4,6 +4,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cstring>
+
+#include "app/calibration/calibrate_command.h"
 #include "app/command_line.h"
 #include "app/headless/headless_command.h"
 #if CONTACTLAB_HAS_GUI
@@ -15,6 +18,9 @@ int main(int argc, char** argv) {
   // Messages go to stderr, as a command-line tool's do: stdout stays free for data.
   spdlog::set_default_logger(spdlog::stderr_color_mt("contactlab"));
   spdlog::set_pattern("contactlab: %^%l%$: %v");
+  if (argc > 1 && std::strcmp(argv[1], "calibrate") == 0) {
+    return RunCalibrateCommand(argc - 1, argv + 1);
+  }
   constexpr bool kGuiBuilt = CONTACTLAB_HAS_GUI;
   CommandLine cl;
   bool exit_now = false;

@@ -231,7 +231,7 @@ std::string TickLabel(double value, const AxisTicks& ticks) {
 }
 
 void SetTicks(Axis* axis, int max_ticks) {
-  axis->ticks = NiceTicks(axis->lo, axis->hi, max_ticks);
+  axis->ticks = LinePlotTicks(axis->lo, axis->hi, max_ticks);
   axis->labels.clear();
   for (double v : axis->ticks.values) axis->labels.push_back(TickLabel(v, axis->ticks));
 }
@@ -470,9 +470,9 @@ void Validate(const LinePlot& plot) {
 
 }  // namespace
 
-AxisTicks NiceTicks(double lo, double hi, int max_ticks) {
+AxisTicks LinePlotTicks(double lo, double hi, int max_ticks) {
   if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) {
-    throw std::invalid_argument(fmt::format("NiceTicks: [{}, {}] is not a finite range", lo, hi));
+    throw std::invalid_argument(fmt::format("LinePlotTicks: [{}, {}] is not a finite range", lo, hi));
   }
   max_ticks = std::max(max_ticks, 4);
   // Upwards from a step too small to fit, the first with few enough multiples in [lo, hi]. Every

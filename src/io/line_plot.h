@@ -47,6 +47,6 @@ struct AxisTicks {
   double step = 1;
   std::vector<double> values;
 };
-AxisTicks NiceTicks(double lo, double hi, int max_ticks);
+AxisTicks LinePlotTicks(double lo, double hi, int max_ticks);
 
 }  // namespace contactlab

@@ -255,17 +255,17 @@ TEST(LinePlot, AnUnwritablePathThrowsOneLineNamingIt) {
   }
 }
 
-TEST(NiceTicks, StepsAreOneTwoOrFiveTimesAPowerOfTenAndFitTheCount) {
-  EXPECT_EQ(NiceTicks(0, 10, 6).values, (std::vector<double>{0, 2, 4, 6, 8, 10}));
-  EXPECT_EQ(NiceTicks(-0.13, 1.07, 5).step, 0.5);
-  EXPECT_EQ(NiceTicks(-0.13, 1.07, 5).values, (std::vector<double>{0, 0.5, 1}));
+TEST(LinePlotTicks, StepsAreOneTwoOrFiveTimesAPowerOfTenAndFitTheCount) {
+  EXPECT_EQ(LinePlotTicks(0, 10, 6).values, (std::vector<double>{0, 2, 4, 6, 8, 10}));
+  EXPECT_EQ(LinePlotTicks(-0.13, 1.07, 5).step, 0.5);
+  EXPECT_EQ(LinePlotTicks(-0.13, 1.07, 5).values, (std::vector<double>{0, 0.5, 1}));
   std::mt19937 random(7);
   std::uniform_real_distribution<double> exponent(-8, 8), unit(-1, 1);
   for (int i = 0; i < 2000; ++i) {  // ranges of 10^-8 to 10^8, off zero by up to 10 × theirs
     const double width = std::pow(10, exponent(random)), lo = 10 * width * unit(random);
     const double hi = lo + width;
     const int max_ticks = 4 + i % 12;
-    const AxisTicks ticks = NiceTicks(lo, hi, max_ticks);
+    const AxisTicks ticks = LinePlotTicks(lo, hi, max_ticks);
     const double mantissa = ticks.step / std::pow(10, std::floor(std::log10(ticks.step) + 1e-9));
     EXPECT_TRUE(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 ||
                 std::abs(mantissa - 5) < 1e-9)
@@ -280,8 +280,8 @@ TEST(NiceTicks, StepsAreOneTwoOrFiveTimesAPowerOfTenAndFitTheCount) {
     EXPECT_GT(std::floor(hi / smaller + 1e-9) - std::ceil(lo / smaller - 1e-9) + 1, max_ticks)
         << lo << " " << hi << " step " << ticks.step;
   }
-  EXPECT_THROW(NiceTicks(1, 1, 5), std::invalid_argument);
-  EXPECT_THROW(NiceTicks(0, NAN, 5), std::invalid_argument);
+  EXPECT_THROW(LinePlotTicks(1, 1, 5), std::invalid_argument);
+  EXPECT_THROW(LinePlotTicks(0, NAN, 5), std::invalid_argument);
 }
 
 }  // namespace

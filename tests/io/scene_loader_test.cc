@@ -106,6 +106,32 @@ bodies: [{name: ground, type: static, shapes: [{type: half_space, restitution: 1
   EXPECT_NE(error.find("restitution"), std::string::npos) << error;
 }
 
+// contact_overrides replace every pair's value, as --stiffness and its kin do; what
+// `contactlab calibrate` writes.
+TEST(SceneLoader, ContactOverridesAreTheSettingsPairOverrides) {
+  const SceneSpec s = ParseScene(R"(
+contact_overrides: {stiffness: 2.0e5, hunt_crossley: 3, relaxation_time: 0.01, friction: 0.4,
+                    restitution: 0.2}
+bodies: [{name: ball, mass: 1.0, shapes: [{type: sphere, radius: 0.1}]}]
+)",
+                                 "o.yaml");
+  EXPECT_EQ(s.contact_settings.stiffness_N_per_m, 2.0e5);
+  EXPECT_EQ(s.contact_settings.hunt_crossley_s_per_m, 3);
+  EXPECT_EQ(s.contact_settings.relaxation_time_s, 0.01);
+  EXPECT_EQ(s.contact_settings.friction, 0.4);
+  EXPECT_EQ(s.contact_settings.restitution, 0.2);
+  const SceneSpec none =
+      ParseScene("bodies: [{name: b, mass: 1, shapes: [{type: sphere, radius: 1}]}]", "n.yaml");
+  EXPECT_FALSE(none.contact_settings.stiffness_N_per_m.has_value());
+  for (const char* bad : {"contact_overrides: {stiffness: 0}", "contact_overrides: {friction: -1}",
+                          "contact_overrides: {restitution: 2}", "contact_overrides: {grip: 1}",
+                          "contact_overrides: 3"}) {
+    const std::string error = ErrorOf(
+        std::string(bad) + "\nbodies: [{name: b, mass: 1, shapes: [{type: sphere, radius: 1}]}]\n");
+    EXPECT_NE(error.find("contact_overrides"), std::string::npos) << bad << ": " << error;
+  }
+}
+
 TEST(SceneLoader, ClutterGeneratorMakesTheRequestedBodies) {
   const SceneSpec s = ParseScene(R"(
 bodies: [{name: ground, type: static, shapes: [{type: half_space}]}]

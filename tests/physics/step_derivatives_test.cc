@@ -321,7 +321,9 @@ TEST_P(TrajectoryGradient, EqualsCentralDifferencesOfWholeRuns) {
         << "∂v/∂" << GlobalParameterOptionName(parameter);
     // Sliding moves with μ in both runs (SAP's near-rigid regime makes k inert on the incline,
     // §2.1: the column is then zero on both sides).
-    if (parameter == ContactParameter::kFriction) EXPECT_GT(dq.norm(), 1e-6);
+    if (parameter == ContactParameter::kFriction) {
+      EXPECT_GT(dq.norm(), 1e-6);
+    }
   }
 }
 

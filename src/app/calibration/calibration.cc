@@ -322,10 +322,20 @@ bool FitHorizon(const std::function<Run(const std::vector<double>&, int)>& simul
 CalibrationResult Calibrate(const SceneSpec& scene, const ReferenceLog& reference,
                             const CalibrationSpec& spec, const CalibrationProgress& progress) {
   const World probe(scene);
-  for (ContactParameter p : spec.parameters) {
+  if (spec.initial.size() != spec.parameters.size()) {
+    throw std::invalid_argument("calibrate: one initial value per fitted parameter");
+  }
+  for (size_t j = 0; j < spec.parameters.size(); ++j) {
+    const ContactParameter p = spec.parameters[j];
     if (!UsesParameter(probe.approximation(), p)) {
       throw std::invalid_argument(fmt::format("calibrate: {}: {}", GlobalParameterOptionName(p),
                                               UnusedParameterReason(probe.approximation(), p)));
+    }
+    const auto [lo, hi] = ParameterBounds(p);
+    if (!(spec.initial[j] >= lo && spec.initial[j] <= hi)) {
+      throw std::invalid_argument(fmt::format("calibrate: the initial {} = {} is outside [{}, {}]",
+                                              GlobalParameterOptionName(p), spec.initial[j], lo,
+                                              hi));
     }
   }
   const std::vector<Target> targets = FindTargets(probe, reference, spec.bodies);
