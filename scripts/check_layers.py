@@ -50,7 +50,8 @@ PARTS = {
         "command_line": "",  # app/command_line.{h,cc}: the options, checked, for both runs
         "runtime": "teleop",  # the sim thread, its snapshots, timeline, ghost and recording
         "headless": "teleop command_line",  # runs without a window: logs, summaries, checks
-        "calibration": "command_line",  # contact parameters fitted to a reference log
+        # contact parameters fitted to a reference log (a file, or the run's timeline)
+        "calibration": "command_line runtime",
     },
     "ui": {
         "widgets": "",  # ImGui pieces: sliders, plots, colour bars, the palette

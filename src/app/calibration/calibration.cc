@@ -124,7 +124,8 @@ struct Run {
 
 Run Simulate(const SceneSpec& scene, const std::vector<ContactParameter>& parameters,
              const std::vector<double>& values, const ReferenceLog& reference,
-             const std::vector<Target>& targets, const std::vector<Sample>& samples) {
+             const std::vector<Target>& targets, const std::vector<Sample>& samples,
+             const std::function<bool()>& cancel) {
   World world(scene);
   ContactSettings settings = world.contact_settings();
   for (size_t j = 0; j < parameters.size(); ++j) {
@@ -139,6 +140,7 @@ Run Simulate(const SceneSpec& scene, const std::vector<ContactParameter>& parame
   int step = 0;
   for (size_t s = 0; s < samples.size(); ++s) {
     for (; step < samples[s].step; ++step) {
+      if (cancel && cancel()) throw CalibrationCancelled();
       if (!sensitivity.Step(&world)) {
         throw std::runtime_error(fmt::format("calibrate: the run failed at t = {} s: {}",
                                              world.time(), sensitivity.failure()));
@@ -343,7 +345,7 @@ CalibrationResult Calibrate(const SceneSpec& scene, const ReferenceLog& referenc
   const int num_samples = static_cast<int>(samples.size());
   auto simulate = [&](const std::vector<double>& values, int horizon) {
     const std::vector<Sample> first(samples.begin(), samples.begin() + horizon);
-    return Simulate(scene, spec.parameters, values, reference, targets, first);
+    return Simulate(scene, spec.parameters, values, reference, targets, first, spec.cancel);
   };
   CalibrationResult result;
   const int n = static_cast<int>(spec.parameters.size());

@@ -6,6 +6,7 @@
 // and kept at its initial value, not fitted to noise.
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <limits>
 #include <string>
@@ -27,6 +28,16 @@ struct CalibrationSpec {
   double window_start_s = 0;  // residuals from these rows only; the run starts at t = 0
   double window_end_s = std::numeric_limits<double>::infinity();
   int max_iterations = 30;  // per horizon (docs/contact-model.md §10)
+  // Asked before every step of every run (an iteration is one run or more, seconds for a long
+  // reference): true stops the fit, and Calibrate throws CalibrationCancelled. The GUI's Cancel
+  // then ends its fit within a step; empty (the command line): never.
+  std::function<bool()> cancel;
+};
+
+// Thrown by Calibrate when CalibrationSpec::cancel asked it to stop.
+class CalibrationCancelled : public std::exception {
+ public:
+  const char* what() const noexcept override { return "calibration cancelled"; }
 };
 
 // One fitted coordinate's trajectories, for the plot.
@@ -54,7 +65,8 @@ using CalibrationProgress = std::function<void(int, double, const std::vector<do
 
 // Throws std::invalid_argument with one line when the reference does not match the scene (no
 // column of a fitted body, an unknown body, rows off the scene's δt grid, an empty window), for a
-// parameter the scene's approximation does not read, or a step that cannot be differentiated.
+// parameter the scene's approximation does not read, or a step that cannot be differentiated;
+// std::runtime_error when a run fails; CalibrationCancelled when spec.cancel says so.
 CalibrationResult Calibrate(const SceneSpec& scene, const ReferenceLog& reference,
                             const CalibrationSpec& spec, const CalibrationProgress& progress = {});
 

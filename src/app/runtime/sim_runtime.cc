@@ -129,6 +129,11 @@ std::vector<std::string> SimRuntime::TakeErrors() {
   return taken;
 }
 
+std::optional<RecordedRun> SimRuntime::TakeRecordedRun() {
+  std::lock_guard lock(impl_->recorded_run_mu);
+  return std::exchange(impl_->recorded_run, std::nullopt);
+}
+
 uint64_t SimRuntime::commands_processed() const {
   return impl_->commands_processed.load(std::memory_order_acquire);
 }
@@ -525,5 +530,15 @@ void SimRuntime::Impl::Apply(command::PlayReplay& c) {
 }
 
 void SimRuntime::Impl::Apply(command::SelectInput& c) { teleop.SelectInput(c.kind); }
+
+// Copied here, between steps, and moved to the mailbox under its lock: the render thread's take
+// never waits for the copy.
+void SimRuntime::Impl::Apply(command::ExportRecordedRun& c) {
+  RecordedRun run = ExportRecordedRun(timeline.history(), *world);
+  run.request = c.request;
+  run.scene_generation = scene_generation;
+  std::lock_guard lock(recorded_run_mu);
+  recorded_run = std::move(run);
+}
 
 }  // namespace contactlab

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/runtime/ghost_runtime.h"
+#include "app/runtime/recorded_run.h"
 #include "app/runtime/snapshot.h"
 #include "engine/world/world.h"
 #include "input/input_spec.h"
@@ -116,6 +117,11 @@ struct PlayReplay {
 struct SelectInput {
   InputSpec::Kind kind = InputSpec::Kind::kKeyboard;  // kReplay is PlayReplay's
 };
+// Copies the main run's timeline (ExportRecordedRun) for a fit of the scene to its own run
+// (the Calibrate panel); the copy, tagged with `request`, is taken by TakeRecordedRun.
+struct ExportRecordedRun {
+  uint64_t request = 0;
+};
 }  // namespace command
 
 using Command =
@@ -125,7 +131,7 @@ using Command =
                  command::SetTeleopOptions, command::SetHydroelastic, command::Perturb,
                  command::StartGhost, command::StopGhost, command::ShowTime, command::StepTimeline,
                  command::Branch, command::StartRecording, command::StopRecording,
-                 command::PlayReplay, command::SelectInput>;
+                 command::PlayReplay, command::SelectInput, command::ExportRecordedRun>;
 
 // One sample per simulated step for the live plots (a lossless stream, unlike snapshots, which
 // the renderer may skip).
@@ -197,6 +203,9 @@ class SimRuntime {
   // Errors from rejected commands and failed steps since the last call (e.g. "--stiffness must
   // be positive").
   std::vector<std::string> TakeErrors();
+  // The copy of the timeline the last command::ExportRecordedRun asked for, once it is made
+  // (nullopt before, and after it was taken): a short lock, as TakeErrors.
+  std::optional<RecordedRun> TakeRecordedRun();
 
   // Any thread. Commands the sim thread has taken off the queue and handled (applied or
   // rejected), in posting order: after Post() number n, commands_processed() >= n means it

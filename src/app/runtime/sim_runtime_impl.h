@@ -49,6 +49,9 @@ struct SimRuntime::Impl {
   std::mutex errors_mu;
   std::vector<std::string> errors;
 
+  std::mutex recorded_run_mu;  // guards recorded_run: the sim thread fills it, the UI takes it
+  std::optional<RecordedRun> recorded_run;
+
   // ---- Sim-thread state (the constructor's thread before Start, then only the sim thread).
   std::unique_ptr<World> world;  // its scene (World::shared_scene) is shared by snapshots
   uint64_t scene_generation = 0;
@@ -114,6 +117,7 @@ struct SimRuntime::Impl {
   void Apply(command::StopRecording&);
   void Apply(command::PlayReplay& c);
   void Apply(command::SelectInput& c);
+  void Apply(command::ExportRecordedRun& c);
 };
 
 }  // namespace contactlab

@@ -87,9 +87,7 @@ void Timeline::Inputs(int i, StepInputs* inputs) const {
 
 void Timeline::Restore(int i, World* world, bool keep_settings) const {
   const double* r = Slot(i);
-  if (!keep_settings) {
-    world->SetContactSettings(settings_[static_cast<size_t>(r[kSettings]) - first_settings_]);
-  }
+  if (!keep_settings) world->SetContactSettings(settings(i));
   const double* p = r + kHeader;
   world->SetState(Eigen::Map<const Eigen::VectorXd>(p, nq_),
                   Eigen::Map<const Eigen::VectorXd>(p + nq_, nv_), r[kTime]);

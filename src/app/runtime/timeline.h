@@ -44,6 +44,11 @@ class Timeline {
   double dt_s(int i) const { return Slot(i)[kDt]; }      // its size (0 until Taken)
   // The newest record starting at or before `time_s` (the oldest if none does); −1 if empty.
   int Find(double time_s) const;
+  // Record i's state at its step's start, and the contact settings it stepped under.
+  Eigen::Map<const Eigen::VectorXd> q(int i) const { return {Slot(i) + kHeader, nq_}; }
+  const ContactSettings& settings(int i) const {
+    return settings_[static_cast<size_t>(Slot(i)[kSettings]) - first_settings_];
+  }
 
   // Puts record i's state, step sizes and inputs into `world`, and its contact settings unless
   // `keep_settings` (a branch with the user's new settings); World::Step then takes that step.

@@ -43,6 +43,7 @@ class TimelineBrowser {
 
   // ---- Showing a recorded step.
   int size() const { return timeline_->size(); }
+  const Timeline& history() const { return *timeline_; }
   bool viewing() const { return view_ >= 0; }
   int view() const { return view_; }  // the record shown; −1: the head
   // The record to show for ShowTime(time_s): the one in progress then; kNone if the history is

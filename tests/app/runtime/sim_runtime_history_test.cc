@@ -7,6 +7,7 @@
 #include <chrono>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -210,6 +211,32 @@ TEST(SimRuntimeTimeline, ABranchWithAnotherApproximationTakesAnotherPath) {
   EXPECT_EQ(rt.Latest()->contact_settings.approximation, ContactApproximation::kSap);
   StepAndWait(&rt, 200);
   EXPECT_GT((Poses(*rt.Latest())[3].translation() - lagged[3].translation()).norm(), 1e-6);
+}
+
+// The Calibrate panel's copy of the run (command::ExportRecordedRun): made between steps and taken
+// once from the mailbox, tagged with its request; a reset starts the copy's history afresh.
+TEST(SimRuntimeTimeline, ACopyOfTheRunIsHandedBackOnceWithItsRequest) {
+  SimRuntime rt(Scene(), 0.0);
+  rt.Post(command::Pause{});
+  rt.Start();
+  StepAndWait(&rt, 40);
+  EXPECT_FALSE(rt.TakeRecordedRun().has_value()) << "none asked for";
+  rt.Post(command::ExportRecordedRun{7});
+  std::optional<RecordedRun> run;
+  ASSERT_TRUE(WaitFor([&] { return (run = rt.TakeRecordedRun()).has_value(); }));
+  EXPECT_EQ(run->request, 7u);
+  EXPECT_EQ(run->scene_generation, rt.Latest()->scene_generation);
+  ASSERT_EQ(run->time_s.size(), 40u);
+  EXPECT_EQ(run->time_s.front(), 0.0);
+  EXPECT_EQ(run->columns.size(), 3u * 6);  // the pile's six floating bodies
+  EXPECT_FALSE(rt.TakeRecordedRun().has_value()) << "taken once";
+  rt.Post(command::Reset{});
+  ASSERT_TRUE(WaitFor([&] { return rt.Latest()->step_index == 0; }));
+  StepAndWait(&rt, 5);
+  rt.Post(command::ExportRecordedRun{8});
+  ASSERT_TRUE(WaitFor([&] { return (run = rt.TakeRecordedRun()).has_value(); }));
+  EXPECT_EQ(run->request, 8u);
+  EXPECT_EQ(run->time_s.size(), 5u);
 }
 
 TEST(SimRuntimePerturbation, TheSpringPullsTheBodyTowardTheMouseAndIsLogged) {
