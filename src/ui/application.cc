@@ -28,6 +28,7 @@
 #include "ui/panels/shortcuts.h"
 #include "ui/panels/teleop_panel.h"
 #include "ui/panels/toast_overlay.h"
+#include "ui/sim_stepping.h"
 #include "ui/state/gui_settings.h"
 #include "ui/view/alignment_hud.h"
 #include "ui/view/camera_controller.h"
@@ -267,6 +268,7 @@ std::shared_ptr<const Snapshot> Application::Impl::TakeSimOutput() {
   runtime->DrainPlotSamples(&samples);
   std::shared_ptr<const Snapshot> snapshot = runtime->Latest();
   if (scenes.IsNew(*snapshot)) OnNewScene(*snapshot);
+  calibration.Update(runtime->TakeRecordedRun(), snapshot->scene_generation, &ui);
   WatchRecording(snapshot->recording, &ui.recording, &ui.files.toasts);
   scenes.CheckLoad(processed, &ui);
   plot_feed.AppendMain(samples, snapshot->ghost.active);
@@ -298,6 +300,7 @@ void Application::Impl::OnNewScene(const Snapshot& snapshot) {
   }
   plot_feed.StartRun(snapshot.run);
   ui.step_sizes.Clear();
+  calibration.OnNewScene(&ui);
   window->SetTitle("contactlab - " + ui.current_scene);
 }
 
@@ -366,6 +369,12 @@ void Application::Impl::HandlePointer(const Snapshot& snapshot) {
 }
 
 void Application::Impl::Execute(UiActions& actions, const Snapshot& snapshot) {
+  // First: Accept and Undo add their commands.
+  if (actions.calibrate) calibration_asks.push_back(std::move(*actions.calibrate));
+  for (const CalibrationRequest& r : calibration_asks) {
+    calibration.Handle(r, snapshot, &ui, &actions);
+  }
+  calibration_asks.clear();
   for (Command& c : actions.commands) runtime->Post(std::move(c));
   if (actions.load_scene) LoadScene(*actions.load_scene);
   if (actions.export_csv) ExportPlotCsv();
@@ -456,6 +465,12 @@ void Application::Impl::LoadScene(const std::string& name_or_path) {
 }
 
 void Application::Impl::DropFiles(const std::vector<std::string>& paths) {
+  // A log is the Calibrate window's reference (shown); any other file is a scene.
+  if (!paths.empty() && std::filesystem::path(paths.front()).extension() == ".csv") {
+    calibration_asks.push_back({CalibrationRequest::Kind::kLoadLog, paths.front()});
+    ui.calibration.show = true;
+    return;
+  }
   if (std::optional<Command> load = scenes.Drop(paths, &ui)) {
     scenes.Posted(runtime->Post(std::move(*load)));
   }
@@ -562,5 +577,26 @@ std::vector<std::string> Application::ToastTexts() const {
 const std::string& Application::output_dir() const { return impl_->ui.files.output_dir; }
 
 const std::string& Application::status_line() const { return impl_->ui.status; }
+
+void Application::RequestCalibration(CalibrationRequest request) {
+  impl_->ui.calibration.show = true;  // its buttons are in it
+  impl_->calibration_asks.push_back(std::move(request));
+}
+
+const CalibrationPanelState& Application::calibration() const { return impl_->ui.calibration; }
+
+void Application::WaitForCalibration() {
+  Impl& a = *impl_;
+  if (a.calibration.awaiting_run()) {
+    // Paused or not, the sim thread copies the timeline between two steps.
+    std::optional<RecordedRun> run;
+    if (!WaitWithoutStall([&] { return (run = a.runtime->TakeRecordedRun()).has_value(); },
+                          [&] { return a.runtime->Latest()->step_index; })) {
+      throw std::runtime_error("the sim thread did not copy its timeline");
+    }
+    a.calibration.Update(std::move(run), a.runtime->Latest()->scene_generation, &a.ui);
+  }
+  a.calibration.WaitForFit();
+}
 
 }  // namespace contactlab

@@ -16,6 +16,7 @@
 #include "engine/world/scene_spec.h"
 #include "render/contact_colors.h"
 #include "render/vector_scaling.h"
+#include "ui/state/calibration_state.h"
 #include "ui/view/viewport_input.h"  // PointerInput
 
 namespace contactlab {
@@ -164,9 +165,10 @@ class Application {
   // mouse again); a double_click counts for one frame. Picking (double-click selects a body)
   // and pushing (Ctrl+drag) then work as with the mouse.
   void SetSyntheticPointer(std::optional<PointerInput> pointer);
-  // Files dropped on the window (GLFW's drop callback calls this too): the first that is a
-  // scene (.yaml) or a URDF (wrapped in a minimal scene, io/dropped_file.h) is loaded; anything
-  // else is an error in the red banner, and the scene stays.
+  // Files dropped on the window (GLFW's drop callback calls this too): a log (.csv) first is
+  // the Calibrate window's reference (opened); else the first that is a scene (.yaml) or a URDF
+  // (wrapped in a minimal scene, io/dropped_file.h) is loaded; anything else is an error in the
+  // red banner, and the scene stays.
   void DropFiles(const std::vector<std::string>& paths);
   // A key event as GLFW delivers it (GLFW_KEY_*, GLFW_PRESS / GLFW_RELEASE), through the
   // window's key callback: tests and scripted demos press keys as a person does.
@@ -185,6 +187,15 @@ class Application {
 
   // A shader or renderer error ("" if the renderer is fine).
   const std::string& render_error() const;
+
+  // The Calibrate window (ui/panels/calibrate_panel.h), for tests and scripts: a request as its
+  // buttons make it, carried out at the next frame that builds the panels; what it shows; and a
+  // wait until nothing it asked for is under way — a copy of the timeline has come and a fit has
+  // ended (its thread joined) — whose outcome it shows from the next frame. Only this waits;
+  // the window never does. Throws std::runtime_error if the sim thread stalls.
+  void RequestCalibration(CalibrationRequest request);
+  const CalibrationPanelState& calibration() const;
+  void WaitForCalibration();
 
  private:
   struct Impl;

@@ -13,6 +13,7 @@
 
 #include "app/runtime/sim_runtime.h"
 #include "ui/application.h"
+#include "ui/calibration_session.h"
 #include "ui/frame_drawing.h"
 #include "ui/gui_run_stats.h"
 #include "ui/main_view.h"
@@ -59,6 +60,8 @@ struct Application::Impl {
   UiState ui;
   InspectState inspect;
   SceneSession scenes;
+  CalibrationSession calibration;                    // the Calibrate window's work
+  std::vector<CalibrationRequest> calibration_asks;  // dropped logs, tests: at the next Execute
   PlotFeed plot_feed;
   ViewportInput viewport;
   std::vector<PlotSample> samples;         // this frame's, drained from the sim thread

@@ -152,6 +152,10 @@ void ContactModelPanel(const Snapshot& snapshot, UiState* ui, UiActions* actions
   ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
   ImGui::TextWrapped("applies to every contact pair; right-click: type");  // the sidebar is narrow
   ImGui::PopStyleColor();
+  if (ImGui::Button("Calibrate...")) ui->calibration.show = true;
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("fit these values to a log or to this run (the Calibrate window)");
+  }
 }
 
 void TimeStepRow(const Snapshot& snapshot, UiState* ui, UiActions* actions) {

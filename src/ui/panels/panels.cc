@@ -7,6 +7,7 @@
 #include <string>
 
 #include "render/render_layers.h"
+#include "ui/panels/calibrate_panel.h"
 #include "ui/panels/contact_model_panel.h"
 #include "ui/panels/contact_panel.h"
 #include "ui/panels/contact_view_panel.h"
@@ -477,6 +478,7 @@ void DrawUi(const Snapshot& snapshot, const PlotData& plots, float display_w, fl
   ui->pressure_range.Update(snapshot, ImGui::GetIO().DeltaTime, &ui->layers);
   PressureColorBar(snapshot, ui->layers, display_w, display_h - layout.plots_h);
   ContactColorBar(snapshot, display_w, display_h - layout.plots_h, &ui->layers);
+  if (ui->show_panels) CalibrateWindow(snapshot, display_w, display_h, ui, actions);
   HelpWindow(ui);
   ErrorBanner(display_w, ui);
 }

@@ -8,12 +8,16 @@
 #include <vector>
 
 #include "app/runtime/sim_runtime.h"
+#include "ui/state/calibration_state.h"
 #include "ui/view/camera_controller.h"
 
 namespace contactlab {
 
 struct UiActions {
-  std::vector<Command> commands;          // posted to the SimRuntime in order
+  std::vector<Command> commands;  // posted to the SimRuntime in order
+  // The Calibrate window's button (ui/calibration_session.h carries it out, before `commands`
+  // are posted: Accept and Undo add theirs).
+  std::optional<CalibrationRequest> calibrate;
   std::optional<std::string> load_scene;  // built-in name or path
   bool export_csv = false;       // write the visible plot window to csv_path (or the output folder)
   bool export_contacts = false;  // write the shown step's contacts (exports.h)

@@ -11,6 +11,7 @@
 #include "render/camera.h"
 #include "render/render_layers.h"
 #include "ui/state/auto_quality.h"
+#include "ui/state/calibration_state.h"
 #include "ui/state/frame_timer.h"
 #include "ui/state/toast_queue.h"
 #include "ui/view/camera_views.h"
@@ -148,6 +149,7 @@ struct UiState {
   RecordingPanelState recording;  // teleoperation record / replay paths
   FilesState files;               // the output folder, the toasts
   HydroelasticPanelState hydroelastic;
+  CalibrationPanelState calibration;  // the Calibrate window
   // Windows and messages.
   bool show_help = false;
   bool show_panels = true;

@@ -147,7 +147,7 @@ void DrawAxes(ImDrawList* draw, const PlotArea& a, const YTicks& y, float font) 
 // Each series as a polyline, decimated to two points per pixel column and simplified to a
 // quarter pixel; non-finite values break the line.
 void DrawSeries(ImDrawList* draw, const PlotArea& a, const PlotData& data,
-                std::span<const int> series) {
+                std::span<const int> series, std::span<const float> line_widths) {
   draw->PushClipRect(a.p0, a.p1, true);
   std::vector<ImVec2> points;
   for (size_t k = 0; k < series.size(); ++k) {
@@ -158,7 +158,8 @@ void DrawSeries(ImDrawList* draw, const PlotArea& a, const PlotData& data,
       SimplifyPolyline(&points, kLineTolerancePx);
       if (points.size() >= 2) {
         draw->AddPolyline(points.data(), static_cast<int>(points.size()),
-                          PlotSeriesColor(static_cast<int>(k)), 0, 1.0f);
+                          PlotSeriesColor(static_cast<int>(k)), 0,
+                          k < line_widths.size() ? line_widths[k] : 1.0f);
       }
       points.clear();
     };
@@ -248,7 +249,7 @@ void DrawHoverReadout(ImDrawList* draw, const PlotArea& a, const PlotData& data,
 
 void PlotWidget(const char* id, const char* title, const PlotData& data,
                 std::span<const int> series, const PlotTimeWindow& window, float height,
-                PlotViewState* view) {
+                PlotViewState* view, std::span<const float> line_widths) {
   ImGui::PushID(id);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(ImGui::GetContentRegionAvail().x, kMinLeftMargin + 60.0f);
@@ -280,7 +281,7 @@ void PlotWidget(const char* id, const char* title, const PlotData& data,
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddRectFilled(area.p0, area.p1, kBackground);
   DrawAxes(draw, area, y_ticks, font);
-  DrawSeries(draw, area, data, series);
+  DrawSeries(draw, area, data, series, line_widths);
   draw->AddRect(area.p0, area.p1, kFrameColor);
   if (window.cursor_s) DrawCursor(draw, area, *window.cursor_s);
   DrawLegend(draw, area, title, data, series, font);

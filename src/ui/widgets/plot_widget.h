@@ -57,10 +57,12 @@ void SimplifyPolyline(std::vector<ImVec2>* points, float tolerance_px);
 ImU32 PlotSeriesColor(int i);
 
 // One plot of `series` (indices into data) over the time window, `height` pixels tall and as
-// wide as the content region. `title` heads the legend in the top-left corner.
+// wide as the content region. `title` heads the legend in the top-left corner. line_widths:
+// series k's line width [px] (1 without one): a wide line drawn first stays visible under a
+// narrow one that follows it exactly (a reference and a fit to it).
 void PlotWidget(const char* id, const char* title, const PlotData& data,
                 std::span<const int> series, const PlotTimeWindow& window, float height,
-                PlotViewState* view);
+                PlotViewState* view, std::span<const float> line_widths = {});
 
 // Pause / window span / CSV export controls. `csv_path` is an editable buffer; returns true when
 // the user asked to export (the caller writes PlotCsv of the visible window to csv_path, or to

@@ -7,9 +7,12 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <iterator>
+#include <memory>
 #include <string>
 
 #include "io/scene_loader.h"
+#include "ui/panels/calibrate_panel.h"
 #include "ui/panels/inspect_panels.h"
 #include "ui/view/camera_views.h"
 
@@ -33,7 +36,8 @@ TEST(Panels, ThePlotsFollowTheTimelinesStepAndReturnToTheHead) {
 }
 
 // Every panel at 1440 × 900 with every section open and every optional row shown, as the
-// window draws them (DrawUi, then the Inspect window where the application places it).
+// window draws them (DrawUi, the Calibrate window among them, then the Inspect window where the
+// application places it).
 class PanelsAt1440x900 : public ::testing::Test {
  protected:
   static constexpr float kW = 1440;
@@ -78,6 +82,41 @@ class PanelsAt1440x900 : public ::testing::Test {
     slip.creep_angle_rad = 7.89e-3;
     inspect_.ghost_approximation = 3;                        // "Regularized Lagged", the longest
     ui_.layers.contact_colors = ContactColorMode::kGliding;  // "gliding offset", the longest
+    FillCalibrateWindow();
+  }
+
+  // The Calibrate window open with every row shown: a fit under way (its longest progress line)
+  // beside the last one's table, the longest values, an error and a reason not identified.
+  void FillCalibrateWindow() {
+    CalibrationPanelState& c = ui_.calibration;
+    c.show = true;
+    auto log = std::make_shared<ReferenceLog>();
+    log->source = "/home/someone/a/rather/long/folder/name/peg_in_hole_reference_log.csv";
+    c.reference = log;
+    c.reference_label = "peg_in_hole_reference_log.csv: 40000 rows, t = 0.001 to 40 s";
+    c.running = true;
+    c.progress =
+        "iteration 123: RMS error 1.23e-05 m; k 1.235e+05, d 12.35, tau_d 0.1235, mu 0.4123, v_s "
+        "1.235e-05";
+    c.error =
+        "calibrate: the run failed at t = 1.234 s: step 1234 (t = 1.234 s) failed: a long "
+        "reason from the engine";
+    CalibrationResult& r = c.result.emplace();
+    r.parameters.assign(std::begin(kCalibratedParameters), std::end(kCalibratedParameters));
+    r.initial = {1.2345e12, 1234.5, 1.2345e-3, 4.9876, 1.2345e-8};
+    r.fitted = {1.2345e-12, 1234.5, 1.2345e-3, 4.9876, 1.2345e-8};
+    r.standard_deviation = {12.345, 123.45, 1.2345e-5, NAN, 12.345};
+    r.identified = {true, true, true, false, true};
+    r.unidentified_reason = {"", "", "",
+                             "changing it by 0.1 moves the fitted coordinates by 1.2e-09 m RMS "
+                             "(< 1e-07 m): the data cannot identify it; kept at its initial value",
+                             ""};
+    r.rms_before_m = 1.2345e-2;
+    r.rms_after_m = 1.2345e-9;
+    r.iterations = 1234;
+    r.traces.push_back({"panda_finger_joint1.q", {0, 1}, {0, 1}, {0, 1}, {0, 1}});
+    ShowCalibrationTrace(0, &c);
+    c.undo.emplace();
   }
   void TearDown() override { ImGui::DestroyContext(); }
 
@@ -140,7 +179,7 @@ TEST_F(PanelsAt1440x900, EveryLabelFitsItsPanel) {
   ImGui::SetWindowCollapsed("Inspect", false);
   for (int i = 0; i < 3; ++i) Frame();
   ASSERT_FALSE(ImGui::FindWindowByName("Inspect")->Collapsed);
-  for (const char* window : {"Plots", "Inspect"}) {
+  for (const char* window : {"Plots", "Inspect", "Calibrate"}) {
     EXPECT_LE(Overflow(window), 0.5f) << window << ": a row is cut off at its right edge";
   }
 }
@@ -166,7 +205,7 @@ TEST_F(PanelsAt1440x900, EveryLabelFitsItsPanelUnderTheRigidModel) {
   ExpectEverySectionFits();
   ImGui::SetWindowCollapsed("Inspect", false);
   for (int i = 0; i < 3; ++i) Frame();
-  for (const char* window : {"Plots", "Inspect"}) {
+  for (const char* window : {"Plots", "Inspect", "Calibrate"}) {
     EXPECT_LE(Overflow(window), 0.5f) << window << ": a row is cut off at its right edge";
   }
 }
