@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <tuple>
 
@@ -47,6 +48,10 @@ struct Case {
   std::function<void(World*)> actuate = [](World*) {};
   bool pressure_field = false;  // hydroelastic contact
 };
+
+// gtest prints a case by its name (not its bytes, which hold addresses: ctest's names would
+// change from build to build).
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 void SetGlobalParameters(const Case& c, const SceneSpec& scene, ContactSettings* settings) {
   const ContactProperties& p = scene.bodies[scene.FindBody(c.body)].geometries.at(0).contact;
@@ -280,6 +285,8 @@ struct TrajectoryCase {
   Case c;
   ContactApproximation approximation;
 };
+
+void PrintTo(const TrajectoryCase& c, std::ostream* os) { *os << c.c.name; }
 
 class TrajectoryGradient : public ::testing::TestWithParam<TrajectoryCase> {};
 
