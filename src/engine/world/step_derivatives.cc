@@ -14,11 +14,13 @@ namespace {
 // The central differences' steps (docs/contact-model.md §9). ∇ℓ at the fixed v₁ is smooth in
 // the inputs except where a contact changes regime (opens, sticks), and its distance from such a
 // kink in q is as small as the contact's penetration at the step's end (0.5 µm for the falling
-// sphere at k = 1e7 N/m): the positions' step is 1e-9 m (or rad), far below it. In v₀, the
-// targets and the parameters ∇ℓ is smooth on their own scales (v₀ enters through the free
-// motion and Lagged's γ_n0; the solve's kinks in v are not crossed, v₁ being fixed): 1e-6 of
-// each one's scale, whose round-off is smaller.
-constexpr double kPositionStep = 1e-9;
+// sphere at k = 1e7 N/m): with contacts the positions' step is 1e-9 m (or rad); without, 1e-6,
+// where round-off (ε/h) is what limits. (1e-2 of the smallest |φ0| failed on the conveyor under
+// Similar: the end-of-step penetration, φ0 + δt z, is far smaller than φ0.) In v₀, the targets
+// and the parameters ∇ℓ is smooth on their own scales (v₀ enters through the free motion and
+// Lagged's γ_n0; the solve's kinks in v are not crossed, v₁ being fixed): 1e-6 of each one's
+// scale.
+constexpr double kContactPositionStep = 1e-9, kFreePositionStep = 1e-6;
 constexpr double kRelativeStep = 1e-6;
 // A parameter at 0 is moved by kRelativeStep of this (N/m, s/m, s, 1, m/s).
 constexpr double kParameterFloor = 1e-3;
@@ -146,6 +148,7 @@ bool StepDerivatives::Step(World* world) {
   geometry_query_.Run(model_, data_, t0_, dt_s_, inputs0_, nullptr, &query_);
   problem_builder_.Build(model_, inputs0_, StepStart{q0_, v0_, data_, t0_, dt_s_},
                          query_.candidates);
+  position_step_ = query_.candidates.empty() ? kFreePositionStep : kContactPositionStep;
   if (!hessian_solver_.FactorHessianAt(problem_builder_.problem(), v1_)) {
     failure_ = fmt::format(
         "t = {:.6g} s: the Newton Hessian at the step's solution is not "
@@ -187,9 +190,9 @@ void StepDerivatives::AddGradientDerivative(const StepDirection& direction, int 
   if (d.size() == 0) return;
   const double norm = d.lpNorm<Eigen::Infinity>();
   if (norm == 0) return;
-  // h so that every entry moves by its step: kPositionStep for q, kRelativeStep of the largest
+  // h so that every entry moves by its step: position_step_ for q, kRelativeStep of the largest
   // speed for v, of a radian or metre for the targets, of each parameter's own value for p.
-  double h = (block == kPositions ? kPositionStep : kRelativeStep) / norm;
+  double h = (block == kPositions ? position_step_ : kRelativeStep) / norm;
   if (block == kVelocities) h *= std::max(1.0, v0_.lpNorm<Eigen::Infinity>());
   // A parameter at its bound 0 (d = 0, τ_d = 0) is differenced forwards, from the unmoved
   // step's ∇ℓ: its other side is not a model.

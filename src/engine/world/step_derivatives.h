@@ -99,6 +99,7 @@ class StepDerivatives {
   Eigen::VectorXd q0_, v0_, v1_;
   WorldInputs inputs0_;
   double t0_ = 0, dt_s_ = 0;
+  double position_step_ = 1e-9;  // the central differences' step in q (step_derivatives.cc)
   // The rebuilt steps' stages (never the World's: it has moved on) and the factored Hessian.
   MultibodyData data_;
   GeometryQuery geometry_query_;
