@@ -13,6 +13,7 @@
 
 #include "engine/world/trajectory_sensitivity.h"
 #include "physics_test_util.h"
+#include "test_support/allocation_counter.h"
 
 namespace contactlab {
 namespace {
@@ -350,6 +351,29 @@ INSTANTIATE_TEST_SUITE_P(
                                       [](ContactSettings* s) { s->friction = 0.2; }},
                                      ContactApproximation::kSap}),
     [](const ::testing::TestParamInfo<TrajectoryCase>& info) { return info.param.c.name; });
+
+}  // namespace
+}  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// Apply rebuilds steps at moved inputs with the World's own stages, which allocate nothing once
+// warm; so does Apply (docs/contact-model.md §9), and so does TrajectorySensitivity's step after
+// the first, on the sliding sphere and the Panda's grasp.
+TEST(StepDerivativesAllocation, ApplyAndTheSensitivityStepAllocateNothingOnceWarm) {
+  if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
+  for (const Case& c : kCases) {
+    if (c.name != "falling_sphere_sliding" && c.name != "grasp") continue;
+    CaseWorlds worlds = MakeCaseWorlds(c, ContactApproximation::kLagged);
+    World& world = *worlds.world;
+    TrajectorySensitivity sensitivity(world.model(), kAllParameters);
+    for (int n = 0; n < 3; ++n) ASSERT_TRUE(sensitivity.Step(&world)) << sensitivity.failure();
+    testing::ScopedAllocationCount counter;
+    ASSERT_TRUE(sensitivity.Step(&world)) << sensitivity.failure();
+    EXPECT_EQ(counter.count(), 0) << c.name;
+  }
+}
 
 }  // namespace
 }  // namespace contactlab
