@@ -377,3 +377,39 @@ TEST(StepDerivativesAllocation, ApplyAndTheSensitivityStepAllocateNothingOnceWar
 
 }  // namespace
 }  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// A pair's own μ (scene key contact_pairs) differentiates like the global μ when it is the only
+// pair in contact: the sliding box's ∂(q₁, v₁)/∂μ_pair equals ∂/∂μ_global to round-off.
+TEST(StepJacobianPair, APairsOwnFrictionDifferentiatesLikeTheGlobalOne) {
+  SceneSpec scene = testing::LoadBuiltinScene("incline");
+  scene.contact_settings.approximation = ContactApproximation::kLagged;
+  SceneSpec pair_scene = scene;
+  ContactPairSpec pair;
+  pair.scene_body_a = scene.FindBody("ramp");
+  pair.scene_body_b = scene.FindBody("box");
+  pair.friction = 0.2;
+  pair_scene.contact_pairs.push_back(pair);
+  scene.contact_settings.friction = 0.2;
+  World global(scene), own(pair_scene);
+  ASSERT_GE(testing::RunFor(&global, 0.05), 0);
+  ASSERT_GE(testing::RunFor(&own, 0.05), 0);
+  ASSERT_EQ(global.q(), own.q()) << "the pair's μ must act as the global μ does";
+  StepDerivatives d_global(global.model(), {ContactParameter::kFriction});
+  StepDerivatives d_own(own.model(), {ContactParameter::kFriction}, {0});
+  ASSERT_TRUE(d_global.Step(&global));
+  ASSERT_TRUE(d_own.Step(&own));
+  const StepJacobians a = d_global.Jacobians(), b = d_own.Jacobians();
+  EXPECT_GT(a.dv1_dp.norm(), 0);
+  EXPECT_LT((a.dv1_dp - b.dv1_dp).norm(), 1e-9 * a.dv1_dp.norm());
+  EXPECT_LT((a.dq1_dp - b.dq1_dp).norm(), 1e-9 * a.dq1_dp.norm());
+  // A global μ overrides every pair's: the pair's own value then has no derivative.
+  own.SetOverrides(ContactOverrides{.friction = 0.3});
+  StepDerivatives refused(own.model(), {ContactParameter::kFriction}, {0});
+  EXPECT_THROW(refused.Step(&own), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace contactlab

@@ -55,6 +55,21 @@ std::optional<double>* PairOverride(ContactSettings* settings, ContactParameter 
   }
 }
 
+std::optional<double>* PairSlot(ContactPairSpec* pair, ContactParameter parameter) {
+  switch (parameter) {
+    case ContactParameter::kStiffness:
+      return &pair->stiffness_N_per_m;
+    case ContactParameter::kHuntCrossley:
+      return &pair->hunt_crossley_s_per_m;
+    case ContactParameter::kRelaxationTime:
+      return &pair->relaxation_time_s;
+    case ContactParameter::kFriction:
+      return &pair->friction;
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace
 
 const char* GlobalParameterOptionName(ContactParameter parameter) {
@@ -105,13 +120,58 @@ void SetGlobalParameterValue(ContactParameter parameter, double value, ContactSe
   *slot = value;
 }
 
-StepDerivatives::StepDerivatives(const WorldModel& model, std::vector<ContactParameter> parameters)
+double ContactParameterValue(const WorldInputs& inputs, ContactParameter parameter,
+                             int contact_pair) {
+  if (contact_pair < 0) return GlobalParameterValue(inputs.contact_settings, parameter);
+  if (contact_pair >= static_cast<int>(inputs.contact_pairs.size())) {
+    throw std::invalid_argument(fmt::format("no contact pair #{}", contact_pair));
+  }
+  ContactPairSpec pair = inputs.contact_pairs[contact_pair];
+  ContactSettings global = inputs.contact_settings;
+  const std::optional<double>* own = PairSlot(&pair, parameter);
+  if (own == nullptr) {
+    throw std::invalid_argument(fmt::format(
+        "a pair's {} has no derivative: only stiffness, hunt-crossley, relaxation-time and "
+        "friction are a pair's own",
+        GlobalParameterOptionName(parameter)));
+  }
+  if (PairOverride(&global, parameter)->has_value()) {
+    throw std::invalid_argument(
+        fmt::format("--{0} overrides every pair's {0}: a pair's own value does not act",
+                    GlobalParameterOptionName(parameter)));
+  }
+  if (!own->has_value()) {
+    throw std::invalid_argument(fmt::format(
+        "contact pair #{} has no {} of its own to differentiate at (the scene's contact_pairs)",
+        contact_pair, GlobalParameterOptionName(parameter)));
+  }
+  return **own;
+}
+
+void SetContactParameterValue(ContactParameter parameter, int contact_pair, double value,
+                              WorldInputs* inputs) {
+  if (contact_pair < 0) {
+    SetGlobalParameterValue(parameter, value, &inputs->contact_settings);
+    return;
+  }
+  std::optional<double>* slot = PairSlot(&inputs->contact_pairs.at(contact_pair), parameter);
+  if (slot == nullptr) throw std::invalid_argument("a pair's stiction tolerance is the scene's");
+  *slot = value;
+}
+
+StepDerivatives::StepDerivatives(const WorldModel& model, std::vector<ContactParameter> parameters,
+                                 std::vector<int> contact_pairs)
     : model_(model),
       parameters_(std::move(parameters)),
+      contact_pairs_(contact_pairs.empty() ? std::vector<int>(parameters_.size(), -1)
+                                           : std::move(contact_pairs)),
       nq_(model.multibody().num_positions()),
       nv_(model.multibody().num_velocities()),
       data_(model.multibody()),
       problem_builder_(model) {
+  if (contact_pairs_.size() != parameters_.size()) {
+    throw std::invalid_argument("StepDerivatives: one contact pair (or −1) per parameter");
+  }
   for (int b = 0; b < model.num_bodies(); ++b) {
     if (model.scene().bodies[b].pd) pd_bodies_.push_back(b);
   }
@@ -129,7 +189,9 @@ bool StepDerivatives::Step(World* world) {
         "step derivatives are the convex models' (sap, lagged, similar, regularized_lagged): the "
         "rigid model's impulses are not a convex solve's minimizer");
   }
-  for (ContactParameter p : parameters_) GlobalParameterValue(settings, p);
+  for (size_t j = 0; j < parameters_.size(); ++j) {
+    ContactParameterValue(world->inputs(), parameters_[j], contact_pairs_[j]);
+  }
   q0_ = world->q();
   v0_ = world->v();
   t0_ = world->time();
@@ -176,10 +238,10 @@ void StepDerivatives::OffsetInputs(const StepDirection& direction, int block, do
       pd.v_desired += h * direction.pd_targets[2 * k + 1];
     }
   } else if (block == kParameters) {
-    ContactSettings& settings = inputs->contact_settings;
     for (size_t j = 0; j < parameters_.size(); ++j) {
-      const double p = GlobalParameterValue(inputs0_.contact_settings, parameters_[j]);
-      SetGlobalParameterValue(parameters_[j], p + h * direction.parameters[j], &settings);
+      const double p = ContactParameterValue(inputs0_, parameters_[j], contact_pairs_[j]);
+      SetContactParameterValue(parameters_[j], contact_pairs_[j], p + h * direction.parameters[j],
+                               inputs);
     }
   }
 }
@@ -201,7 +263,7 @@ void StepDerivatives::AddGradientDerivative(const StepDirection& direction, int 
     h = std::numeric_limits<double>::infinity();
     for (size_t j = 0; j < parameters_.size(); ++j) {
       if (d[j] == 0) continue;
-      const double p = GlobalParameterValue(inputs0_.contact_settings, parameters_[j]);
+      const double p = ContactParameterValue(inputs0_, parameters_[j], contact_pairs_[j]);
       const double hj = kRelativeStep * std::max(std::abs(p), kParameterFloor) / std::abs(d[j]);
       h = std::min(h, hj);
       one_sided = one_sided || p - hj * std::abs(d[j]) < 0;
