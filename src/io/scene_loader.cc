@@ -751,6 +751,47 @@ void ParseContactOverrides(const Context& ctx, const YAML::Node& root, ContactSe
   }
 }
 
+// `contact_pairs`: pairs of bodies (named, after the bodies, robots and generators) with contact
+// properties of their own, which replace the pair's combined values (docs/contact-model.md §6).
+void ParseContactPairs(const Context& ctx, const YAML::Node& root, SceneSpec* scene) {
+  const YAML::Node list = root["contact_pairs"];
+  if (!list.IsDefined()) return;
+  if (!list.IsSequence()) ctx.Fail(list, "contact_pairs must be a list");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node node = list[i];
+    const std::string where = fmt::format("contact_pairs[{}]", i);
+    if (!node.IsMap()) ctx.Fail(node, where + " must be a mapping");
+    ctx.CheckKeys(
+        node, where,
+        {"bodies", "stiffness", "hunt_crossley", "relaxation_time", "friction", "restitution"});
+    const YAML::Node bodies = node["bodies"];
+    if (!bodies.IsSequence() || bodies.size() != 2) {
+      ctx.Fail(node, where + " needs bodies: [A, B]");
+    }
+    ContactPairSpec pair;
+    int* ends[2] = {&pair.scene_body_a, &pair.scene_body_b};
+    for (int k = 0; k < 2; ++k) {
+      const std::string name = bodies[k].IsScalar() ? bodies[k].Scalar() : "";
+      *ends[k] = scene->FindBody(name);
+      if (*ends[k] < 0) ctx.Fail(bodies[k], fmt::format("{}: no body named '{}'", where, name));
+    }
+    if (node["stiffness"].IsDefined()) {
+      pair.stiffness_N_per_m = ctx.Positive(node, where, "stiffness", 0);
+    }
+    if (node["hunt_crossley"].IsDefined()) {
+      pair.hunt_crossley_s_per_m = ctx.NonNegative(node, where, "hunt_crossley", 0);
+    }
+    if (node["relaxation_time"].IsDefined()) {
+      pair.relaxation_time_s = ctx.NonNegative(node, where, "relaxation_time", 0);
+    }
+    if (node["friction"].IsDefined()) pair.friction = ctx.NonNegative(node, where, "friction", 0);
+    if (node["restitution"].IsDefined()) {
+      pair.restitution = ctx.Bounded(node, where, "restitution", 0, scene_bounds::kRestitution);
+    }
+    scene->contact_pairs.push_back(pair);
+  }
+}
+
 // The scene-wide keys: name, duration, gravity, margin and the contact settings it starts with.
 void ParseSceneKeys(const Context& ctx, const YAML::Node& root, SceneSpec* scene) {
   scene->name = ctx.String(root, "scene", std::filesystem::path(ctx.source).stem().string());
@@ -849,6 +890,7 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
                    "regularized_lagged",
                    "default_contact",
                    "contact_overrides",
+                   "contact_pairs",
                    "bodies",
                    "generators",
                    "robots",
@@ -866,6 +908,7 @@ SceneSpec ParseScene(const std::string& text, const std::string& source) {
     }
     ParseBodiesAndCameras(ctx, root, defaults, &scene);
     if (root["constraints"].IsDefined()) ParseConstraints(ctx, root["constraints"], &scene);
+    ParseContactPairs(ctx, root, &scene);
     ParseSceneTask(ctx, root, &scene);
     try {
       ValidateScene(scene);

@@ -132,6 +132,35 @@ bodies: [{name: ball, mass: 1.0, shapes: [{type: sphere, radius: 0.1}]}]
   }
 }
 
+TEST(SceneLoader, ContactPairsNameTwoBodiesAndTheirOwnValues) {
+  const std::string bodies = R"(
+bodies:
+  - {name: ground, type: static, shapes: [{type: half_space}]}
+  - {name: ball, mass: 1.0, shapes: [{type: sphere, radius: 0.1}]}
+)";
+  const SceneSpec s = ParseScene(bodies + R"(
+contact_pairs: [{bodies: [ball, ground], friction: 0.3, stiffness: 1.0e5}]
+)",
+                                 "p.yaml");
+  ASSERT_EQ(s.contact_pairs.size(), 1u);
+  EXPECT_TRUE(s.contact_pairs[0].Joins(0, 1));
+  EXPECT_EQ(s.contact_pairs[0].friction, 0.3);
+  EXPECT_EQ(s.contact_pairs[0].stiffness_N_per_m, 1e5);
+  EXPECT_FALSE(s.contact_pairs[0].hunt_crossley_s_per_m.has_value());
+  const std::pair<const char*, const char*> bad[] = {
+      {"contact_pairs: [{bodies: [ball, crate], friction: 0.3}]", "no body named 'crate'"},
+      {"contact_pairs: [{bodies: [ball], friction: 0.3}]", "needs bodies"},
+      {"contact_pairs: [{bodies: [ball, ball], friction: 0.3}]", "two distinct bodies"},
+      {"contact_pairs: [{bodies: [ball, ground]}, {bodies: [ground, ball]}]", "listed twice"},
+      {"contact_pairs: [{bodies: [ball, ground], friction: -1}]", "friction"},
+      {"contact_pairs: [{bodies: [ball, ground], grip: 1}]", "grip"},
+      {"contact_pairs: 3", "must be a list"}};
+  for (const auto& [text, message] : bad) {
+    const std::string error = ErrorOf(bodies + text + "\n");
+    EXPECT_NE(error.find(message), std::string::npos) << text << ": " << error;
+  }
+}
+
 TEST(SceneLoader, ClutterGeneratorMakesTheRequestedBodies) {
   const SceneSpec s = ParseScene(R"(
 bodies: [{name: ground, type: static, shapes: [{type: half_space}]}]

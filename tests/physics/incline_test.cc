@@ -102,3 +102,33 @@ TEST(InclineSteep, BoxSlidesWhenTanThetaExceedsMu) {
 
 }  // namespace
 }  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// A pair's own μ (scene key contact_pairs, docs/contact-model.md §6) replaces the combined one: at
+// μ = 0.2 < tan 20° the box slides at g(sin θ − μ cos θ) = 1.512 m/s² where the scene's μ = 0.5
+// holds it; a --friction override beats the pair's value.
+TEST(InclineContactPair, APairsOwnFrictionSlidesTheBoxAtItsRate) {
+  SceneSpec scene = testing::LoadBuiltinScene("incline");
+  ContactPairSpec pair;
+  pair.scene_body_a = scene.FindBody("ramp");
+  pair.scene_body_b = scene.FindBody("box");
+  pair.friction = 0.2;
+  scene.contact_pairs.push_back(pair);
+  World world(scene);
+  const int box = scene.FindBody("box");
+  ASSERT_EQ(testing::RunFor(&world, 0.5), 0);
+  const double v0 = world.BodyVelocity(box).tail<3>().norm();
+  ASSERT_EQ(testing::RunFor(&world, 0.5), 0);
+  const double accel = (world.BodyVelocity(box).tail<3>().norm() - v0) / 0.5;
+  const double theta = 20 * M_PI / 180, g = 9.81;
+  EXPECT_NEAR(accel, g * (std::sin(theta) - 0.2 * std::cos(theta)), 0.01 * 1.512);
+  World held(scene);
+  held.SetOverrides(ContactOverrides{.friction = 0.5});
+  ASSERT_EQ(testing::RunFor(&held, 1.0), 0);
+  EXPECT_LT(held.BodyVelocity(box).tail<3>().norm(), 1e-3);
+}
+
+}  // namespace
+}  // namespace contactlab

@@ -7,11 +7,13 @@
 
 #include <cmath>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <tuple>
 
 #include "engine/world/trajectory_sensitivity.h"
 #include "physics_test_util.h"
+#include "test_support/allocation_counter.h"
 
 namespace contactlab {
 namespace {
@@ -47,6 +49,10 @@ struct Case {
   std::function<void(World*)> actuate = [](World*) {};
   bool pressure_field = false;  // hydroelastic contact
 };
+
+// gtest prints a case by its name (not its bytes, which hold addresses: ctest's names would
+// change from build to build).
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 void SetGlobalParameters(const Case& c, const SceneSpec& scene, ContactSettings* settings) {
   const ContactProperties& p = scene.bodies[scene.FindBody(c.body)].geometries.at(0).contact;
@@ -207,6 +213,14 @@ const Case kCases[] = {
     // Sliding (landed at 0.1 s, rolling from 0.22 s) and rolling.
     {"falling_sphere_sliding", "falling_sphere", 0.12, "sphere"},
     {"falling_sphere_rolling", "falling_sphere", 0.35, "sphere"},
+    // The θ-method's midpoint rule (docs/contact-model.md §1.1): its free motion is a Newton
+    // iteration and its positions weigh v₀ and v₁. (Not the landed sphere: under midpoint it
+    // settles rising at 1/d = 2 mm/s, on the kink of Hunt & Crossley's (1 − d v_n)₊.)
+    {"incline_slip_midpoint", "incline", 0.05, "box",
+     [](ContactSettings* s) {
+       s->friction = 0.2;
+       s->integrator = TimeIntegration::Midpoint();
+     }},
     {"incline_stick", "incline", 0.5, "box"},
     {"incline_slip", "incline", 0.05, "box", [](ContactSettings* s) { s->friction = 0.2; }},
     {"conveyor", "conveyor", 1.03, "box"},
@@ -281,6 +295,8 @@ struct TrajectoryCase {
   ContactApproximation approximation;
 };
 
+void PrintTo(const TrajectoryCase& c, std::ostream* os) { *os << c.c.name; }
+
 class TrajectoryGradient : public ::testing::TestWithParam<TrajectoryCase> {};
 
 TEST_P(TrajectoryGradient, EqualsCentralDifferencesOfWholeRuns) {
@@ -335,6 +351,65 @@ INSTANTIATE_TEST_SUITE_P(
                                       [](ContactSettings* s) { s->friction = 0.2; }},
                                      ContactApproximation::kSap}),
     [](const ::testing::TestParamInfo<TrajectoryCase>& info) { return info.param.c.name; });
+
+}  // namespace
+}  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// Apply rebuilds steps at moved inputs with the World's own stages, which allocate nothing once
+// warm; so does Apply (docs/contact-model.md §9), and so does TrajectorySensitivity's step after
+// the first, on the sliding sphere and the Panda's grasp.
+TEST(StepDerivativesAllocation, ApplyAndTheSensitivityStepAllocateNothingOnceWarm) {
+  if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
+  for (const Case& c : kCases) {
+    if (c.name != "falling_sphere_sliding" && c.name != "grasp") continue;
+    CaseWorlds worlds = MakeCaseWorlds(c, ContactApproximation::kLagged);
+    World& world = *worlds.world;
+    TrajectorySensitivity sensitivity(world.model(), kAllParameters);
+    for (int n = 0; n < 3; ++n) ASSERT_TRUE(sensitivity.Step(&world)) << sensitivity.failure();
+    testing::ScopedAllocationCount counter;
+    ASSERT_TRUE(sensitivity.Step(&world)) << sensitivity.failure();
+    EXPECT_EQ(counter.count(), 0) << c.name;
+  }
+}
+
+}  // namespace
+}  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// A pair's own μ (scene key contact_pairs) differentiates like the global μ when it is the only
+// pair in contact: the sliding box's ∂(q₁, v₁)/∂μ_pair equals ∂/∂μ_global to round-off.
+TEST(StepJacobianPair, APairsOwnFrictionDifferentiatesLikeTheGlobalOne) {
+  SceneSpec scene = testing::LoadBuiltinScene("incline");
+  scene.contact_settings.approximation = ContactApproximation::kLagged;
+  SceneSpec pair_scene = scene;
+  ContactPairSpec pair;
+  pair.scene_body_a = scene.FindBody("ramp");
+  pair.scene_body_b = scene.FindBody("box");
+  pair.friction = 0.2;
+  pair_scene.contact_pairs.push_back(pair);
+  scene.contact_settings.friction = 0.2;
+  World global(scene), own(pair_scene);
+  ASSERT_GE(testing::RunFor(&global, 0.05), 0);
+  ASSERT_GE(testing::RunFor(&own, 0.05), 0);
+  ASSERT_EQ(global.q(), own.q()) << "the pair's μ must act as the global μ does";
+  StepDerivatives d_global(global.model(), {ContactParameter::kFriction});
+  StepDerivatives d_own(own.model(), {ContactParameter::kFriction}, {0});
+  ASSERT_TRUE(d_global.Step(&global));
+  ASSERT_TRUE(d_own.Step(&own));
+  const StepJacobians a = d_global.Jacobians(), b = d_own.Jacobians();
+  EXPECT_GT(a.dv1_dp.norm(), 0);
+  EXPECT_LT((a.dv1_dp - b.dv1_dp).norm(), 1e-9 * a.dv1_dp.norm());
+  EXPECT_LT((a.dq1_dp - b.dq1_dp).norm(), 1e-9 * a.dq1_dp.norm());
+  // A global μ overrides every pair's: the pair's own value then has no derivative.
+  own.SetOverrides(ContactOverrides{.friction = 0.3});
+  StepDerivatives refused(own.model(), {ContactParameter::kFriction}, {0});
+  EXPECT_THROW(refused.Step(&own), std::invalid_argument);
+}
 
 }  // namespace
 }  // namespace contactlab

@@ -51,47 +51,92 @@ ContactParameter ParseParameter(const std::string& name) {
   return it->second;
 }
 
-// Each fitted parameter's start: --from NAME=VALUE, else the scene's global value (its
-// contact_overrides, or its stiction_tolerance).
-std::vector<double> InitialValues(const CalibrateOptions& o, const SceneSpec& scene,
-                                  const std::vector<ContactParameter>& parameters) {
-  std::map<ContactParameter, double> from;
+// A fitted parameter as named on the command line: `friction` (global) or `friction@box/ramp`
+// (the pair of bodies' own, docs/contact-model.md §6).
+struct FittedName {
+  std::string text;
+  ContactParameter parameter;
+  int body_a = -1, body_b = -1;  // scene bodies of a pair's parameter
+};
+
+FittedName ParseFitted(const std::string& text, const SceneSpec& scene) {
+  FittedName f{text, ParseParameter(text.substr(0, text.find('@')))};
+  const size_t at = text.find('@');
+  if (at == std::string::npos) return f;
+  const std::string pair = text.substr(at + 1);
+  const size_t slash = pair.find('/');
+  if (slash == std::string::npos) {
+    throw std::invalid_argument("--fit " + text + ": a pair is NAME@BODY_A/BODY_B");
+  }
+  f.body_a = scene.FindBody(pair.substr(0, slash));
+  f.body_b = scene.FindBody(pair.substr(slash + 1));
+  if (f.body_a < 0 || f.body_b < 0 || f.body_a == f.body_b) {
+    throw std::invalid_argument("--fit " + text + ": the pair needs two bodies of the scene");
+  }
+  return f;
+}
+
+// The scene's contact_pairs entry of a pair parameter, added when the scene has none.
+int ContactPairIndex(const FittedName& f, SceneSpec* scene) {
+  for (size_t i = 0; i < scene->contact_pairs.size(); ++i) {
+    if (scene->contact_pairs[i].Joins(f.body_a, f.body_b)) return static_cast<int>(i);
+  }
+  ContactPairSpec pair;
+  pair.scene_body_a = f.body_a;
+  pair.scene_body_b = f.body_b;
+  scene->contact_pairs.push_back(pair);
+  return static_cast<int>(scene->contact_pairs.size()) - 1;
+}
+
+std::map<std::string, double> ParseFrom(const CalibrateOptions& o) {
+  std::map<std::string, double> from;
   for (const std::string& item : o.from) {
     const size_t eq = item.find('=');
-    const std::string name = item.substr(0, eq);
     double value = NAN;
     if (eq == std::string::npos || std::sscanf(item.c_str() + eq + 1, "%lf", &value) != 1 ||
         !std::isfinite(value)) {
       throw std::invalid_argument("--from: '" + item + "' is not NAME=VALUE");
     }
-    from[ParseParameter(name)] = value;
+    from[item.substr(0, eq)] = value;
   }
-  std::vector<double> initial;
-  for (ContactParameter p : parameters) {
-    if (from.count(p)) {
-      initial.push_back(from[p]);
-      continue;
-    }
-    try {
-      initial.push_back(GlobalParameterValue(scene.contact_settings, p));
-    } catch (const std::invalid_argument&) {
-      throw std::invalid_argument(fmt::format(
-          "--fit {0}: no initial value: give --from {0}=VALUE or the scene's contact_overrides",
-          GlobalParameterOptionName(p)));
-    }
-  }
-  return initial;
+  return from;
 }
 
-CalibrationSpec MakeSpec(const CalibrateOptions& o, SceneSpec* scene) {
+// Each fitted parameter's start: --from NAME=VALUE, else the scene's own value (its
+// contact_overrides or stiction_tolerance, or the pair's contact_pairs entry).
+double InitialValue(const FittedName& f, int contact_pair, const SceneSpec& scene,
+                    const std::map<std::string, double>& from) {
+  if (const auto it = from.find(f.text); it != from.end()) return it->second;
+  WorldInputs inputs;
+  inputs.contact_settings = scene.contact_settings;
+  inputs.contact_pairs = scene.contact_pairs;
+  try {
+    return ContactParameterValue(inputs, f.parameter, contact_pair);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(
+        fmt::format("--fit {0}: no initial value ({1}): give --from {0}=VALUE or the scene's {2}",
+                    f.text, e.what(), contact_pair < 0 ? "contact_overrides" : "contact_pairs"));
+  }
+}
+
+// The spec, and each parameter's name as given (for the table and the fitted scene).
+CalibrationSpec MakeSpec(const CalibrateOptions& o, SceneSpec* scene,
+                         std::vector<FittedName>* names) {
   CalibrationSpec spec;
-  for (const std::string& name : o.fit) spec.parameters.push_back(ParseParameter(name));
   if (!o.model.empty()) {
     const auto approximation = ParseContactApproximation(o.model);
     if (!approximation) throw std::invalid_argument("--model: unknown model '" + o.model + "'");
     scene->contact_settings.approximation = *approximation;
   }
-  spec.initial = InitialValues(o, *scene, spec.parameters);
+  const std::map<std::string, double> from = ParseFrom(o);
+  for (const std::string& text : o.fit) {
+    const FittedName f = ParseFitted(text, *scene);
+    const int pair = f.body_a < 0 ? -1 : ContactPairIndex(f, scene);
+    spec.parameters.push_back(f.parameter);
+    spec.contact_pairs.push_back(pair);
+    spec.initial.push_back(InitialValue(f, pair, *scene, from));
+    names->push_back(f);
+  }
   spec.bodies = o.bodies;
   if (!o.window.empty()) {
     if (o.window.size() != 2 || !(o.window[0] < o.window[1])) {
@@ -104,28 +149,54 @@ CalibrationSpec MakeSpec(const CalibrateOptions& o, SceneSpec* scene) {
   return spec;
 }
 
-// The scene file with the fitted values as its contact_overrides (and stiction_tolerance):
-// the YAML re-emitted, so comments are not kept.
-void WriteFittedScene(const std::string& scene_path, const CalibrationResult& r,
+// The scene key of a contact parameter (contact_overrides and contact_pairs share them).
+const char* SceneKey(ContactParameter p) {
+  switch (p) {
+    case ContactParameter::kStiffness:
+      return "stiffness";
+    case ContactParameter::kHuntCrossley:
+      return "hunt_crossley";
+    case ContactParameter::kRelaxationTime:
+      return "relaxation_time";
+    default:
+      return "friction";
+  }
+}
+
+// The contact_pairs entry of the two bodies in the YAML, appended when it has none.
+YAML::Node PairNode(YAML::Node root, const std::string& a, const std::string& b) {
+  YAML::Node pairs = root["contact_pairs"];
+  for (YAML::Node entry : pairs) {
+    const YAML::Node bodies = entry["bodies"];
+    if (bodies.IsSequence() && bodies.size() == 2) {
+      const std::string x = bodies[0].as<std::string>(), y = bodies[1].as<std::string>();
+      if ((x == a && y == b) || (x == b && y == a)) return entry;
+    }
+  }
+  YAML::Node entry;
+  entry["bodies"].push_back(a);
+  entry["bodies"].push_back(b);
+  pairs.push_back(entry);
+  return pairs[pairs.size() - 1];
+}
+
+// The scene file with the fitted values: the global ones as its contact_overrides (and
+// stiction_tolerance), a pair's in its contact_pairs entry; the YAML re-emitted, so comments are
+// not kept.
+void WriteFittedScene(const std::string& scene_path, const SceneSpec& scene,
+                      const std::vector<FittedName>& names, const CalibrationResult& r,
                       const std::string& output) {
   YAML::Node root = YAML::LoadFile(scene_path);
   for (size_t j = 0; j < r.parameters.size(); ++j) {
     const double value = r.fitted[j];
-    switch (r.parameters[j]) {
-      case ContactParameter::kStictionTolerance:
-        root["stiction_tolerance"] = value;
-        break;
-      case ContactParameter::kStiffness:
-        root["contact_overrides"]["stiffness"] = value;
-        break;
-      case ContactParameter::kHuntCrossley:
-        root["contact_overrides"]["hunt_crossley"] = value;
-        break;
-      case ContactParameter::kRelaxationTime:
-        root["contact_overrides"]["relaxation_time"] = value;
-        break;
-      default:
-        root["contact_overrides"]["friction"] = value;
+    const FittedName& f = names[j];
+    if (r.parameters[j] == ContactParameter::kStictionTolerance) {
+      root["stiction_tolerance"] = value;
+    } else if (f.body_a < 0) {
+      root["contact_overrides"][SceneKey(r.parameters[j])] = value;
+    } else {
+      PairNode(root, scene.bodies[f.body_a].body.name,
+               scene.bodies[f.body_b].body.name)[SceneKey(r.parameters[j])] = value;
     }
   }
   std::ofstream out(output);
@@ -162,7 +233,7 @@ void WriteFitPlot(const CalibrationResult& r, const std::string& path) {
   WriteLinePlotPng(plot, path);
 }
 
-void PrintResult(const CalibrationResult& r, double wall_s) {
+void PrintResult(const std::vector<FittedName>& names, const CalibrationResult& r, double wall_s) {
   std::printf("%-20s %14s %14s %12s  %s\n", "parameter", "initial", "fitted", "1 sigma",
               "identified");
   for (size_t j = 0; j < r.parameters.size(); ++j) {
@@ -170,8 +241,8 @@ void PrintResult(const CalibrationResult& r, double wall_s) {
                               : IsLogScaled(r.parameters[j])
                                   ? fmt::format("{:.3g} %", 100 * r.standard_deviation[j])
                                   : fmt::format("{:.3g}", r.standard_deviation[j]);
-    std::printf("%-20s %14.6g %14.6g %12s  %s\n", GlobalParameterOptionName(r.parameters[j]),
-                r.initial[j], r.fitted[j], sigma.c_str(),
+    std::printf("%-20s %14.6g %14.6g %12s  %s\n", names[j].text.c_str(), r.initial[j], r.fitted[j],
+                sigma.c_str(),
                 r.identified[j] ? "yes" : ("no: " + r.unidentified_reason[j]).c_str());
   }
   std::printf("RMS error %.4g m before, %.4g m after (%d residuals), %d iterations%s, %.3g s\n",
@@ -184,7 +255,7 @@ void AddOptions(CLI::App* app, CalibrateOptions* o) {
   app->add_option("--reference", o->reference, "Reference log (the --log CSV format)")->required();
   app->add_option("--fit", o->fit,
                   "Parameters to fit: stiffness, hunt-crossley, relaxation-time, friction, "
-                  "stiction-tolerance (global values)")
+                  "stiction-tolerance (global values), or NAME@BODY_A/BODY_B (a pair's own)")
       ->required()
       ->delimiter(',');
   app->add_option("--bodies", o->bodies, "Bodies whose columns are fitted (default: all)")
@@ -214,12 +285,15 @@ int RunCalibrateCommand(int argc, char** argv) {
   }
   CalibrationResult result;
   std::string scene_path, scene_name;
+  SceneSpec fitted_scene;
+  std::vector<FittedName> names;
   const auto start = std::chrono::steady_clock::now();
   try {
     scene_path = ResolveScenePath(o.scene);
     SceneSpec scene = LoadSceneFile(scene_path);
     scene_name = scene.name;
-    const CalibrationSpec spec = MakeSpec(o, &scene);
+    const CalibrationSpec spec = MakeSpec(o, &scene, &names);
+    fitted_scene = scene;
     const ReferenceLog reference = ReadReferenceLog(o.reference);
     result =
         Calibrate(scene, reference, spec, [&](int it, double rms, const std::vector<double>& p) {
@@ -238,9 +312,10 @@ int RunCalibrateCommand(int argc, char** argv) {
   }
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  PrintResult(result, wall_s);
+  PrintResult(names, result, wall_s);
   try {
-    WriteFittedScene(scene_path, result, o.output.empty() ? scene_name + "_fitted.yaml" : o.output);
+    WriteFittedScene(scene_path, fitted_scene, names, result,
+                     o.output.empty() ? scene_name + "_fitted.yaml" : o.output);
     WriteFitPlot(result, o.plot.empty() ? scene_name + "_fit.png" : o.plot);
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());

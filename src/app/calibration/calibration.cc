@@ -114,6 +114,10 @@ std::vector<Sample> FindSamples(const ReferenceLog& reference, double dt_s,
   return samples;
 }
 
+int PairOf(const CalibrationSpec& spec, size_t j) {
+  return spec.contact_pairs.empty() ? -1 : spec.contact_pairs[j];
+}
+
 // A run of the scene with the parameters at `values`: the residuals (sample-major, target-minor)
 // and, per parameter, their derivatives; the positions for the plot.
 struct Run {
@@ -122,17 +126,30 @@ struct Run {
   Eigen::MatrixXd position;  // samples × targets
 };
 
-Run Simulate(const SceneSpec& scene, const std::vector<ContactParameter>& parameters,
-             const std::vector<double>& values, const ReferenceLog& reference,
-             const std::vector<Target>& targets, const std::vector<Sample>& samples,
-             const std::function<bool()>& cancel) {
-  World world(scene);
-  ContactSettings settings = world.contact_settings();
-  for (size_t j = 0; j < parameters.size(); ++j) {
-    SetGlobalParameterValue(parameters[j], values[j], &settings);
+// The scene with the parameters at `values`: the global ones as its settings' overrides, a
+// pair's in its contact_pairs entry.
+SceneSpec SceneAt(const SceneSpec& scene, const CalibrationSpec& spec,
+                  const std::vector<double>& values) {
+  SceneSpec at = scene;
+  WorldInputs inputs;
+  inputs.contact_settings = at.contact_settings;
+  inputs.contact_pairs = at.contact_pairs;
+  for (size_t j = 0; j < values.size(); ++j) {
+    SetContactParameterValue(spec.parameters[j], PairOf(spec, j), values[j], &inputs);
   }
-  world.SetContactSettings(settings);
-  TrajectorySensitivity sensitivity(world.model(), parameters);
+  at.contact_settings = inputs.contact_settings;
+  at.contact_pairs = inputs.contact_pairs;
+  return at;
+}
+
+Run Simulate(const SceneSpec& scene, const CalibrationSpec& spec, const std::vector<double>& values,
+             const ReferenceLog& reference, const std::vector<Target>& targets,
+             const std::vector<Sample>& samples) {
+  World world(SceneAt(scene, spec, values));
+  const std::vector<ContactParameter>& parameters = spec.parameters;
+  std::vector<int> pairs(parameters.size());
+  for (size_t j = 0; j < pairs.size(); ++j) pairs[j] = PairOf(spec, j);
+  TrajectorySensitivity sensitivity(world.model(), parameters, pairs);
   const int nt = static_cast<int>(targets.size());
   Run run{Eigen::VectorXd(samples.size() * nt),
           Eigen::MatrixXd(samples.size() * nt, parameters.size()),
@@ -140,7 +157,7 @@ Run Simulate(const SceneSpec& scene, const std::vector<ContactParameter>& parame
   int step = 0;
   for (size_t s = 0; s < samples.size(); ++s) {
     for (; step < samples[s].step; ++step) {
-      if (cancel && cancel()) throw CalibrationCancelled();
+      if (spec.cancel && spec.cancel()) throw CalibrationCancelled();
       if (!sensitivity.Step(&world)) {
         throw std::runtime_error(fmt::format("calibrate: the run failed at t = {} s: {}",
                                              world.time(), sensitivity.failure()));
@@ -324,8 +341,19 @@ bool FitHorizon(const std::function<Run(const std::vector<double>&, int)>& simul
 CalibrationResult Calibrate(const SceneSpec& scene, const ReferenceLog& reference,
                             const CalibrationSpec& spec, const CalibrationProgress& progress) {
   const World probe(scene);
-  if (spec.initial.size() != spec.parameters.size()) {
-    throw std::invalid_argument("calibrate: one initial value per fitted parameter");
+  if (spec.initial.size() != spec.parameters.size() ||
+      (!spec.contact_pairs.empty() && spec.contact_pairs.size() != spec.parameters.size())) {
+    throw std::invalid_argument(
+        "calibrate: one initial value (and contact pair, if any) per fitted parameter");
+  }
+  for (size_t j = 0; j < spec.parameters.size(); ++j) {
+    const int pair = PairOf(spec, j);
+    if (pair >= static_cast<int>(scene.contact_pairs.size()) ||
+        (pair >= 0 && spec.parameters[j] == ContactParameter::kStictionTolerance)) {
+      throw std::invalid_argument(
+          "calibrate: a pair parameter needs its scene contact_pairs "
+          "entry (and the stiction tolerance is the scene's only)");
+    }
   }
   for (size_t j = 0; j < spec.parameters.size(); ++j) {
     const ContactParameter p = spec.parameters[j];
@@ -345,7 +373,7 @@ CalibrationResult Calibrate(const SceneSpec& scene, const ReferenceLog& referenc
   const int num_samples = static_cast<int>(samples.size());
   auto simulate = [&](const std::vector<double>& values, int horizon) {
     const std::vector<Sample> first(samples.begin(), samples.begin() + horizon);
-    return Simulate(scene, spec.parameters, values, reference, targets, first, spec.cancel);
+    return Simulate(scene, spec, values, reference, targets, first);
   };
   CalibrationResult result;
   const int n = static_cast<int>(spec.parameters.size());

@@ -22,6 +22,9 @@ struct CalibrationSpec {
   std::vector<ContactParameter> parameters;
   // Initial values, one per parameter (global values: docs/contact-model.md §9).
   std::vector<double> initial;
+  // Per parameter, the scene's contact_pairs entry it belongs to (−1: global); empty: all
+  // global. A pair's value is fitted in that entry (§6).
+  std::vector<int> contact_pairs;
   // Bodies whose reference columns are fitted (`<body>.px/.py/.pz` of a floating body,
   // `<body>.q` of a 1-dof joint); empty: every body the reference has columns for.
   std::vector<std::string> bodies;

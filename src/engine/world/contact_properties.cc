@@ -74,4 +74,26 @@ ContactProperties CombineHydroelasticContactProperties(const ContactProperties& 
   return c;
 }
 
+const ContactPairSpec* FindContactPair(const std::vector<ContactPairSpec>& pairs, int scene_body_a,
+                                       int scene_body_b) {
+  for (const ContactPairSpec& p : pairs) {
+    if (p.Joins(scene_body_a, scene_body_b)) return &p;
+  }
+  return nullptr;
+}
+
+void ApplyContactPair(const ContactPairSpec& pair, const ContactSettings& settings,
+                      bool point_contact, ContactProperties* c) {
+  auto apply = [](const std::optional<double>& own, const std::optional<double>& global,
+                  double* value) {
+    if (own && !global) *value = *own;
+  };
+  if (point_contact)
+    apply(pair.stiffness_N_per_m, settings.stiffness_N_per_m, &c->stiffness_N_per_m);
+  apply(pair.hunt_crossley_s_per_m, settings.hunt_crossley_s_per_m, &c->hunt_crossley_s_per_m);
+  apply(pair.relaxation_time_s, settings.relaxation_time_s, &c->relaxation_time_s);
+  apply(pair.friction, settings.friction, &c->friction);
+  apply(pair.restitution, settings.restitution, &c->restitution);
+}
+
 }  // namespace contactlab

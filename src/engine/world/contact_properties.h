@@ -15,6 +15,15 @@ ContactProperties CombinePointContactProperties(const ContactProperties& a,
                                                 const ContactProperties& b,
                                                 const ContactSettings& settings);
 
+// The pair of bodies' own values (scene key contact_pairs), or null.
+const ContactPairSpec* FindContactPair(const std::vector<ContactPairSpec>& pairs, int scene_body_a,
+                                       int scene_body_b);
+// Replaces c's values by the pair's own, those the live settings do not override for every pair
+// (a `--friction` beats a pair's friction as it beats the geometries'). A face set keeps its own
+// stiffness (§5): `point_contact` false.
+void ApplyContactPair(const ContactPairSpec& pair, const ContactSettings& settings,
+                      bool point_contact, ContactProperties* c);
+
 // Hydroelastic pair (§5, §6): d and τ_d weighted by the hydroelastic moduli E_h (∞ for a rigid
 // side) instead of the point stiffnesses, μ as for points, then the overrides. The stiffness
 // is that of each face (k_f = A_f·g_f), not the pair's: returned as 0.

@@ -91,8 +91,12 @@ void GeometryQuery::Run(const WorldModel& model, const MultibodyData& data, doub
       for (const ContactPoint& p : pair_points_) result->candidates.push_back({i, j, p});
       continue;
     }
-    const ContactProperties pair = CombinePointContactProperties(
+    ContactProperties pair = CombinePointContactProperties(
         model.geometry(i).spec->contact, model.geometry(j).spec->contact, inputs.contact_settings);
+    if (const ContactPairSpec* own = FindContactPair(
+            inputs.contact_pairs, model.geometry(i).scene_body, model.geometry(j).scene_body)) {
+      ApplyContactPair(*own, inputs.contact_settings, /*point_contact=*/true, &pair);
+    }
     const double horizon = ContactHorizon(inputs.contact_settings.approximation, pair, dt_s);
     const double reach =
         rule->ReachDistance(horizon, pair.friction, speed_bound_[i] + speed_bound_[j]);

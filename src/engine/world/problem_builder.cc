@@ -51,7 +51,14 @@ ContactProperties ProblemBuilder::PairProperties(const WorldModel& model, const 
                                                  const ContactCandidate& candidate) const {
   const ContactProperties& a = model.geometry(candidate.geometry_a).spec->contact;
   const ContactProperties& b = model.geometry(candidate.geometry_b).spec->contact;
-  if (candidate.patch < 0) return CombinePointContactProperties(a, b, inputs.contact_settings);
+  const ContactPairSpec* own =
+      FindContactPair(inputs.contact_pairs, model.geometry(candidate.geometry_a).scene_body,
+                      model.geometry(candidate.geometry_b).scene_body);
+  if (candidate.patch < 0) {
+    ContactProperties pair = CombinePointContactProperties(a, b, inputs.contact_settings);
+    if (own) ApplyContactPair(*own, inputs.contact_settings, /*point_contact=*/true, &pair);
+    return pair;
+  }
   // A face set (§5): its own stiffness k_f = Σ A_f g_f; dissipation weighted by E_h.
   auto modulus = [&inputs](int g) {
     const HydroelasticRepresentation& r = inputs.hydroelastic[g];
@@ -59,6 +66,7 @@ ContactProperties ProblemBuilder::PairProperties(const WorldModel& model, const 
   };
   ContactProperties pair = CombineHydroelasticContactProperties(
       a, modulus(candidate.geometry_a), b, modulus(candidate.geometry_b), inputs.contact_settings);
+  if (own) ApplyContactPair(*own, inputs.contact_settings, /*point_contact=*/false, &pair);
   pair.stiffness_N_per_m = candidate.face_stiffness_N_per_m;
   return pair;
 }

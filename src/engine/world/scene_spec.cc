@@ -168,10 +168,35 @@ const PolyhedronMassProperties& MeshMassProperties(const Shape& s) {
   return s.mesh ? s.mesh->mass : s.convex_mesh->mass;
 }
 
+// contact_pairs: two distinct bodies each, each pair once, every value in its range.
+void ValidateContactPairs(const SceneSpec& scene, const std::string& src) {
+  const int n = static_cast<int>(scene.bodies.size());
+  for (size_t i = 0; i < scene.contact_pairs.size(); ++i) {
+    const ContactPairSpec& p = scene.contact_pairs[i];
+    const std::string where = fmt::format("{}: contact_pairs[{}]", src, i);
+    Require(p.scene_body_a >= 0 && p.scene_body_a < n && p.scene_body_b >= 0 &&
+                p.scene_body_b < n && p.scene_body_a != p.scene_body_b,
+            where + ": needs two distinct bodies of the scene");
+    for (size_t j = 0; j < i; ++j) {
+      Require(!scene.contact_pairs[j].Joins(p.scene_body_a, p.scene_body_b),
+              where + ": the pair is listed twice");
+    }
+    if (p.stiffness_N_per_m) CheckPositive(*p.stiffness_N_per_m, where + ".stiffness");
+    if (p.hunt_crossley_s_per_m)
+      CheckNonNegative(*p.hunt_crossley_s_per_m, where + ".hunt_crossley");
+    if (p.relaxation_time_s) CheckNonNegative(*p.relaxation_time_s, where + ".relaxation_time");
+    if (p.friction) CheckNonNegative(*p.friction, where + ".friction");
+    if (p.restitution) {
+      Require(*p.restitution >= 0 && *p.restitution <= 1, where + ".restitution must be in [0, 1]");
+    }
+  }
+}
+
 }  // namespace
 
 void ValidateScene(const SceneSpec& scene) {
   const std::string& src = scene.source.empty() ? scene.name : scene.source;
+  ValidateContactPairs(scene, src);
   ValidateContactSettings(scene.contact_settings, src + ": ", ContactSettingNames::kSceneKeys);
   CheckPositive(scene.duration_s, src + ": duration");
   CheckNonNegative(scene.contact_margin_m, src + ": contact_margin");

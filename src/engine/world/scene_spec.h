@@ -159,6 +159,20 @@ struct TeleopProgramSpec {
   std::vector<JointSine> joint_sines;
 };
 
+// One pair of bodies' own contact properties (scene key contact_pairs, docs/contact-model.md §6):
+// each value set replaces the pair's value combined from its geometries, unless the live
+// settings override it for every pair. What a calibration fits per pair (§10).
+struct ContactPairSpec {
+  int scene_body_a = -1, scene_body_b = -1;  // distinct scene bodies, in either order
+  std::optional<double> stiffness_N_per_m;   // k > 0 (point contacts; a face's is its own, §5)
+  std::optional<double> hunt_crossley_s_per_m, relaxation_time_s, friction;  // ≥ 0
+  std::optional<double> restitution;                                         // ∈ [0, 1]
+  bool Joins(int body_a, int body_b) const {
+    return (body_a == scene_body_a && body_b == scene_body_b) ||
+           (body_a == scene_body_b && body_b == scene_body_a);
+  }
+};
+
 struct SceneSpec {
   std::string name = "unnamed";
   std::string source;  // file it came from (for messages)
@@ -173,6 +187,7 @@ struct SceneSpec {
   std::vector<CouplerSpec> couplers;
   std::vector<DistanceSpec> distances;
   std::vector<WeldSpec> welds;
+  std::vector<ContactPairSpec> contact_pairs;  // at most one per pair of bodies
   std::optional<HeldObjectSpec> held_object;
   TeleopProgramSpec teleop;
   int FindBody(const std::string& name) const;

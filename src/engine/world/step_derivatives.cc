@@ -14,11 +14,13 @@ namespace {
 // The central differences' steps (docs/contact-model.md §9). ∇ℓ at the fixed v₁ is smooth in
 // the inputs except where a contact changes regime (opens, sticks), and its distance from such a
 // kink in q is as small as the contact's penetration at the step's end (0.5 µm for the falling
-// sphere at k = 1e7 N/m): the positions' step is 1e-9 m (or rad), far below it. In v₀, the
-// targets and the parameters ∇ℓ is smooth on their own scales (v₀ enters through the free
-// motion and Lagged's γ_n0; the solve's kinks in v are not crossed, v₁ being fixed): 1e-6 of
-// each one's scale, whose round-off is smaller.
-constexpr double kPositionStep = 1e-9;
+// sphere at k = 1e7 N/m): with contacts the positions' step is 1e-9 m (or rad); without, 1e-6,
+// where round-off (ε/h) is what limits. (1e-2 of the smallest |φ0| failed on the conveyor under
+// Similar: the end-of-step penetration, φ0 + δt z, is far smaller than φ0.) In v₀, the targets
+// and the parameters ∇ℓ is smooth on their own scales (v₀ enters through the free motion and
+// Lagged's γ_n0; the solve's kinks in v are not crossed, v₁ being fixed): 1e-6 of each one's
+// scale.
+constexpr double kContactPositionStep = 1e-9, kFreePositionStep = 1e-6;
 constexpr double kRelativeStep = 1e-6;
 // A parameter at 0 is moved by kRelativeStep of this (N/m, s/m, s, 1, m/s).
 constexpr double kParameterFloor = 1e-3;
@@ -48,6 +50,21 @@ std::optional<double>* PairOverride(ContactSettings* settings, ContactParameter 
       return &settings->relaxation_time_s;
     case ContactParameter::kFriction:
       return &settings->friction;
+    default:
+      return nullptr;
+  }
+}
+
+std::optional<double>* PairSlot(ContactPairSpec* pair, ContactParameter parameter) {
+  switch (parameter) {
+    case ContactParameter::kStiffness:
+      return &pair->stiffness_N_per_m;
+    case ContactParameter::kHuntCrossley:
+      return &pair->hunt_crossley_s_per_m;
+    case ContactParameter::kRelaxationTime:
+      return &pair->relaxation_time_s;
+    case ContactParameter::kFriction:
+      return &pair->friction;
     default:
       return nullptr;
   }
@@ -103,13 +120,58 @@ void SetGlobalParameterValue(ContactParameter parameter, double value, ContactSe
   *slot = value;
 }
 
-StepDerivatives::StepDerivatives(const WorldModel& model, std::vector<ContactParameter> parameters)
+double ContactParameterValue(const WorldInputs& inputs, ContactParameter parameter,
+                             int contact_pair) {
+  if (contact_pair < 0) return GlobalParameterValue(inputs.contact_settings, parameter);
+  if (contact_pair >= static_cast<int>(inputs.contact_pairs.size())) {
+    throw std::invalid_argument(fmt::format("no contact pair #{}", contact_pair));
+  }
+  ContactPairSpec pair = inputs.contact_pairs[contact_pair];
+  ContactSettings global = inputs.contact_settings;
+  const std::optional<double>* own = PairSlot(&pair, parameter);
+  if (own == nullptr) {
+    throw std::invalid_argument(fmt::format(
+        "a pair's {} has no derivative: only stiffness, hunt-crossley, relaxation-time and "
+        "friction are a pair's own",
+        GlobalParameterOptionName(parameter)));
+  }
+  if (PairOverride(&global, parameter)->has_value()) {
+    throw std::invalid_argument(
+        fmt::format("--{0} overrides every pair's {0}: a pair's own value does not act",
+                    GlobalParameterOptionName(parameter)));
+  }
+  if (!own->has_value()) {
+    throw std::invalid_argument(fmt::format(
+        "contact pair #{} has no {} of its own to differentiate at (the scene's contact_pairs)",
+        contact_pair, GlobalParameterOptionName(parameter)));
+  }
+  return **own;
+}
+
+void SetContactParameterValue(ContactParameter parameter, int contact_pair, double value,
+                              WorldInputs* inputs) {
+  if (contact_pair < 0) {
+    SetGlobalParameterValue(parameter, value, &inputs->contact_settings);
+    return;
+  }
+  std::optional<double>* slot = PairSlot(&inputs->contact_pairs.at(contact_pair), parameter);
+  if (slot == nullptr) throw std::invalid_argument("a pair's stiction tolerance is the scene's");
+  *slot = value;
+}
+
+StepDerivatives::StepDerivatives(const WorldModel& model, std::vector<ContactParameter> parameters,
+                                 std::vector<int> contact_pairs)
     : model_(model),
       parameters_(std::move(parameters)),
+      contact_pairs_(contact_pairs.empty() ? std::vector<int>(parameters_.size(), -1)
+                                           : std::move(contact_pairs)),
       nq_(model.multibody().num_positions()),
       nv_(model.multibody().num_velocities()),
       data_(model.multibody()),
       problem_builder_(model) {
+  if (contact_pairs_.size() != parameters_.size()) {
+    throw std::invalid_argument("StepDerivatives: one contact pair (or −1) per parameter");
+  }
   for (int b = 0; b < model.num_bodies(); ++b) {
     if (model.scene().bodies[b].pd) pd_bodies_.push_back(b);
   }
@@ -127,7 +189,9 @@ bool StepDerivatives::Step(World* world) {
         "step derivatives are the convex models' (sap, lagged, similar, regularized_lagged): the "
         "rigid model's impulses are not a convex solve's minimizer");
   }
-  for (ContactParameter p : parameters_) GlobalParameterValue(settings, p);
+  for (size_t j = 0; j < parameters_.size(); ++j) {
+    ContactParameterValue(world->inputs(), parameters_[j], contact_pairs_[j]);
+  }
   q0_ = world->q();
   v0_ = world->v();
   t0_ = world->time();
@@ -146,6 +210,7 @@ bool StepDerivatives::Step(World* world) {
   geometry_query_.Run(model_, data_, t0_, dt_s_, inputs0_, nullptr, &query_);
   problem_builder_.Build(model_, inputs0_, StepStart{q0_, v0_, data_, t0_, dt_s_},
                          query_.candidates);
+  position_step_ = query_.candidates.empty() ? kFreePositionStep : kContactPositionStep;
   if (!hessian_solver_.FactorHessianAt(problem_builder_.problem(), v1_)) {
     failure_ = fmt::format(
         "t = {:.6g} s: the Newton Hessian at the step's solution is not "
@@ -173,10 +238,10 @@ void StepDerivatives::OffsetInputs(const StepDirection& direction, int block, do
       pd.v_desired += h * direction.pd_targets[2 * k + 1];
     }
   } else if (block == kParameters) {
-    ContactSettings& settings = inputs->contact_settings;
     for (size_t j = 0; j < parameters_.size(); ++j) {
-      const double p = GlobalParameterValue(inputs0_.contact_settings, parameters_[j]);
-      SetGlobalParameterValue(parameters_[j], p + h * direction.parameters[j], &settings);
+      const double p = ContactParameterValue(inputs0_, parameters_[j], contact_pairs_[j]);
+      SetContactParameterValue(parameters_[j], contact_pairs_[j], p + h * direction.parameters[j],
+                               inputs);
     }
   }
 }
@@ -187,9 +252,9 @@ void StepDerivatives::AddGradientDerivative(const StepDirection& direction, int 
   if (d.size() == 0) return;
   const double norm = d.lpNorm<Eigen::Infinity>();
   if (norm == 0) return;
-  // h so that every entry moves by its step: kPositionStep for q, kRelativeStep of the largest
+  // h so that every entry moves by its step: position_step_ for q, kRelativeStep of the largest
   // speed for v, of a radian or metre for the targets, of each parameter's own value for p.
-  double h = (block == kPositions ? kPositionStep : kRelativeStep) / norm;
+  double h = (block == kPositions ? position_step_ : kRelativeStep) / norm;
   if (block == kVelocities) h *= std::max(1.0, v0_.lpNorm<Eigen::Infinity>());
   // A parameter at its bound 0 (d = 0, τ_d = 0) is differenced forwards, from the unmoved
   // step's ∇ℓ: its other side is not a model.
@@ -198,7 +263,7 @@ void StepDerivatives::AddGradientDerivative(const StepDirection& direction, int 
     h = std::numeric_limits<double>::infinity();
     for (size_t j = 0; j < parameters_.size(); ++j) {
       if (d[j] == 0) continue;
-      const double p = GlobalParameterValue(inputs0_.contact_settings, parameters_[j]);
+      const double p = ContactParameterValue(inputs0_, parameters_[j], contact_pairs_[j]);
       const double hj = kRelativeStep * std::max(std::abs(p), kParameterFloor) / std::abs(d[j]);
       h = std::min(h, hj);
       one_sided = one_sided || p - hj * std::abs(d[j]) < 0;

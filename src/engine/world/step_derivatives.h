@@ -43,14 +43,23 @@ struct StepJacobians {
 // parameter is not one of those five.
 double GlobalParameterValue(const ContactSettings& settings, ContactParameter parameter);
 void SetGlobalParameterValue(ContactParameter parameter, double value, ContactSettings* settings);
+// A parameter of one pair of bodies (`contact_pair`, an index into WorldInputs::contact_pairs;
+// −1: the global value above). Throws std::invalid_argument when the pair does not hold the value
+// or a global value overrides it for every pair (docs/contact-model.md §6).
+double ContactParameterValue(const WorldInputs& inputs, ContactParameter parameter,
+                             int contact_pair);
+void SetContactParameterValue(ContactParameter parameter, int contact_pair, double value,
+                              WorldInputs* inputs);
 // The command-line option that sets it, without "--": "stiffness", "hunt-crossley",
 // "relaxation-time", "friction", "stiction-tolerance".
 const char* GlobalParameterOptionName(ContactParameter parameter);
 
 class StepDerivatives {
  public:
-  // For steps of worlds of this model, with respect to the given global parameters.
-  StepDerivatives(const WorldModel& model, std::vector<ContactParameter> parameters);
+  // For steps of worlds of this model, with respect to the given parameters: global values, or
+  // with `contact_pairs` (one per parameter, or empty) each one's pair (−1: global).
+  StepDerivatives(const WorldModel& model, std::vector<ContactParameter> parameters,
+                  std::vector<int> contact_pairs = {});
 
   // Takes one step of *world and linearizes it. Returns false when the step failed
   // (world->failure()) or its Hessian is not positive definite (failure()). Throws
@@ -71,6 +80,7 @@ class StepDerivatives {
   // The scene bodies whose PD targets u are inputs, and the parameters, in their order.
   const std::vector<int>& pd_bodies() const { return pd_bodies_; }
   const std::vector<ContactParameter>& parameters() const { return parameters_; }
+  const std::vector<int>& contact_pairs() const { return contact_pairs_; }
   int num_positions() const { return nq_; }
   int num_velocities() const { return nv_; }
   // The last step's start and end.
@@ -92,6 +102,7 @@ class StepDerivatives {
 
   const WorldModel& model_;
   std::vector<ContactParameter> parameters_;
+  std::vector<int> contact_pairs_;  // per parameter: its pair, or −1 (global)
   std::vector<int> pd_bodies_;
   int nq_ = 0, nv_ = 0;
   std::string failure_;
@@ -99,6 +110,7 @@ class StepDerivatives {
   Eigen::VectorXd q0_, v0_, v1_;
   WorldInputs inputs0_;
   double t0_ = 0, dt_s_ = 0;
+  double position_step_ = 1e-9;  // the central differences' step in q (step_derivatives.cc)
   // The rebuilt steps' stages (never the World's: it has moved on) and the factored Hessian.
   MultibodyData data_;
   GeometryQuery geometry_query_;

@@ -3,8 +3,9 @@
 namespace contactlab {
 
 TrajectorySensitivity::TrajectorySensitivity(const WorldModel& model,
-                                             std::vector<ContactParameter> parameters)
-    : step_(model, std::move(parameters)) {
+                                             std::vector<ContactParameter> parameters,
+                                             std::vector<int> contact_pairs)
+    : step_(model, std::move(parameters), std::move(contact_pairs)) {
   Reset();
 }
 

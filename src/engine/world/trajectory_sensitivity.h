@@ -15,7 +15,9 @@ namespace contactlab {
 
 class TrajectorySensitivity {
  public:
-  TrajectorySensitivity(const WorldModel& model, std::vector<ContactParameter> parameters);
+  // Parameters as StepDerivatives takes them: global, or each of its pair (−1: global).
+  TrajectorySensitivity(const WorldModel& model, std::vector<ContactParameter> parameters,
+                        std::vector<int> contact_pairs = {});
 
   // S = 0: the state the window starts from does not depend on p.
   void Reset();

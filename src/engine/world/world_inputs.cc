@@ -8,6 +8,7 @@ WorldInputs MakeInitialInputs(const WorldModel& model) {
   const SceneSpec& scene = model.scene();
   WorldInputs inputs;
   inputs.contact_settings = scene.contact_settings;
+  inputs.contact_pairs = scene.contact_pairs;
   inputs.hydroelastic.resize(model.num_geometries());
   for (int g = 0; g < model.num_geometries(); ++g) {
     const GeometrySpec& spec = *model.geometry(g).spec;

@@ -25,6 +25,9 @@ struct WorldInputs {
   // The contact settings in force, which a user changes live (sliders, the command line);
   // World::Reset keeps them, as MuJoCo's simulate keeps its option changes over a reset.
   ContactSettings contact_settings;
+  // The pairs of bodies with contact properties of their own (the scene's contact_pairs, §6),
+  // which a derivative or a calibration moves (docs/contact-model.md §9–§10).
+  std::vector<ContactPairSpec> contact_pairs;
   // Per geometry (WorldModel order): its hydroelastic representation, replaceable between
   // steps (World::SetHydroelasticGeometry); model kPoint and no meshes for point contact.
   std::vector<HydroelasticRepresentation> hydroelastic;

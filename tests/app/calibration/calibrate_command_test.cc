@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "app/command_line.h"
 #include "io/scene_loader.h"
+#include "test_support/build_paths.h"
 #include "test_support/run_contactlab.h"
 
 namespace contactlab {
@@ -60,12 +63,59 @@ TEST(CalibrateCommand, BadInputIsOneLineAndExitTwo) {
       {"calibrate --scene sliding_box --reference /nonexistent.csv --fit friction",
        "cannot open the reference log"},
       {base + " --fit friction --bodies crate", "no body 'crate'"},
+      {base + " --fit friction@box", "NAME@BODY_A/BODY_B"},
+      {base + " --fit friction@box/crate", "two bodies of the scene"},
+      // The scene's global μ (contact_overrides) would override the pair's own.
+      {base + " --fit friction@box/ramp --from friction@box/ramp=0.5", "overrides every pair"},
   };
   for (const BadCase& c : cases) {
     const testing::RunResult run = testing::RunContactlab(c.args);
     EXPECT_EQ(run.exit_code, kExitBadInput) << c.args << "\n" << run.output;
     EXPECT_NE(run.output.find(c.message), std::string::npos) << c.args << "\n" << run.output;
   }
+}
+
+}  // namespace
+}  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// A pair's own friction (`--fit friction@box/ramp`): fitted in the scene's contact_pairs entry,
+// which the fitted scene then holds; a global --friction in the scene would override it, so the
+// scene here has only the stiffness as a global value.
+TEST(CalibrateCommand, FitsAPairsOwnFrictionIntoItsContactPairsEntry) {
+  namespace fs = std::filesystem;
+  const std::string dir = fs::temp_directory_path().string();
+  const std::string scene_path = dir + "/contactlab_calibrate_pair_scene.yaml";
+  {
+    std::ifstream in(testing::SourceDirectory() + "/assets/scenes/sliding_box.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string yaml = text.str();
+    const std::string global = "contact_overrides: {stiffness: 1.0e5, friction: 0.4}";
+    ASSERT_NE(yaml.find(global), std::string::npos);
+    yaml.replace(yaml.find(global), global.size(), "contact_overrides: {stiffness: 1.0e5}");
+    std::ofstream(scene_path) << yaml;
+  }
+  const std::string reference = dir + "/contactlab_calibrate_pair_ref.csv";
+  const std::string fitted = dir + "/contactlab_calibrate_pair_fitted.yaml";
+  ASSERT_EQ(testing::RunContactlab("--headless --scene " + scene_path + " --duration 2 --log " +
+                                   reference)
+                .exit_code,
+            0);
+  const testing::RunResult run =
+      testing::RunContactlab("calibrate --scene " + scene_path + " --reference " + reference +
+                             " --fit friction@box/ramp --from friction@box/ramp=0.6 --output " +
+                             fitted + " --plot " + dir + "/contactlab_calibrate_pair_fit.png");
+  ASSERT_EQ(run.exit_code, kExitOk) << run.output;
+  EXPECT_NE(run.output.find("friction@box/ramp"), std::string::npos) << run.output;
+  const SceneSpec scene = LoadSceneFile(fitted);
+  ASSERT_EQ(scene.contact_pairs.size(), 1u);
+  EXPECT_TRUE(scene.contact_pairs[0].Joins(scene.FindBody("box"), scene.FindBody("ramp")));
+  ASSERT_TRUE(scene.contact_pairs[0].friction.has_value());
+  EXPECT_NEAR(*scene.contact_pairs[0].friction, 0.4, 4e-3);
+  EXPECT_FALSE(scene.contact_settings.friction.has_value());
 }
 
 }  // namespace

@@ -53,6 +53,32 @@ TEST(ContactProperties, OverridesReplaceTheCombinedValues) {
 
 // Restitution (docs/contact-model.md §8): the larger ε, so that a bouncy ball bounces on an
 // inelastic floor; an override replaces it.
+// A pair's own values (contact_pairs) replace the combined ones; a global override replaces both;
+// a face set keeps its own stiffness.
+TEST(ContactProperties, APairsOwnValuesReplaceTheCombinedOnesButNotTheOverrides) {
+  ContactPairSpec pair;
+  pair.scene_body_a = 3;
+  pair.scene_body_b = 1;
+  pair.stiffness_N_per_m = 2e5;
+  pair.friction = 0.9;
+  EXPECT_TRUE(pair.Joins(1, 3));
+  EXPECT_FALSE(pair.Joins(1, 2));
+  const std::vector<ContactPairSpec> pairs = {pair};
+  EXPECT_EQ(FindContactPair(pairs, 1, 3), &pairs[0]);
+  EXPECT_EQ(FindContactPair(pairs, 1, 2), nullptr);
+  ContactProperties c = Props(1e6, 10, 0.1, 0.5);
+  ApplyContactPair(pair, {}, /*point_contact=*/true, &c);
+  EXPECT_EQ(c.stiffness_N_per_m, 2e5);
+  EXPECT_EQ(c.friction, 0.9);
+  EXPECT_EQ(c.hunt_crossley_s_per_m, 10);  // the pair has none of its own
+  ContactSettings global;
+  global.friction = 0.1;
+  c = Props(1e6, 10, 0.1, 0.5);
+  ApplyContactPair(pair, global, /*point_contact=*/false, &c);
+  EXPECT_EQ(c.friction, 0.5) << "the global override is applied by the combination, not here";
+  EXPECT_EQ(c.stiffness_N_per_m, 1e6) << "a face set keeps its own stiffness";
+}
+
 TEST(ContactProperties, RestitutionIsTheLargerOfThePair) {
   ContactProperties a = Props(1e6, 10, 0.1, 0.5), b = Props(1e6, 10, 0.1, 0.5);
   a.restitution = 0.8;
