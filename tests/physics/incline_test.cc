@@ -125,7 +125,9 @@ TEST(InclineContactPair, APairsOwnFrictionSlidesTheBoxAtItsRate) {
   const double theta = 20 * M_PI / 180, g = 9.81;
   EXPECT_NEAR(accel, g * (std::sin(theta) - 0.2 * std::cos(theta)), 0.01 * 1.512);
   World held(scene);
-  held.SetOverrides(ContactOverrides{.friction = 0.5});
+  ContactOverrides friction;
+  friction.friction = 0.5;
+  held.SetOverrides(friction);
   ASSERT_EQ(testing::RunFor(&held, 1.0), 0);
   EXPECT_LT(held.BodyVelocity(box).tail<3>().norm(), 1e-3);
 }

@@ -406,7 +406,9 @@ TEST(StepJacobianPair, APairsOwnFrictionDifferentiatesLikeTheGlobalOne) {
   EXPECT_LT((a.dv1_dp - b.dv1_dp).norm(), 1e-9 * a.dv1_dp.norm());
   EXPECT_LT((a.dq1_dp - b.dq1_dp).norm(), 1e-9 * a.dq1_dp.norm());
   // A global μ overrides every pair's: the pair's own value then has no derivative.
-  own.SetOverrides(ContactOverrides{.friction = 0.3});
+  ContactOverrides friction;
+  friction.friction = 0.3;
+  own.SetOverrides(friction);
   StepDerivatives refused(own.model(), {ContactParameter::kFriction}, {0});
   EXPECT_THROW(refused.Step(&own), std::invalid_argument);
 }
