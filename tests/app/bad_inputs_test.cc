@@ -4,6 +4,7 @@
 // address-space limit and a timeout (docs/architecture.md, Errors and exit codes).
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 #include "test_support/build_paths.h"
@@ -18,6 +19,10 @@ struct BadInput {
   int exit_code;
   const char* fragment;  // what the one line must say
 };
+
+// gtest prints a case by its name: its bytes hold pointers, and ctest's names would change from
+// build to build.
+void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name; }
 
 std::string Expand(std::string args) {
   const std::string dir = contactlab::testing::SourceDirectory() + "/tests/data/bad_inputs";

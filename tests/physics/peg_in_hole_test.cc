@@ -73,6 +73,12 @@ struct InsertionCase {
   double dt;
 };
 
+// gtest prints a case by its fields (its bytes include padding, which differs from build to
+// build and would change ctest's names).
+void PrintTo(const InsertionCase& c, std::ostream* os) {
+  *os << ContactApproximationName(c.model) << ", dt " << c.dt;
+}
+
 class PegInHoleTest : public ::testing::TestWithParam<InsertionCase> {};
 
 TEST_P(PegInHoleTest, ScriptedInsertionSucceeds) {
