@@ -203,15 +203,12 @@ bool StepDerivatives::Step(World* world) {
     return false;
   }
   v1_ = world->v();
-  // H at v₁ of the step rebuilt with every contact within the margin: those the World set aside
-  // as out of reach do not act at v₁ (docs/contact-model.md §4.3), so the minimizer is the same.
+  // H at v₁ of the World's own last problem: the contacts it set aside as out of reach do not act
+  // at v₁ (docs/contact-model.md §4.3; γ = 0, G = 0), so it is the whole problem's H.
   hessian_solver_.set_parameters(world->solver().parameters());
-  model_.multibody().UpdateKinematics(q0_, v0_, &data_);
-  geometry_query_.Run(model_, data_, t0_, dt_s_, inputs0_, nullptr, &query_);
-  problem_builder_.Build(model_, inputs0_, StepStart{q0_, v0_, data_, t0_, dt_s_},
-                         query_.candidates);
-  position_step_ = query_.candidates.empty() ? kFreePositionStep : kContactPositionStep;
-  if (!hessian_solver_.FactorHessianAt(problem_builder_.problem(), v1_)) {
+  const bool free = world->contacts().empty() && world->last_stats().num_out_of_reach == 0;
+  position_step_ = free ? kFreePositionStep : kContactPositionStep;
+  if (!hessian_solver_.FactorHessianAt(world->last_problem(), v1_)) {
     failure_ = fmt::format(
         "t = {:.6g} s: the Newton Hessian at the step's solution is not "
         "positive definite; the step has no derivatives",
