@@ -2,6 +2,7 @@
 // scene written and loadable with the fitted values, the plot written; bad input one line and
 // exit 2.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -18,7 +19,10 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string TempPath(const std::string& name) {
-  return (fs::temp_directory_path() / ("contactlab_calibrate_" + name)).string();
+  // The process id keeps tests that ctest runs side by side (and other checkouts) apart.
+  return (fs::temp_directory_path() /
+          ("contactlab_calibrate_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 TEST(CalibrateCommand, FitsPrintsAndWritesTheFittedSceneAndThePlot) {
@@ -86,8 +90,7 @@ namespace {
 // scene here has only the stiffness as a global value.
 TEST(CalibrateCommand, FitsAPairsOwnFrictionIntoItsContactPairsEntry) {
   namespace fs = std::filesystem;
-  const std::string dir = fs::temp_directory_path().string();
-  const std::string scene_path = dir + "/contactlab_calibrate_pair_scene.yaml";
+  const std::string scene_path = TempPath("pair_scene.yaml");
   {
     std::ifstream in(testing::SourceDirectory() + "/assets/scenes/sliding_box.yaml");
     std::stringstream text;
@@ -98,8 +101,8 @@ TEST(CalibrateCommand, FitsAPairsOwnFrictionIntoItsContactPairsEntry) {
     yaml.replace(yaml.find(global), global.size(), "contact_overrides: {stiffness: 1.0e5}");
     std::ofstream(scene_path) << yaml;
   }
-  const std::string reference = dir + "/contactlab_calibrate_pair_ref.csv";
-  const std::string fitted = dir + "/contactlab_calibrate_pair_fitted.yaml";
+  const std::string reference = TempPath("pair_ref.csv");
+  const std::string fitted = TempPath("pair_fitted.yaml");
   ASSERT_EQ(testing::RunContactlab("--headless --scene " + scene_path + " --duration 2 --log " +
                                    reference)
                 .exit_code,
@@ -107,7 +110,7 @@ TEST(CalibrateCommand, FitsAPairsOwnFrictionIntoItsContactPairsEntry) {
   const testing::RunResult run =
       testing::RunContactlab("calibrate --scene " + scene_path + " --reference " + reference +
                              " --fit friction@box/ramp --from friction@box/ramp=0.6 --output " +
-                             fitted + " --plot " + dir + "/contactlab_calibrate_pair_fit.png");
+                             fitted + " --plot " + TempPath("pair_fit.png"));
   ASSERT_EQ(run.exit_code, kExitOk) << run.output;
   EXPECT_NE(run.output.find("friction@box/ramp"), std::string::npos) << run.output;
   const SceneSpec scene = LoadSceneFile(fitted);

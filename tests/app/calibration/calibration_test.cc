@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <spdlog/fmt/fmt.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -24,7 +25,10 @@ const std::vector<ContactParameter> kFitted = {ContactParameter::kStiffness,
                                                ContactParameter::kStictionTolerance};
 
 std::string TempPath(const std::string& name) {
-  return (fs::temp_directory_path() / ("contactlab_calibration_" + name)).string();
+  // The process id keeps tests that ctest runs side by side (and other checkouts) apart.
+  return (fs::temp_directory_path() /
+          ("contactlab_calibration_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 // The sliding box's reference log, written by the binary at the true parameters.
