@@ -17,6 +17,7 @@
 #include "test_support/build_paths.h"
 #include "test_support/display.h"
 #include "test_support/run_contactlab.h"
+#include "test_support/temp_path.h"
 
 namespace {
 
@@ -36,10 +37,7 @@ std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
-std::string TempPath(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name))
-      .string();
-}
+using contactlab::testing::TempPath;
 
 TEST(CommandLine, HeadlessRunWritesLogAndSummary) {
   const std::string log = TempPath("sphere.csv"), summary = TempPath("sphere.json");

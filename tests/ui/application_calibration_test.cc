@@ -17,6 +17,8 @@
 #include "io/scene_loader.h"
 #include "test_support/display.h"
 #include "test_support/run_contactlab.h"
+#include "test_support/sliding_box_log.h"
+#include "test_support/temp_path.h"
 #include "ui/application.h"
 #include "ui/panels/calibrate_panel.h"
 #include "ui/widgets/plot_widget.h"
@@ -27,11 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 using Kind = CalibrationRequest::Kind;
 
-std::string TempPath(const std::string& name) {
-  return (fs::temp_directory_path() /
-          ("contactlab_calibration_ui_" + std::to_string(::getpid()) + "_" + name))
-      .string();
-}
+using contactlab::testing::TempPath;
 
 ApplicationOptions SlidingBox(int width = 640, int height = 480) {
   ApplicationOptions o;
@@ -44,20 +42,6 @@ ApplicationOptions SlidingBox(int width = 640, int height = 480) {
   o.render_thread_nice = 0;
   o.input = "keyboard";
   return o;
-}
-
-// The binary's own log of the sliding box at k = 1e5 N/m, μ = 0.4, v_s = 1e-3 m/s (5 s).
-const std::string& Reference() {
-  static const std::string path = [] {
-    const std::string p = TempPath("sliding_box_ref.csv");
-    const testing::RunResult run = testing::RunContactlab(
-        "--headless --scene sliding_box --stiffness 1e5 --friction 0.4 --stiction-tolerance 1e-3 "
-        "--log " +
-        p);
-    EXPECT_EQ(run.exit_code, 0) << run.output;
-    return p;
-  }();
-  return path;
 }
 
 CalibrationRequest Start(std::vector<ContactParameter> parameters, std::vector<double> initial) {
@@ -82,12 +66,12 @@ TEST(ApplicationCalibration, FitsALoadedLogAndAcceptAndUndoMoveTheSliders) {
   CONTACTLAB_REQUIRE_DISPLAY();
   Application app(SlidingBox());
   app.RunSteppedFrames(1);
-  app.RequestCalibration({Kind::kLoadLog, Reference()});
+  app.RequestCalibration({Kind::kLoadLog, testing::SlidingBoxLog()});
   app.RunSteppedFrames(1);
   const CalibrationPanelState& c = app.calibration();
   ASSERT_TRUE(c.reference) << c.error;
-  EXPECT_EQ(c.reference_label,
-            fs::path(Reference()).filename().string() + ": 5000 rows, t = 0.001 to 5 s");
+  EXPECT_EQ(c.reference_label, fs::path(testing::SlidingBoxLog()).filename().string() +
+                                   ": 5000 rows, t = 0.001 to 5 s");
   FitAndShow(&app, Start({ContactParameter::kStiffness, ContactParameter::kFriction,
                           ContactParameter::kStictionTolerance},
                          {1e6, 0.7, 1e-4}));
@@ -124,7 +108,7 @@ TEST(ApplicationCalibration, FitsALoadedLogAndAcceptAndUndoMoveTheSliders) {
 TEST(ApplicationCalibration, ABadLogIsAMessageAndTheLastReferenceStays) {
   CONTACTLAB_REQUIRE_DISPLAY();
   Application app(SlidingBox());
-  app.DropFiles({Reference()});  // a log dropped on the window: the Calibrate window's
+  app.DropFiles({testing::SlidingBoxLog()});  // a log dropped on the window: the Calibrate window's
   app.RunSteppedFrames(1);
   const CalibrationPanelState& c = app.calibration();
   EXPECT_TRUE(c.show);

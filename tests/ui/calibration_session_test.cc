@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "io/scene_loader.h"
+#include "test_support/temp_path.h"
 
 namespace contactlab {
 namespace {
@@ -19,11 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using Kind = CalibrationRequest::Kind;
 
-std::string TempPath(const std::string& name) {
-  return (fs::temp_directory_path() /
-          ("contactlab_calibration_session_" + std::to_string(::getpid()) + "_" + name))
-      .string();
-}
+using contactlab::testing::TempPath;
 
 class CalibrationSessionTest : public ::testing::Test {
  protected:

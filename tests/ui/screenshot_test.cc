@@ -24,6 +24,7 @@
 #include "test_support/build_paths.h"
 #include "test_support/color_map_pixels.h"
 #include "test_support/display.h"
+#include "test_support/temp_path.h"
 #include "ui/panels/panels.h"
 #include "ui/view/camera_views.h"
 #include "ui/view/gliding_overlay.h"
@@ -53,10 +54,7 @@ Result RunContactlab(const std::string& args, const std::string& env = "") {
   return r;
 }
 
-std::string TempPath(const std::string& name) {
-  return (fs::temp_directory_path() / ("contactlab_ui_" + std::to_string(::getpid()) + "_" + name))
-      .string();
-}
+using contactlab::testing::TempPath;
 
 struct Image {
   int w = 0, h = 0;

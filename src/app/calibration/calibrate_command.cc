@@ -31,24 +31,19 @@ struct CalibrateOptions {
   int max_iterations = 30;
 };
 
-const std::map<std::string, ContactParameter>& ParameterNames() {
-  static const std::map<std::string, ContactParameter> names = {
-      {"stiffness", ContactParameter::kStiffness},
-      {"hunt-crossley", ContactParameter::kHuntCrossley},
-      {"relaxation-time", ContactParameter::kRelaxationTime},
-      {"friction", ContactParameter::kFriction},
-      {"stiction-tolerance", ContactParameter::kStictionTolerance}};
-  return names;
-}
+// The parameters a fit may name, by their command-line options (GlobalParameterOptionName).
+constexpr ContactParameter kFittable[] = {
+    ContactParameter::kStiffness, ContactParameter::kHuntCrossley,
+    ContactParameter::kRelaxationTime, ContactParameter::kFriction,
+    ContactParameter::kStictionTolerance};
 
 ContactParameter ParseParameter(const std::string& name) {
-  const auto it = ParameterNames().find(name);
-  if (it == ParameterNames().end()) {
-    throw std::invalid_argument(
-        "--fit: unknown parameter '" + name +
-        "' (stiffness, hunt-crossley, relaxation-time, friction, stiction-tolerance)");
+  for (ContactParameter p : kFittable) {
+    if (name == GlobalParameterOptionName(p)) return p;
   }
-  return it->second;
+  throw std::invalid_argument(
+      "--fit: unknown parameter '" + name +
+      "' (stiffness, hunt-crossley, relaxation-time, friction, stiction-tolerance)");
 }
 
 // A fitted parameter as named on the command line: `friction` (global) or `friction@box/ramp`
@@ -149,18 +144,12 @@ CalibrationSpec MakeSpec(const CalibrateOptions& o, SceneSpec* scene,
   return spec;
 }
 
-// The scene key of a contact parameter (contact_overrides and contact_pairs share them).
-const char* SceneKey(ContactParameter p) {
-  switch (p) {
-    case ContactParameter::kStiffness:
-      return "stiffness";
-    case ContactParameter::kHuntCrossley:
-      return "hunt_crossley";
-    case ContactParameter::kRelaxationTime:
-      return "relaxation_time";
-    default:
-      return "friction";
-  }
+// The scene key of a contact parameter (contact_overrides and contact_pairs share them): its
+// option's name with underscores.
+std::string SceneKey(ContactParameter p) {
+  std::string key = GlobalParameterOptionName(p);
+  std::replace(key.begin(), key.end(), '-', '_');
+  return key;
 }
 
 // The contact_pairs entry of the two bodies in the YAML, appended when it has none.

@@ -40,31 +40,19 @@ const Eigen::VectorXd& BlockOf(const StepDirection& d, int block) {
   }
 }
 
-std::optional<double>* PairOverride(ContactSettings* settings, ContactParameter parameter) {
+// The optional k, d, τ_d or μ of the settings' global overrides or of a pair's own values
+// (ContactSettings and ContactPairSpec name them alike); null for v_s and restitution.
+template <typename Values>
+auto Slot(Values& values, ContactParameter parameter) -> decltype(&values.friction) {
   switch (parameter) {
     case ContactParameter::kStiffness:
-      return &settings->stiffness_N_per_m;
+      return &values.stiffness_N_per_m;
     case ContactParameter::kHuntCrossley:
-      return &settings->hunt_crossley_s_per_m;
+      return &values.hunt_crossley_s_per_m;
     case ContactParameter::kRelaxationTime:
-      return &settings->relaxation_time_s;
+      return &values.relaxation_time_s;
     case ContactParameter::kFriction:
-      return &settings->friction;
-    default:
-      return nullptr;
-  }
-}
-
-std::optional<double>* PairSlot(ContactPairSpec* pair, ContactParameter parameter) {
-  switch (parameter) {
-    case ContactParameter::kStiffness:
-      return &pair->stiffness_N_per_m;
-    case ContactParameter::kHuntCrossley:
-      return &pair->hunt_crossley_s_per_m;
-    case ContactParameter::kRelaxationTime:
-      return &pair->relaxation_time_s;
-    case ContactParameter::kFriction:
-      return &pair->friction;
+      return &values.friction;
     default:
       return nullptr;
   }
@@ -93,8 +81,7 @@ double GlobalParameterValue(const ContactSettings& settings, ContactParameter pa
   if (parameter == ContactParameter::kStictionTolerance) {
     return settings.stiction_tolerance_m_per_s;
   }
-  ContactSettings copy = settings;
-  const std::optional<double>* value = PairOverride(&copy, parameter);
+  const std::optional<double>* value = Slot(settings, parameter);
   if (value == nullptr) {
     throw std::invalid_argument(
         "restitution is the rigid model's and has no derivative (docs/contact-model.md §9)");
@@ -113,7 +100,7 @@ void SetGlobalParameterValue(ContactParameter parameter, double value, ContactSe
     settings->stiction_tolerance_m_per_s = value;
     return;
   }
-  std::optional<double>* slot = PairOverride(settings, parameter);
+  std::optional<double>* slot = Slot(*settings, parameter);
   if (slot == nullptr) {
     throw std::invalid_argument("restitution is the rigid model's and has no derivative");
   }
@@ -126,16 +113,14 @@ double ContactParameterValue(const WorldInputs& inputs, ContactParameter paramet
   if (contact_pair >= static_cast<int>(inputs.contact_pairs.size())) {
     throw std::invalid_argument(fmt::format("no contact pair #{}", contact_pair));
   }
-  ContactPairSpec pair = inputs.contact_pairs[contact_pair];
-  ContactSettings global = inputs.contact_settings;
-  const std::optional<double>* own = PairSlot(&pair, parameter);
+  const std::optional<double>* own = Slot(inputs.contact_pairs[contact_pair], parameter);
   if (own == nullptr) {
     throw std::invalid_argument(fmt::format(
         "a pair's {} has no derivative: only stiffness, hunt-crossley, relaxation-time and "
         "friction are a pair's own",
         GlobalParameterOptionName(parameter)));
   }
-  if (PairOverride(&global, parameter)->has_value()) {
+  if (Slot(inputs.contact_settings, parameter)->has_value()) {
     throw std::invalid_argument(
         fmt::format("--{0} overrides every pair's {0}: a pair's own value does not act",
                     GlobalParameterOptionName(parameter)));
@@ -154,7 +139,7 @@ void SetContactParameterValue(ContactParameter parameter, int contact_pair, doub
     SetGlobalParameterValue(parameter, value, &inputs->contact_settings);
     return;
   }
-  std::optional<double>* slot = PairSlot(&inputs->contact_pairs.at(contact_pair), parameter);
+  std::optional<double>* slot = Slot(inputs->contact_pairs.at(contact_pair), parameter);
   if (slot == nullptr) throw std::invalid_argument("a pair's stiction tolerance is the scene's");
   *slot = value;
 }

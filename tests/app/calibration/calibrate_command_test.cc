@@ -12,18 +12,14 @@
 #include "io/scene_loader.h"
 #include "test_support/build_paths.h"
 #include "test_support/run_contactlab.h"
+#include "test_support/temp_path.h"
 
 namespace contactlab {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string TempPath(const std::string& name) {
-  // The process id keeps tests that ctest runs side by side (and other checkouts) apart.
-  return (fs::temp_directory_path() /
-          ("contactlab_calibrate_" + std::to_string(::getpid()) + "_" + name))
-      .string();
-}
+using contactlab::testing::TempPath;
 
 TEST(CalibrateCommand, FitsPrintsAndWritesTheFittedSceneAndThePlot) {
   const std::string reference = TempPath("ref.csv"), fitted = TempPath("fitted.yaml"),

@@ -14,6 +14,8 @@
 #include "io/scene_loader.h"
 #include "test_support/build_paths.h"
 #include "test_support/run_contactlab.h"
+#include "test_support/sliding_box_log.h"
+#include "test_support/temp_path.h"
 
 namespace contactlab {
 namespace {
@@ -24,26 +26,7 @@ const std::vector<ContactParameter> kFitted = {ContactParameter::kStiffness,
                                                ContactParameter::kFriction,
                                                ContactParameter::kStictionTolerance};
 
-std::string TempPath(const std::string& name) {
-  // The process id keeps tests that ctest runs side by side (and other checkouts) apart.
-  return (fs::temp_directory_path() /
-          ("contactlab_calibration_" + std::to_string(::getpid()) + "_" + name))
-      .string();
-}
-
-// The sliding box's reference log, written by the binary at the true parameters.
-const std::string& SlidingBoxReference() {
-  static const std::string path = [] {
-    const std::string p = TempPath("sliding_box_ref.csv");
-    const testing::RunResult run = testing::RunContactlab(
-        "--headless --scene sliding_box --stiffness 1e5 --friction 0.4 --stiction-tolerance 1e-3 "
-        "--log " +
-        p);
-    EXPECT_EQ(run.exit_code, 0) << run.output;
-    return p;
-  }();
-  return path;
-}
+using contactlab::testing::TempPath;
 
 SceneSpec SlidingBox() {
   return LoadSceneFile(testing::SourceDirectory() + "/assets/scenes/sliding_box.yaml");
@@ -58,7 +41,7 @@ CalibrationSpec FromWrongStart() {
 }
 
 TEST(Calibration, RecoversKnownParametersFromAWrongStart) {
-  const ReferenceLog reference = ReadReferenceLog(SlidingBoxReference());
+  const ReferenceLog reference = ReadReferenceLog(testing::SlidingBoxLog());
   const CalibrationResult r = Calibrate(SlidingBox(), reference, FromWrongStart());
   EXPECT_TRUE(r.converged);
   EXPECT_NEAR(r.fitted[0], 1e5, 0.01 * 1e5);
@@ -72,7 +55,7 @@ TEST(Calibration, RecoversKnownParametersFromAWrongStart) {
 }
 
 TEST(Calibration, RecoversThemFromPositionsWithTenthMillimetreNoise) {
-  ReferenceLog reference = ReadReferenceLog(SlidingBoxReference());
+  ReferenceLog reference = ReadReferenceLog(testing::SlidingBoxLog());
   std::mt19937 rng(7);
   std::normal_distribution<double> noise(0.0, 1e-4);
   for (const char* c : {"box.px", "box.py", "box.pz"}) {
@@ -137,14 +120,15 @@ TEST(Calibration, RefusesAReferenceThatDoesNotMatchTheScene) {
   CalibrationSpec spec = FromWrongStart();
   EXPECT_NE(message(SlidingBox(), coarse, spec).find("time grid"), std::string::npos);
   spec.bodies = {"crate"};
-  EXPECT_NE(message(SlidingBox(), SlidingBoxReference(), spec).find("no body 'crate'"),
+  EXPECT_NE(message(SlidingBox(), testing::SlidingBoxLog(), spec).find("no body 'crate'"),
             std::string::npos);
   spec.bodies = {"ramp"};
-  EXPECT_NE(message(SlidingBox(), SlidingBoxReference(), spec).find("no column of body 'ramp'"),
+  EXPECT_NE(message(SlidingBox(), testing::SlidingBoxLog(), spec).find("no column of body 'ramp'"),
             std::string::npos);
   spec = FromWrongStart();
   spec.parameters[0] = ContactParameter::kRelaxationTime;
-  EXPECT_NE(message(SlidingBox(), SlidingBoxReference(), spec).find("only SAP"), std::string::npos);
+  EXPECT_NE(message(SlidingBox(), testing::SlidingBoxLog(), spec).find("only SAP"),
+            std::string::npos);
 }
 
 TEST(ReferenceLog, RefusesMalformedFilesWithOneLine) {

@@ -17,14 +17,12 @@
 #include <vector>
 
 #include "test_support/run_contactlab.h"
+#include "test_support/temp_path.h"
 
 namespace contactlab {
 namespace {
 
-std::string TempPath(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name))
-      .string();
-}
+using contactlab::testing::TempPath;
 
 std::vector<std::string> Fields(const std::string& line) {
   std::vector<std::string> f;
