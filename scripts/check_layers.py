@@ -51,7 +51,7 @@ PARTS = {
         "runtime": "teleop",  # the sim thread, its snapshots, timeline, ghost and recording
         "headless": "teleop command_line",  # runs without a window: logs, summaries, checks
         # contact parameters fitted to a reference log (a file, or the run's timeline)
-        "calibration": "command_line runtime",
+        "calibration": "teleop command_line runtime",
     },
     "ui": {
         "widgets": "",  # ImGui pieces: sliders, plots, colour bars, the palette

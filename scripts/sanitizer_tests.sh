@@ -73,6 +73,7 @@ asan_skip+=:HydroelasticContinuity.*:All/HydroelasticModels.*
 asan_skip+=:CompliantSphereOnHalfSpace.DiskAreaAndForceConverge
 asan_skip+=:CommandLine.ARecordedRunReplaysToTheSameInsertion
 asan_skip+=:CommandLine.ScriptedPegInsertionSucceedsHeadless
+asan_skip+=:CalibrateCommand.FitsThePadsModulusAndFrictionToARecordedInsertion
 # build DIR TARGET...: quiet unless it fails (sanitizer builds warn in the standard library).
 build() {
   local dir=$1

@@ -27,7 +27,8 @@ constexpr std::pair<std::string_view, ContactParameter> kParameterNames[] = {
     {"relaxation_time", ContactParameter::kRelaxationTime},
     {"friction", ContactParameter::kFriction},
     {"stiction_tolerance", ContactParameter::kStictionTolerance},
-    {"restitution", ContactParameter::kRestitution}};
+    {"restitution", ContactParameter::kRestitution},
+    {"hydroelastic_modulus", ContactParameter::kHydroelasticModulus}};
 
 std::vector<ContactParameter> ParseParameters(const std::vector<std::string>& names) {
   std::vector<ContactParameter> parameters;

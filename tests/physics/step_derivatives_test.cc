@@ -415,3 +415,74 @@ TEST(StepJacobianPair, APairsOwnFrictionDifferentiatesLikeTheGlobalOne) {
 
 }  // namespace
 }  // namespace contactlab
+
+namespace contactlab {
+namespace {
+
+// E_h of every compliant geometry (docs/contact-model.md §9): hydro_box's compliant box resting
+// on the ground, its faces' stiffness ∝ E_h. ∂(q₁, v₁)/∂E_h equals central differences of whole
+// steps with every compliant geometry's pressure rescaled, for each convex approximation; and a
+// sensitivity step with respect to it allocates nothing once warm (the rescaled representations
+// are made once per value).
+TEST(StepJacobianModulus, EqualsCentralDifferencesOfWholeSteps) {
+  for (const ContactApproximation approximation :
+       {ContactApproximation::kSap, ContactApproximation::kLagged, ContactApproximation::kSimilar,
+        ContactApproximation::kRegularizedLagged}) {
+    SceneSpec scene = testing::LoadBuiltinScene("hydro_box");
+    scene.contact_settings.approximation = approximation;
+    World world(scene), reference(scene);
+    world.solver().set_parameters(TightSolver());
+    reference.solver().set_parameters(TightSolver());
+    ASSERT_GE(testing::RunFor(&world, 0.3), 0) << world.failure();
+    const double modulus_Pa =
+        ContactParameterValue(world.inputs(), ContactParameter::kHydroelasticModulus, -1);
+    EXPECT_EQ(modulus_Pa, 1e5);
+    const double h = kParameterStep * modulus_Pa;
+    StepOutput out[2];
+    for (int s = 0; s < 2; ++s) {
+      WorldInputs inputs = world.inputs();
+      SetContactParameterValue(ContactParameter::kHydroelasticModulus, -1,
+                               modulus_Pa + (s == 0 ? h : -h), &inputs);
+      for (size_t g = 0; g < inputs.hydroelastic.size(); ++g) {
+        if (inputs.hydroelastic[g].compliant) {
+          reference.SetHydroelasticGeometry(static_cast<int>(g), inputs.hydroelastic[g]);
+        }
+      }
+      out[s] =
+          TakeStep(&reference, world.q(), world.v(), world.time(), world.step_size_state(), inputs);
+    }
+    StepDerivatives derivatives(world.model(), {ContactParameter::kHydroelasticModulus});
+    ASSERT_TRUE(derivatives.Step(&world)) << derivatives.failure();
+    const StepJacobians J = derivatives.Jacobians();
+    const Eigen::MatrixXd dv = (out[0].v - out[1].v) / (2 * h);
+    const Eigen::MatrixXd dq = (out[0].q - out[1].q) / (2 * h);
+    EXPECT_GT(dv.norm(), 0) << "the box's step must depend on E_h";
+    EXPECT_TRUE(Close(J.dv1_dp, dv, out[0].v.norm(), h)) << ContactApproximationName(approximation);
+    EXPECT_TRUE(Close(J.dq1_dp, dq, out[0].q.norm(), h)) << ContactApproximationName(approximation);
+  }
+}
+
+TEST(StepDerivativesAllocation, TheModulusSensitivityAllocatesNothingOnceWarm) {
+  if (!testing::kAllocationCountingAvailable) GTEST_SKIP() << "no allocation counting";
+  World world(testing::LoadBuiltinScene("hydro_box"));
+  ASSERT_GE(testing::RunFor(&world, 0.3), 0) << world.failure();
+  TrajectorySensitivity sensitivity(world.model(), {ContactParameter::kHydroelasticModulus});
+  for (int n = 0; n < 3; ++n) ASSERT_TRUE(sensitivity.Step(&world)) << sensitivity.failure();
+  testing::ScopedAllocationCount counter;
+  ASSERT_TRUE(sensitivity.Step(&world)) << sensitivity.failure();
+  EXPECT_EQ(counter.count(), 0);
+}
+
+// E_h is one value for every compliant geometry: a pair has none, and a scene without a compliant
+// geometry has none.
+TEST(StepDerivativesModulus, IsRefusedForAPairAndForASceneWithoutACompliantGeometry) {
+  World hydro(testing::LoadBuiltinScene("hydro_box"));
+  EXPECT_THROW(ContactParameterValue(hydro.inputs(), ContactParameter::kHydroelasticModulus, 0),
+               std::invalid_argument);
+  World points(testing::LoadBuiltinScene("incline"));
+  StepDerivatives derivatives(points.model(), {ContactParameter::kHydroelasticModulus});
+  EXPECT_THROW(derivatives.Step(&points), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace contactlab

@@ -14,8 +14,10 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 
 #include "app/calibration/calibration.h"
+#include "app/calibration/teleop_driver.h"
 #include "app/command_line.h"
 #include "io/line_plot.h"
 #include "io/scene_loader.h"
@@ -27,15 +29,15 @@ struct CalibrateOptions {
   std::string scene, reference, output, plot;
   std::vector<std::string> fit, bodies, from;
   std::vector<double> window;
-  std::string model;
+  std::string model, input;
   int max_iterations = 30;
 };
 
 // The parameters a fit may name, by their command-line options (GlobalParameterOptionName).
 constexpr ContactParameter kFittable[] = {
-    ContactParameter::kStiffness, ContactParameter::kHuntCrossley,
-    ContactParameter::kRelaxationTime, ContactParameter::kFriction,
-    ContactParameter::kStictionTolerance};
+    ContactParameter::kStiffness,         ContactParameter::kHuntCrossley,
+    ContactParameter::kRelaxationTime,    ContactParameter::kFriction,
+    ContactParameter::kStictionTolerance, ContactParameter::kHydroelasticModulus};
 
 ContactParameter ParseParameter(const std::string& name) {
   for (ContactParameter p : kFittable) {
@@ -43,7 +45,8 @@ ContactParameter ParseParameter(const std::string& name) {
   }
   throw std::invalid_argument(
       "--fit: unknown parameter '" + name +
-      "' (stiffness, hunt-crossley, relaxation-time, friction, stiction-tolerance)");
+      "' (stiffness, hunt-crossley, relaxation-time, friction, stiction-tolerance, "
+      "hydroelastic-modulus)");
 }
 
 // A fitted parameter as named on the command line: `friction` (global) or `friction@box/ramp`
@@ -58,6 +61,11 @@ FittedName ParseFitted(const std::string& text, const SceneSpec& scene) {
   FittedName f{text, ParseParameter(text.substr(0, text.find('@')))};
   const size_t at = text.find('@');
   if (at == std::string::npos) return f;
+  if (f.parameter == ContactParameter::kHydroelasticModulus) {
+    throw std::invalid_argument("--fit " + text +
+                                ": E_h is the compliant geometries', fitted as one value for all "
+                                "of them: give hydroelastic-modulus without a pair");
+  }
   const std::string pair = text.substr(at + 1);
   const size_t slash = pair.find('/');
   if (slash == std::string::npos) {
@@ -102,11 +110,8 @@ std::map<std::string, double> ParseFrom(const CalibrateOptions& o) {
 double InitialValue(const FittedName& f, int contact_pair, const SceneSpec& scene,
                     const std::map<std::string, double>& from) {
   if (const auto it = from.find(f.text); it != from.end()) return it->second;
-  WorldInputs inputs;
-  inputs.contact_settings = scene.contact_settings;
-  inputs.contact_pairs = scene.contact_pairs;
   try {
-    return ContactParameterValue(inputs, f.parameter, contact_pair);
+    return SceneParameterValue(scene, f.parameter, contact_pair);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(
         fmt::format("--fit {0}: no initial value ({1}): give --from {0}=VALUE or the scene's {2}",
@@ -141,6 +146,7 @@ CalibrationSpec MakeSpec(const CalibrateOptions& o, SceneSpec* scene,
     spec.window_end_s = o.window[1];
   }
   spec.max_iterations = o.max_iterations;
+  spec.make_driver = MakeTeleopDriver(*scene, o.input);
   return spec;
 }
 
@@ -169,9 +175,23 @@ YAML::Node PairNode(YAML::Node root, const std::string& a, const std::string& b)
   return pairs[pairs.size() - 1];
 }
 
+// Every compliant geometry's hydroelastic_modulus in the YAML below `node` (a shape or a robot's
+// hydroelastic entry with contact_model: hydroelastic_compliant).
+void SetCompliantModulus(YAML::Node node, double modulus_Pa) {
+  if (node.IsMap()) {
+    const YAML::Node model = node["contact_model"];
+    if (model.IsScalar() && model.as<std::string>() == "hydroelastic_compliant") {
+      node["hydroelastic_modulus"] = modulus_Pa;
+    }
+    for (auto entry : node) SetCompliantModulus(entry.second, modulus_Pa);
+  } else if (node.IsSequence()) {
+    for (YAML::Node entry : node) SetCompliantModulus(entry, modulus_Pa);
+  }
+}
+
 // The scene file with the fitted values: the global ones as its contact_overrides (and
-// stiction_tolerance), a pair's in its contact_pairs entry; the YAML re-emitted, so comments are
-// not kept.
+// stiction_tolerance), a pair's in its contact_pairs entry, E_h in every compliant geometry; the
+// YAML re-emitted, so comments are not kept.
 void WriteFittedScene(const std::string& scene_path, const SceneSpec& scene,
                       const std::vector<FittedName>& names, const CalibrationResult& r,
                       const std::string& output) {
@@ -181,6 +201,8 @@ void WriteFittedScene(const std::string& scene_path, const SceneSpec& scene,
     const FittedName& f = names[j];
     if (r.parameters[j] == ContactParameter::kStictionTolerance) {
       root["stiction_tolerance"] = value;
+    } else if (r.parameters[j] == ContactParameter::kHydroelasticModulus) {
+      SetCompliantModulus(root, value);
     } else if (f.body_a < 0) {
       root["contact_overrides"][SceneKey(r.parameters[j])] = value;
     } else {
@@ -223,15 +245,17 @@ void WriteFitPlot(const CalibrationResult& r, const std::string& path) {
 }
 
 void PrintResult(const std::vector<FittedName>& names, const CalibrationResult& r, double wall_s) {
-  std::printf("%-20s %14s %14s %12s  %s\n", "parameter", "initial", "fitted", "1 sigma",
-              "identified");
+  size_t width = std::string_view("parameter").size();
+  for (const FittedName& f : names) width = std::max(width, f.text.size());
+  std::printf("%-*s %14s %14s %12s  %s\n", static_cast<int>(width), "parameter", "initial",
+              "fitted", "1 sigma", "identified");
   for (size_t j = 0; j < r.parameters.size(); ++j) {
     const std::string sigma = !r.identified[j] ? "-"
                               : IsLogScaled(r.parameters[j])
                                   ? fmt::format("{:.3g} %", 100 * r.standard_deviation[j])
                                   : fmt::format("{:.3g}", r.standard_deviation[j]);
-    std::printf("%-20s %14.6g %14.6g %12s  %s\n", names[j].text.c_str(), r.initial[j], r.fitted[j],
-                sigma.c_str(),
+    std::printf("%-*s %14.6g %14.6g %12s  %s\n", static_cast<int>(width), names[j].text.c_str(),
+                r.initial[j], r.fitted[j], sigma.c_str(),
                 r.identified[j] ? "yes" : ("no: " + r.unidentified_reason[j]).c_str());
   }
   std::printf("RMS error %.4g m before, %.4g m after (%d residuals), %d iterations%s, %.3g s\n",
@@ -244,7 +268,8 @@ void AddOptions(CLI::App* app, CalibrateOptions* o) {
   app->add_option("--reference", o->reference, "Reference log (the --log CSV format)")->required();
   app->add_option("--fit", o->fit,
                   "Parameters to fit: stiffness, hunt-crossley, relaxation-time, friction, "
-                  "stiction-tolerance (global values), or NAME@BODY_A/BODY_B (a pair's own)")
+                  "stiction-tolerance, hydroelastic-modulus (global values: E_h of every "
+                  "compliant geometry), or NAME@BODY_A/BODY_B (a pair's own)")
       ->required()
       ->delimiter(',');
   app->add_option("--bodies", o->bodies, "Bodies whose columns are fitted (default: all)")
@@ -253,6 +278,9 @@ void AddOptions(CLI::App* app, CalibrateOptions* o) {
   app->add_option("--from", o->from, "Initial values NAME=VALUE (default: the scene's)")
       ->delimiter(',');
   app->add_option("--model", o->model, "Contact approximation (default: the scene's)");
+  app->add_option("--input", o->input,
+                  "Teleoperation replayed in every run: keyboard (idle) or replay:FILE.csv "
+                  "(default: the scene's program, as --headless)");
   app->add_option("--output", o->output, "Fitted scene file (default: <scene>_fitted.yaml)");
   app->add_option("--plot", o->plot, "Plot of the fit (default: <scene>_fit.png)");
   app->add_option("--max-iterations", o->max_iterations, "Levenberg-Marquardt iterations")

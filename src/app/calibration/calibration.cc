@@ -11,7 +11,8 @@ namespace contactlab {
 
 bool IsLogScaled(ContactParameter parameter) {
   return parameter == ContactParameter::kStiffness ||
-         parameter == ContactParameter::kStictionTolerance;
+         parameter == ContactParameter::kStictionTolerance ||
+         parameter == ContactParameter::kHydroelasticModulus;
 }
 
 std::pair<double, double> ParameterBounds(ContactParameter parameter) {
@@ -20,6 +21,8 @@ std::pair<double, double> ParameterBounds(ContactParameter parameter) {
       return {1e2, 1e12};  // N/m
     case ContactParameter::kStictionTolerance:
       return {1e-8, 1.0};  // m/s
+    case ContactParameter::kHydroelasticModulus:
+      return {1e3, 1e12};  // Pa
     case ContactParameter::kFriction:
       return {0.0, 5.0};
     case ContactParameter::kHuntCrossley:
@@ -127,18 +130,13 @@ struct Run {
 };
 
 // The scene with the parameters at `values`: the global ones as its settings' overrides, a
-// pair's in its contact_pairs entry.
+// pair's in its contact_pairs entry, E_h in its compliant geometries.
 SceneSpec SceneAt(const SceneSpec& scene, const CalibrationSpec& spec,
                   const std::vector<double>& values) {
   SceneSpec at = scene;
-  WorldInputs inputs;
-  inputs.contact_settings = at.contact_settings;
-  inputs.contact_pairs = at.contact_pairs;
   for (size_t j = 0; j < values.size(); ++j) {
-    SetContactParameterValue(spec.parameters[j], PairOf(spec, j), values[j], &inputs);
+    SetSceneParameterValue(spec.parameters[j], PairOf(spec, j), values[j], &at);
   }
-  at.contact_settings = inputs.contact_settings;
-  at.contact_pairs = inputs.contact_pairs;
   return at;
 }
 
@@ -150,6 +148,7 @@ Run Simulate(const SceneSpec& scene, const CalibrationSpec& spec, const std::vec
   std::vector<int> pairs(parameters.size());
   for (size_t j = 0; j < pairs.size(); ++j) pairs[j] = PairOf(spec, j);
   TrajectorySensitivity sensitivity(world.model(), parameters, pairs);
+  const StepDriver drive = spec.make_driver ? spec.make_driver(world) : StepDriver();
   const int nt = static_cast<int>(targets.size());
   Run run{Eigen::VectorXd(samples.size() * nt),
           Eigen::MatrixXd(samples.size() * nt, parameters.size()),
@@ -158,6 +157,7 @@ Run Simulate(const SceneSpec& scene, const CalibrationSpec& spec, const std::vec
   for (size_t s = 0; s < samples.size(); ++s) {
     for (; step < samples[s].step; ++step) {
       if (spec.cancel && spec.cancel()) throw CalibrationCancelled();
+      if (drive) drive(&world);
       if (!sensitivity.Step(&world)) {
         throw std::runtime_error(fmt::format("calibrate: the run failed at t = {} s: {}",
                                              world.time(), sensitivity.failure()));
@@ -171,6 +171,13 @@ Run Simulate(const SceneSpec& scene, const CalibrationSpec& spec, const std::vec
     }
   }
   return run;
+}
+
+// The run cut to its first `num_samples` samples: a run's samples do not depend on later ones.
+Run FirstSamples(const Run& run, int num_samples, int num_targets) {
+  const int rows = num_samples * num_targets;
+  return Run{run.residual.head(rows), run.jacobian.topRows(rows),
+             run.position.topRows(num_samples)};
 }
 
 double Rms(const Eigen::VectorXd& r) { return std::sqrt(r.squaredNorm() / r.size()); }
@@ -330,10 +337,6 @@ bool FitHorizon(const std::function<Run(const std::vector<double>&, int)>& simul
 
 }  // namespace
 
-// docs/contact-model.md §10, one algorithm: Levenberg–Marquardt with the damping λ diag(JᵀJ)
-// (Marquardt's scaling), λ ÷ 3 on an accepted step and × 4 on a rejected one; converged when a
-// step lowers the cost by less than 1e-10 of it or would move no θ by more than 1e-9; otherwise
-// it stops at the iteration cap, not converged.
 // docs/contact-model.md §10: the fit over horizons that double from 1/32 of the window's rows
 // (at least 20) to all of them, each started from the last's fit. A run that starts far off
 // differs from the reference in kind (a box that sticks where it slid), and the whole window's
@@ -388,7 +391,7 @@ CalibrationResult Calibrate(const SceneSpec& scene, const ReferenceLog& referenc
   result.rms_before_m = Rms(initial.residual);
   if (progress) progress(0, result.rms_before_m, result.fitted);
   int horizon = std::min(num_samples, std::max(20, num_samples / 32));
-  Run current = simulate(spec.initial, horizon);
+  Run current = FirstSamples(initial, horizon, static_cast<int>(targets.size()));
   for (;;) {
     result.converged = FitHorizon(simulate, horizon, spec, progress, &result, &current);
     if (horizon == num_samples) break;

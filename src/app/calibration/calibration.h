@@ -18,6 +18,9 @@
 
 namespace contactlab {
 
+// Sets a run's inputs before each of its steps (e.g. teleoperation replayed, teleop_driver.h).
+using StepDriver = std::function<void(World*)>;
+
 struct CalibrationSpec {
   std::vector<ContactParameter> parameters;
   // Initial values, one per parameter (global values: docs/contact-model.md §9).
@@ -31,6 +34,9 @@ struct CalibrationSpec {
   double window_start_s = 0;  // residuals from these rows only; the run starts at t = 0
   double window_end_s = std::numeric_limits<double>::infinity();
   int max_iterations = 30;  // per horizon (docs/contact-model.md §10)
+  // A driver for each run, made for its World at t = 0; empty: the scene's own inputs. Its inputs
+  // must not depend on the parameters (the sensitivities carry no term through them).
+  std::function<StepDriver(const World&)> make_driver;
   // Asked before every step of every run (an iteration is one run or more, seconds for a long
   // reference): true stops the fit, and Calibrate throws CalibrationCancelled. The GUI's Cancel
   // then ends its fit within a step; empty (the command line): never.

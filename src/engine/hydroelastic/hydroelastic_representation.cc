@@ -85,22 +85,6 @@ double EstimatedTets(const Shape& s, double h) {
   return EstimatedTriangles(s, h) * (3.0 * shells - 2.0);
 }
 
-// A copy of `g` with the hydroelastic modulus E_h: p = E_h·ε is linear in E_h, so the per-vertex
-// pressures and the per-tet linear fields scale by E_h/E_h,old; the mesh, face planes and BVH
-// are unchanged (no re-meshing).
-hydroelastic::CompliantGeometry WithModulus(const hydroelastic::CompliantGeometry& g,
-                                            double modulus_Pa) {
-  hydroelastic::CompliantGeometry out = g;
-  const double scale = modulus_Pa / g.field.hydroelastic_modulus_Pa;
-  out.field.hydroelastic_modulus_Pa = modulus_Pa;
-  for (double& p : out.field.pressure_Pa) p *= scale;
-  for (hydroelastic::LinearField& f : out.tet_pressure) {
-    f.gradient *= scale;
-    f.offset *= scale;
-  }
-  return out;
-}
-
 void ValidateModulus(const std::string& where, bool half_space, ContactModel model,
                      double modulus_Pa) {
   if (model != ContactModel::kHydroelasticCompliant) {
@@ -151,6 +135,22 @@ void ValidateResolution(const std::string& where, const Shape& shape, ContactMod
 }
 
 }  // namespace
+
+// A copy of `g` with the hydroelastic modulus E_h: p = E_h·ε is linear in E_h, so the per-vertex
+// pressures and the per-tet linear fields scale by E_h/E_h,old; the mesh, face planes and BVH
+// are unchanged (no re-meshing).
+hydroelastic::CompliantGeometry WithModulus(const hydroelastic::CompliantGeometry& g,
+                                            double modulus_Pa) {
+  hydroelastic::CompliantGeometry out = g;
+  const double scale = modulus_Pa / g.field.hydroelastic_modulus_Pa;
+  out.field.hydroelastic_modulus_Pa = modulus_Pa;
+  for (double& p : out.field.pressure_Pa) p *= scale;
+  for (hydroelastic::LinearField& f : out.tet_pressure) {
+    f.gradient *= scale;
+    f.offset *= scale;
+  }
+  return out;
+}
 
 HydroelasticProperties HydroelasticRepresentation::InForce(
     const HydroelasticProperties& spec) const {

@@ -65,6 +65,11 @@ HydroelasticRepresentation BuildHydroelasticRepresentation(
     std::string_view geometry_name, const Shape& shape, const HydroelasticProperties& properties,
     const HydroelasticChange& change = {}, const HydroelasticRepresentation* current = nullptr);
 
+// A copy of `g` with the hydroelastic modulus E_h: p = E_h·ε is linear in E_h (§5), so the
+// pressures scale by E_h/E_h,old and the mesh, face planes and BVH are kept (no re-meshing).
+hydroelastic::CompliantGeometry WithModulus(const hydroelastic::CompliantGeometry& g,
+                                            double modulus_Pa);
+
 // Throws std::invalid_argument unless `next` can replace `now` for the named geometry: the same
 // model, not point contact, and its mesh present.
 void CheckHydroelasticReplacement(std::string_view geometry_name,

@@ -23,8 +23,8 @@ const char* UnusedParameterReason(ContactApproximation approximation, ContactPar
   if (IsRigidModel(approximation)) {
     return parameter == ContactParameter::kFriction || parameter == ContactParameter::kRestitution
                ? ""
-               : "the rigid model (Drumwright & Shell) has no stiffness, dissipation or stiction "
-                 "tolerance: it reads only mu and the restitution";
+               : "the rigid model (Drumwright & Shell) has no stiffness, dissipation, stiction "
+                 "tolerance or pressure field: it reads only mu and the restitution";
   }
   switch (parameter) {
     case ContactParameter::kHuntCrossley:
@@ -41,6 +41,7 @@ const char* UnusedParameterReason(ContactApproximation approximation, ContactPar
              "contact dissipates through its damping";
     case ContactParameter::kStiffness:
     case ContactParameter::kFriction:
+    case ContactParameter::kHydroelasticModulus:
       return "";
   }
   return "";

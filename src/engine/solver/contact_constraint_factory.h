@@ -49,14 +49,17 @@ struct ContactModelDiagnostics {
 // (§2.1–§2.4): SAP dissipates through the relaxation time τ_d and regularizes friction with
 // σ·w_t (not v_s); Lagged and Similar dissipate through Hunt & Crossley's d and smooth friction
 // over v_s, and have no τ_d; the rigid model (§8) reads only μ and the restitution ε, which no
-// compliant approximation reads. The UI greys out the ones not read.
+// compliant approximation reads. The UI greys out the ones not read. The hydroelastic modulus
+// E_h (§5) is a compliant geometry's, not a pair's: every convex approximation reads it through
+// the pressure field's face stiffnesses; the rigid model uses point contact.
 enum class ContactParameter {
   kStiffness,
   kHuntCrossley,
   kRelaxationTime,
   kFriction,
   kStictionTolerance,
-  kRestitution
+  kRestitution,
+  kHydroelasticModulus
 };
 bool UsesParameter(ContactApproximation approximation, ContactParameter parameter);
 // One line on why `approximation` does not read `parameter` ("" if it does).

@@ -58,6 +58,41 @@ auto Slot(Values& values, ContactParameter parameter) -> decltype(&values.fricti
   }
 }
 
+// E_h is fitted as one value for every compliant geometry (docs/contact-model.md §9): a pair has
+// none of its own.
+void CheckGlobalModulus(int contact_pair) {
+  if (contact_pair >= 0) {
+    throw std::invalid_argument(
+        "the hydroelastic modulus is a compliant geometry's, not a pair's: it is differentiated "
+        "as one value for every compliant geometry");
+  }
+}
+
+// The one E_h of the compliant geometries, added one by one: throws when two differ or, asked
+// for its value, when there was none.
+class SharedModulus {
+ public:
+  void Add(double modulus_Pa) {
+    if (modulus_Pa_ && *modulus_Pa_ != modulus_Pa) {
+      throw std::invalid_argument(fmt::format(
+          "the compliant geometries have different hydroelastic moduli ({} and {} Pa): the "
+          "derivative is with respect to one value for all of them",
+          *modulus_Pa_, modulus_Pa));
+    }
+    modulus_Pa_ = modulus_Pa;
+  }
+  double value() const {
+    if (!modulus_Pa_) {
+      throw std::invalid_argument(
+          "no hydroelastic_compliant geometry: the scene has no hydroelastic modulus");
+    }
+    return *modulus_Pa_;
+  }
+
+ private:
+  std::optional<double> modulus_Pa_;
+};
+
 }  // namespace
 
 const char* GlobalParameterOptionName(ContactParameter parameter) {
@@ -72,14 +107,22 @@ const char* GlobalParameterOptionName(ContactParameter parameter) {
       return "friction";
     case ContactParameter::kStictionTolerance:
       return "stiction-tolerance";
-    default:
-      return "restitution";
+    case ContactParameter::kHydroelasticModulus:
+      return "hydroelastic-modulus";
+    case ContactParameter::kRestitution:
+      break;
   }
+  return "restitution";
 }
 
 double GlobalParameterValue(const ContactSettings& settings, ContactParameter parameter) {
   if (parameter == ContactParameter::kStictionTolerance) {
     return settings.stiction_tolerance_m_per_s;
+  }
+  if (parameter == ContactParameter::kHydroelasticModulus) {
+    throw std::invalid_argument(
+        "the hydroelastic modulus is the compliant geometries' (WorldInputs::hydroelastic), not "
+        "the settings'");
   }
   const std::optional<double>* value = Slot(settings, parameter);
   if (value == nullptr) {
@@ -102,13 +145,22 @@ void SetGlobalParameterValue(ContactParameter parameter, double value, ContactSe
   }
   std::optional<double>* slot = Slot(*settings, parameter);
   if (slot == nullptr) {
-    throw std::invalid_argument("restitution is the rigid model's and has no derivative");
+    throw std::invalid_argument(
+        fmt::format("the settings hold no {}", GlobalParameterOptionName(parameter)));
   }
   *slot = value;
 }
 
 double ContactParameterValue(const WorldInputs& inputs, ContactParameter parameter,
                              int contact_pair) {
+  if (parameter == ContactParameter::kHydroelasticModulus) {
+    CheckGlobalModulus(contact_pair);
+    SharedModulus modulus;
+    for (const HydroelasticRepresentation& r : inputs.hydroelastic) {
+      if (r.compliant) modulus.Add(r.modulus_Pa);
+    }
+    return modulus.value();
+  }
   if (contact_pair < 0) return GlobalParameterValue(inputs.contact_settings, parameter);
   if (contact_pair >= static_cast<int>(inputs.contact_pairs.size())) {
     throw std::invalid_argument(fmt::format("no contact pair #{}", contact_pair));
@@ -135,6 +187,16 @@ double ContactParameterValue(const WorldInputs& inputs, ContactParameter paramet
 
 void SetContactParameterValue(ContactParameter parameter, int contact_pair, double value,
                               WorldInputs* inputs) {
+  if (parameter == ContactParameter::kHydroelasticModulus) {
+    CheckGlobalModulus(contact_pair);
+    for (HydroelasticRepresentation& r : inputs->hydroelastic) {
+      if (!r.compliant) continue;
+      r.compliant =
+          std::make_shared<const hydroelastic::CompliantGeometry>(WithModulus(*r.compliant, value));
+      r.modulus_Pa = value;
+    }
+    return;
+  }
   if (contact_pair < 0) {
     SetGlobalParameterValue(parameter, value, &inputs->contact_settings);
     return;
@@ -142,6 +204,46 @@ void SetContactParameterValue(ContactParameter parameter, int contact_pair, doub
   std::optional<double>* slot = Slot(inputs->contact_pairs.at(contact_pair), parameter);
   if (slot == nullptr) throw std::invalid_argument("a pair's stiction tolerance is the scene's");
   *slot = value;
+}
+
+double SceneParameterValue(const SceneSpec& scene, ContactParameter parameter, int contact_pair) {
+  if (parameter == ContactParameter::kHydroelasticModulus) {
+    CheckGlobalModulus(contact_pair);
+    SharedModulus modulus;
+    for (const SceneBody& body : scene.bodies) {
+      for (const GeometrySpec& g : body.geometries) {
+        if (g.hydroelastic.model == ContactModel::kHydroelasticCompliant) {
+          modulus.Add(g.hydroelastic.modulus_Pa);
+        }
+      }
+    }
+    return modulus.value();
+  }
+  WorldInputs inputs;
+  inputs.contact_settings = scene.contact_settings;
+  inputs.contact_pairs = scene.contact_pairs;
+  return ContactParameterValue(inputs, parameter, contact_pair);
+}
+
+void SetSceneParameterValue(ContactParameter parameter, int contact_pair, double value,
+                            SceneSpec* scene) {
+  if (parameter == ContactParameter::kHydroelasticModulus) {
+    CheckGlobalModulus(contact_pair);
+    for (SceneBody& body : scene->bodies) {
+      for (GeometrySpec& g : body.geometries) {
+        if (g.hydroelastic.model == ContactModel::kHydroelasticCompliant) {
+          g.hydroelastic.modulus_Pa = value;
+        }
+      }
+    }
+    return;
+  }
+  WorldInputs inputs;
+  inputs.contact_settings = scene->contact_settings;
+  inputs.contact_pairs = scene->contact_pairs;
+  SetContactParameterValue(parameter, contact_pair, value, &inputs);
+  scene->contact_settings = inputs.contact_settings;
+  scene->contact_pairs = inputs.contact_pairs;
 }
 
 StepDerivatives::StepDerivatives(const WorldModel& model, std::vector<ContactParameter> parameters,
@@ -212,7 +314,7 @@ void StepDerivatives::StepGradient(const Eigen::VectorXd& q, const Eigen::Vector
 }
 
 void StepDerivatives::OffsetInputs(const StepDirection& direction, int block, double h,
-                                   WorldInputs* inputs) const {
+                                   WorldInputs* inputs) {
   if (block == kPdTargets) {
     for (size_t k = 0; k < pd_bodies_.size(); ++k) {
       JointPdSpec& pd = *inputs->pd[pd_bodies_[k]];
@@ -222,10 +324,35 @@ void StepDerivatives::OffsetInputs(const StepDirection& direction, int block, do
   } else if (block == kParameters) {
     for (size_t j = 0; j < parameters_.size(); ++j) {
       const double p = ContactParameterValue(inputs0_, parameters_[j], contact_pairs_[j]);
-      SetContactParameterValue(parameters_[j], contact_pairs_[j], p + h * direction.parameters[j],
-                               inputs);
+      const double value = p + h * direction.parameters[j];
+      if (parameters_[j] == ContactParameter::kHydroelasticModulus) {
+        inputs->hydroelastic = CompliantAtModulus(value);
+      } else {
+        SetContactParameterValue(parameters_[j], contact_pairs_[j], value, inputs);
+      }
     }
   }
+}
+
+const std::vector<HydroelasticRepresentation>& StepDerivatives::CompliantAtModulus(
+    double modulus_Pa) {
+  const auto same_base = [&](const ModulusVariant& m) {
+    for (size_t g = 0; g < m.base.size(); ++g) {
+      if (m.base[g].compliant != inputs0_.hydroelastic[g].compliant) return false;
+    }
+    return m.base.size() == inputs0_.hydroelastic.size();
+  };
+  for (const ModulusVariant& m : modulus_variants_) {
+    if (m.modulus_Pa == modulus_Pa && same_base(m)) return m.inputs.hydroelastic;
+  }
+  if (modulus_variants_.size() < kModulusVariants) modulus_variants_.emplace_back();
+  ModulusVariant& m = modulus_variants_[next_modulus_variant_];
+  next_modulus_variant_ = (next_modulus_variant_ + 1) % kModulusVariants;
+  m.modulus_Pa = modulus_Pa;
+  m.base = inputs0_.hydroelastic;
+  m.inputs.hydroelastic = inputs0_.hydroelastic;
+  SetContactParameterValue(ContactParameter::kHydroelasticModulus, -1, modulus_Pa, &m.inputs);
+  return m.inputs.hydroelastic;
 }
 
 void StepDerivatives::AddGradientDerivative(const StepDirection& direction, int block,

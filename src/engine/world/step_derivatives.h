@@ -43,6 +43,8 @@ struct StepJacobians {
 // parameter is not one of those five.
 double GlobalParameterValue(const ContactSettings& settings, ContactParameter parameter);
 void SetGlobalParameterValue(ContactParameter parameter, double value, ContactSettings* settings);
+// E_h (kHydroelasticModulus) is one value for every compliant geometry (a pair has none of its
+// own): throws when there is no compliant geometry or their moduli differ.
 // A parameter of one pair of bodies (`contact_pair`, an index into WorldInputs::contact_pairs;
 // −1: the global value above). Throws std::invalid_argument when the pair does not hold the value
 // or a global value overrides it for every pair (docs/contact-model.md §6).
@@ -50,6 +52,11 @@ double ContactParameterValue(const WorldInputs& inputs, ContactParameter paramet
                              int contact_pair);
 void SetContactParameterValue(ContactParameter parameter, int contact_pair, double value,
                               WorldInputs* inputs);
+// The same in a scene's terms (its settings' overrides, its contact_pairs entries, its compliant
+// geometries' E_h): the value a World made from the scene starts with.
+double SceneParameterValue(const SceneSpec& scene, ContactParameter parameter, int contact_pair);
+void SetSceneParameterValue(ContactParameter parameter, int contact_pair, double value,
+                            SceneSpec* scene);
 // The command-line option that sets it, without "--": "stiffness", "hunt-crossley",
 // "relaxation-time", "friction", "stiction-tolerance".
 const char* GlobalParameterOptionName(ContactParameter parameter);
@@ -95,7 +102,11 @@ class StepDerivatives {
   // The central difference of ∇ℓ(v₁) along one block of a direction, added to *sum.
   void AddGradientDerivative(const StepDirection& direction, int block, Eigen::VectorXd* sum);
   // The inputs moved by h along δu and δp.
-  void OffsetInputs(const StepDirection& direction, int block, double h, WorldInputs* inputs) const;
+  void OffsetInputs(const StepDirection& direction, int block, double h, WorldInputs* inputs);
+  // The step's hydroelastic representations with every compliant geometry at E_h = modulus_Pa:
+  // made once per value and kept (the pressures copied and rescaled), so that a run's steps
+  // differentiate with respect to E_h without allocating.
+  const std::vector<HydroelasticRepresentation>& CompliantAtModulus(double modulus_Pa);
   // q₁ of the position update from (q₀, v₀, v₁).
   void IntegrateInto(const Eigen::VectorXd& q, const Eigen::VectorXd& v0, const Eigen::VectorXd& v1,
                      Eigen::VectorXd* q1);
@@ -117,6 +128,15 @@ class StepDerivatives {
   GeometryQueryResult query_;
   ProblemBuilder problem_builder_;
   ConvexSolver gradient_solver_, hessian_solver_;
+  // CompliantAtModulus's: the representations at E_h = modulus_Pa made from `base`.
+  struct ModulusVariant {
+    double modulus_Pa = 0;
+    std::vector<HydroelasticRepresentation> base;
+    WorldInputs inputs;
+  };
+  static constexpr size_t kModulusVariants = 4;  // ± h of two parameter directions
+  std::vector<ModulusVariant> modulus_variants_;
+  size_t next_modulus_variant_ = 0;
   // Scratch, reused step to step.
   WorldInputs inputs_scratch_;
   Eigen::VectorXd q_scratch_, v_scratch_, v1_scratch_, q_plus_, q_minus_, gradient_plus_,
