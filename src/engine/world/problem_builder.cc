@@ -42,6 +42,8 @@ void ProblemBuilder::Build(const WorldModel& model, const WorldInputs& inputs,
   contact_constraint_index_.resize(nc);
   contact_frames_.resize(nc);
   contact_pairs_.resize(nc);
+  contact_configurations_.resize(nc);
+  contact_delassus_.resize(nc);
   for (int c = 0; c < nc; ++c) AddContact(model, inputs, start, candidates[c], c);
   AddJointConstraints(model, inputs, start);
   holonomic_.Add(model, start.dt_s, start.data, start.t, &problem_);
@@ -118,7 +120,22 @@ void ProblemBuilder::AddContact(const WorldModel& model, const WorldInputs& inpu
                                  ? EstimateDelassusDiagonal(problem_, k)
                                  : DelassusDiagonal{};
   contact_pairs_[c] = PairProperties(model, inputs, candidate);
+  contact_configurations_[c] = config;
+  contact_delassus_[c] = w;
   problem_.SetConstraint(k, contact_factory_.Make(c, contact_pairs_[c], config, dt, w));
+}
+
+void ProblemBuilder::RemakeContactConstraints(const WorldModel& model, const WorldInputs& inputs,
+                                              const std::vector<ContactCandidate>& candidates,
+                                              double dt_s) {
+  const int nc = static_cast<int>(candidates.size());
+  contact_factory_.Reset(inputs.contact_settings, nc);  // the same size: Make's addresses kept
+  for (int c = 0; c < nc; ++c) {
+    contact_pairs_[c] = PairProperties(model, inputs, candidates[c]);
+    problem_.SetConstraint(contact_constraint_index_[c],
+                           contact_factory_.Make(c, contact_pairs_[c], contact_configurations_[c],
+                                                 dt_s, contact_delassus_[c]));
+  }
 }
 
 void ProblemBuilder::AddPointJacobian(const WorldModel& model, const MultibodyData& data,

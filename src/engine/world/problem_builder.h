@@ -37,6 +37,13 @@ class ProblemBuilder {
 
   void Build(const WorldModel& model, const WorldInputs& inputs, const StepStart& start,
              const std::vector<ContactCandidate>& candidates);
+  // Makes the last Build's contact constraints again with `inputs`' contact parameters (k, d, τ_d
+  // and μ of the settings or a pair, v_s), keeping everything the state alone decides: the free
+  // motion, Jacobians, contact configurations and Delassus estimates. A step's derivative with
+  // respect to a parameter needs only this (docs/contact-model.md §9). Not for a change of the
+  // approximation or of E_h (the faces' stiffness comes from the geometry query).
+  void RemakeContactConstraints(const WorldModel& model, const WorldInputs& inputs,
+                                const std::vector<ContactCandidate>& candidates, double dt_s);
 
   const ConvexProblem& problem() const { return problem_; }
   // Candidate c's constraint in problem() and its contact frame R_WC (columns t̂1, t̂2, n̂).
@@ -82,6 +89,10 @@ class ProblemBuilder {
   std::vector<int> contact_constraint_index_;
   std::vector<Eigen::Matrix3d> contact_frames_;
   std::vector<ContactProperties> contact_pairs_;
+  // Per candidate, what its constraint was made from besides its properties (for
+  // RemakeContactConstraints).
+  std::vector<ContactConfiguration> contact_configurations_;
+  std::vector<DelassusDiagonal> contact_delassus_;
 };
 
 }  // namespace contactlab

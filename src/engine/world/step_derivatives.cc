@@ -255,7 +255,8 @@ StepDerivatives::StepDerivatives(const WorldModel& model, std::vector<ContactPar
       nq_(model.multibody().num_positions()),
       nv_(model.multibody().num_velocities()),
       data_(model.multibody()),
-      problem_builder_(model) {
+      problem_builder_(model),
+      parameter_builder_(model) {
   if (contact_pairs_.size() != parameters_.size()) {
     throw std::invalid_argument("StepDerivatives: one contact pair (or −1) per parameter");
   }
@@ -290,6 +291,7 @@ bool StepDerivatives::Step(World* world) {
     return false;
   }
   v1_ = world->v();
+  parameter_problem_built_ = false;
   // H at v₁ of the World's own last problem: the contacts it set aside as out of reach do not act
   // at v₁ (docs/contact-model.md §4.3; γ = 0, G = 0), so it is the whole problem's H.
   hessian_solver_.set_parameters(world->solver().parameters());
@@ -311,6 +313,29 @@ void StepDerivatives::StepGradient(const Eigen::VectorXd& q, const Eigen::Vector
   geometry_query_.Run(model_, data_, t0_, dt_s_, inputs, nullptr, &query_);
   problem_builder_.Build(model_, inputs, StepStart{q, v, data_, t0_, dt_s_}, query_.candidates);
   gradient_solver_.EvaluateCost(problem_builder_.problem(), v1_, gradient, nullptr);
+}
+
+bool StepDerivatives::MovesModulus(const Eigen::VectorXd& d_parameters) const {
+  for (size_t j = 0; j < parameters_.size(); ++j) {
+    if (parameters_[j] == ContactParameter::kHydroelasticModulus && d_parameters[j] != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void StepDerivatives::ParameterGradient(const WorldInputs& inputs, Eigen::VectorXd* gradient) {
+  // The step at (q₀, v₀) is built once per step, on the first parameter direction; a moved
+  // parameter then remakes only its contact constraints (docs/contact-model.md §9).
+  if (!parameter_problem_built_) {
+    model_.multibody().UpdateKinematics(q0_, v0_, &data_);
+    geometry_query_.Run(model_, data_, t0_, dt_s_, inputs0_, nullptr, &parameter_query_);
+    parameter_builder_.Build(model_, inputs0_, StepStart{q0_, v0_, data_, t0_, dt_s_},
+                             parameter_query_.candidates);
+    parameter_problem_built_ = true;
+  }
+  parameter_builder_.RemakeContactConstraints(model_, inputs, parameter_query_.candidates, dt_s_);
+  gradient_solver_.EvaluateCost(parameter_builder_.problem(), v1_, gradient, nullptr);
 }
 
 void StepDerivatives::OffsetInputs(const StepDirection& direction, int block, double h,
@@ -386,8 +411,12 @@ void StepDerivatives::AddGradientDerivative(const StepDirection& direction, int 
     if (block == kVelocities) v_scratch_ += offset * d;
     inputs_scratch_ = inputs0_;
     OffsetInputs(direction, block, offset, &inputs_scratch_);
-    StepGradient(q_scratch_, v_scratch_, inputs_scratch_,
-                 sign > 0 ? &gradient_plus_ : &gradient_minus_);
+    Eigen::VectorXd* gradient = sign > 0 ? &gradient_plus_ : &gradient_minus_;
+    if (block == kParameters && !MovesModulus(d)) {
+      ParameterGradient(inputs_scratch_, gradient);
+    } else {
+      StepGradient(q_scratch_, v_scratch_, inputs_scratch_, gradient);
+    }
   }
   *sum += (gradient_plus_ - gradient_minus_) / (one_sided ? h : 2 * h);
 }

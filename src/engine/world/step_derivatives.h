@@ -101,6 +101,10 @@ class StepDerivatives {
                     Eigen::VectorXd* gradient);
   // The central difference of ∇ℓ(v₁) along one block of a direction, added to *sum.
   void AddGradientDerivative(const StepDirection& direction, int block, Eigen::VectorXd* sum);
+  // ∇ℓ(v₁) of the step at (q₀, v₀) with the parameters of `inputs` (E_h unmoved): its contact
+  // constraints remade on the step built once (ProblemBuilder::RemakeContactConstraints).
+  void ParameterGradient(const WorldInputs& inputs, Eigen::VectorXd* gradient);
+  bool MovesModulus(const Eigen::VectorXd& d_parameters) const;
   // The inputs moved by h along δu and δp.
   void OffsetInputs(const StepDirection& direction, int block, double h, WorldInputs* inputs);
   // The step's hydroelastic representations with every compliant geometry at E_h = modulus_Pa:
@@ -128,6 +132,10 @@ class StepDerivatives {
   GeometryQueryResult query_;
   ProblemBuilder problem_builder_;
   ConvexSolver gradient_solver_, hessian_solver_;
+  // ParameterGradient's step at (q₀, v₀), built on the step's first parameter direction.
+  GeometryQueryResult parameter_query_;
+  ProblemBuilder parameter_builder_;
+  bool parameter_problem_built_ = false;
   // CompliantAtModulus's: the representations at E_h = modulus_Pa made from `base`.
   struct ModulusVariant {
     double modulus_Pa = 0;
