@@ -217,25 +217,56 @@ void WriteFittedScene(const std::string& scene_path, const SceneSpec& scene,
   if (!out) throw std::runtime_error(output + ": cannot write the fitted scene");
 }
 
-// One panel per fitted coordinate that moves (a coordinate still to round-off, a box's lateral
-// position, would show only its noise): the reference, the run before and after the fit.
+double MaxDeviation(const std::vector<double>& a, const std::vector<double>& b) {
+  double m = 0;
+  for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]));
+  return m;
+}
+
+// A coordinate's panel: the reference and the runs before and after the fit; or, when the runs
+// differ from the reference by less than 1 % of the coordinate's motion (a pad's squeeze under a
+// carried peg), their errors, which the trajectories would hide.
+PlotPanel FitPanel(const CalibrationTrace& t, double range) {
+  const bool position =
+      t.column.ends_with(".px") || t.column.ends_with(".py") || t.column.ends_with(".pz");
+  const std::string unit = position ? " [m]" : " [m or rad]";
+  PlotPanel panel;
+  panel.x_label = "t [s]";
+  if (MaxDeviation(t.before, t.reference) >= 0.01 * range) {
+    panel.title = t.column;
+    panel.y_label = t.column + unit;
+    panel.series.push_back({"reference", {20, 20, 20}, t.time_s, t.reference, false});
+    panel.series.push_back({"before the fit", {214, 96, 40}, t.time_s, t.before, true});
+    panel.series.push_back({"after the fit", {30, 110, 200}, t.time_s, t.after, true});
+    return panel;
+  }
+  panel.title = t.column + " - reference";
+  panel.y_label = "error" + unit;
+  std::vector<double> before(t.time_s.size()), after(t.time_s.size());
+  for (size_t i = 0; i < before.size(); ++i) {
+    before[i] = t.before[i] - t.reference[i];
+    after[i] = t.after[i] - t.reference[i];
+  }
+  panel.series.push_back({"before the fit", {214, 96, 40}, t.time_s, std::move(before), false});
+  panel.series.push_back({"after the fit", {30, 110, 200}, t.time_s, std::move(after), false});
+  return panel;
+}
+
+// One panel per fitted coordinate that moves and that the fit changed (a coordinate still to
+// round-off, a box's lateral position, would show only its noise; one whose error before the fit
+// is below a thousandth of the largest one's shows nothing the others do not).
 void WriteFitPlot(const CalibrationResult& r, const std::string& path) {
   LinePlot plot;
   plot.title = fmt::format("contactlab calibrate: RMS error {:.3g} m before, {:.3g} m after",
                            r.rms_before_m, r.rms_after_m);
+  double largest_error = 0;
+  for (const CalibrationTrace& t : r.traces) {
+    largest_error = std::max(largest_error, MaxDeviation(t.before, t.reference));
+  }
   for (const CalibrationTrace& t : r.traces) {
     const auto [lo, hi] = std::minmax_element(t.reference.begin(), t.reference.end());
-    if (*hi - *lo < 1e-9) continue;
-    const bool position =
-        t.column.ends_with(".px") || t.column.ends_with(".py") || t.column.ends_with(".pz");
-    PlotPanel panel;
-    panel.title = t.column;
-    panel.x_label = "t [s]";
-    panel.y_label = t.column + (position ? " [m]" : " [m or rad]");
-    panel.series.push_back({"reference", {20, 20, 20}, t.time_s, t.reference, false});
-    panel.series.push_back({"before the fit", {214, 96, 40}, t.time_s, t.before, true});
-    panel.series.push_back({"after the fit", {30, 110, 200}, t.time_s, t.after, true});
-    plot.panels.push_back(std::move(panel));
+    if (*hi - *lo < 1e-9 || MaxDeviation(t.before, t.reference) < 1e-3 * largest_error) continue;
+    plot.panels.push_back(FitPanel(t, *hi - *lo));
   }
   if (plot.panels.empty()) {
     spdlog::warn("calibrate: no fitted coordinate moves; no plot written");
