@@ -38,7 +38,8 @@ std::vector<ContactParameter> ParseParameters(const std::vector<std::string>& na
     if (found == std::end(kParameterNames)) {
       throw py::value_error(
           fmt::format("unknown parameter '{}': derivatives are taken with respect to stiffness, "
-                      "hunt_crossley, relaxation_time, friction or stiction_tolerance",
+                      "hunt_crossley, relaxation_time, friction, stiction_tolerance or "
+                      "hydroelastic_modulus",
                       name));
     }
     parameters.push_back(found->second);

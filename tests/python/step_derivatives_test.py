@@ -149,8 +149,18 @@ class Errors(unittest.TestCase):
     def test_an_unknown_parameter(self):
         self.assertRefused(sliding_box(), ["frction"],
                            "unknown parameter 'frction': derivatives are taken with respect to "
-                           "stiffness, hunt_crossley, relaxation_time, friction or "
-                           "stiction_tolerance")
+                           "stiffness, hunt_crossley, relaxation_time, friction, "
+                           "stiction_tolerance or hydroelastic_modulus")
+
+    def test_the_hydroelastic_modulus_is_the_compliant_geometries(self):
+        # hydro_box's compliant box rests on its faces: its step depends on E_h.
+        w = contactlab.World("hydro_box")
+        self.assertTrue(w.step(300))
+        J = w.step_jacobians(["hydroelastic_modulus"])
+        self.assertEqual(J["dv_dp"].shape, (w.num_velocities, 1))
+        self.assertGreater(np.abs(J["dv_dp"]).max(), 0)
+        self.assertRefused(sliding_box(), ["hydroelastic_modulus"],
+                           "no hydroelastic_compliant geometry")
 
     def test_a_parameter_not_overridden_has_no_one_value(self):
         w = contactlab.World("incline")  # every pair combines its own μ
