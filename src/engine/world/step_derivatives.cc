@@ -228,7 +228,7 @@ void StepDerivatives::MoveBaseContacts() {
     geometry_rotation_[g] = rotation.angle() * rotation.axis();
     geometry_translation_[g] = X_WG.translation() - X_WG0.translation();
   }
-  // The feature pair held: the one-sided derivative at a feature change (§9).
+  // Feature pairs held: one-sided at a feature change (docs/contact-model.md §9).
   moved_candidates_.clear();
   for (const ContactCandidate& c : base_query_.candidates) {
     const int a = c.geometry_a, b = c.geometry_b;
