@@ -290,6 +290,71 @@ TEST(ContactPointRates, PolytopeFaceOnFace) {
   ExpectExactRatesBothOrders(box, X_WA, mesh, X_WB);
 }
 
+TEST(ContactPointRates, CapsuleLyingOnABoxFace) {
+  // The axis clipped to the face (GJK/EPA pair): its ends, or its crossings of the face's side
+  // planes, over the face.
+  const Shape box = Shape::Box(Vector3d(0.2, 0.15, 0.1)), capsule = Shape::Capsule(0.04, 0.5);
+  const Eigen::Isometry3d X_WA = Pose(kTilt, Vector3d::Zero());
+  const Eigen::Isometry3d X_WB =
+      Pose(X_WA.linear() * Rot(0.4, Vector3d::UnitZ()) * Rot(1.55, Vector3d::UnitY()),
+           X_WA * Vector3d(0.05, 0.02, 0.138));
+  ASSERT_EQ(testing::Contacts(box, X_WA, capsule, X_WB).size(), 2u);
+  ExpectExactRatesBothOrders(box, X_WA, capsule, X_WB, 2);
+}
+
+TEST(ContactPointRates, BoxBoxNearParallelFacesUnderAnEdgeNormal) {
+  // B tilted 3° with its lowest corner just beyond A's top edge x = 0.2: an edge of B rising from
+  // that corner crosses A's edge 0.5 mm deep (edge–edge), and B's bottom face, near-parallel to
+  // A's top, gets its polygon clipped along that normal.
+  const Shape a = Shape::Box(Vector3d(0.2, 0.2, 0.1)), b = Shape::Box(Vector3d(0.1, 0.1, 0.1));
+  const Eigen::Isometry3d X_WA = Eigen::Isometry3d::Identity();
+  const Eigen::Matrix3d R_WB = Rot(0.6, Vector3d::UnitZ()) * Rot(0.05, Vector3d(1, 0.4, 0));
+  // The lowest corner, and of the edges from it towards −x the one rising least per x.
+  Vector3d low = Vector3d::Constant(1e9);
+  for (int i = 0; i < 8; ++i) {
+    const Vector3d p =
+        R_WB * Vector3d((i & 1) ? 0.1 : -0.1, (i & 2) ? 0.1 : -0.1, (i & 4) ? 0.1 : -0.1);
+    if (p.z() < low.z()) low = p;
+  }
+  const Vector3d low_B = R_WB.transpose() * low;
+  Vector3d edge = Vector3d::Zero();
+  for (int k = 0; k < 2; ++k) {
+    Vector3d other_B = low_B;
+    other_B[k] = -other_B[k];
+    const Vector3d d = R_WB * (other_B - low_B);
+    if (d.x() < 0 && (edge.x() == 0 || d.z() / -d.x() < edge.z() / -edge.x())) edge = d;
+  }
+  ASSERT_LT(edge.x(), 0);
+  // The edge crosses x = 0.2 at y = 0.02, 0.5 mm below A's top; the corner 2 cm beyond.
+  const double s = 0.02 / -edge.x();
+  const Vector3d crossing(0.2, 0.02, 0.1 - 0.0005);
+  const Eigen::Isometry3d X_WB = Pose(R_WB, crossing - (low + s * edge));
+  const std::vector<ContactPoint> points = testing::Contacts(a, X_WA, b, X_WB);
+  ASSERT_GE(points.size(), 2u);
+  for (const ContactPoint& c : points) {
+    EXPECT_EQ(c.feature.normal, ContactFeature::Normal::kEdges);
+  }
+  ExpectExactRatesBothOrders(a, X_WA, b, X_WB);
+}
+
+TEST(ContactPointRates, CylinderLyingOnABoxKeepsTheSignedDistanceRate) {
+  // The side line's points are taken as material (its rolling neglected): φ̇ exact, the
+  // normal a face's; EPA's accuracy on curved shapes sets the differences' step.
+  const Shape box = Shape::Box(Vector3d(0.3, 0.3, 0.1)), cylinder = Shape::Cylinder(0.05, 0.3);
+  const Eigen::Isometry3d X_WA = Pose(kTilt, Vector3d::Zero());
+  const Eigen::Isometry3d X_WB =
+      Pose(X_WA.linear() * Rot(0.3, Vector3d::UnitZ()) * Rot(1.57, Vector3d::UnitX()),
+           X_WA * Vector3d(0.02, 0.01, 0.149));
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 4; ++trial) {
+    const RateErrors e = CompareWithDifferences(box, X_WA, cylinder, X_WB, RandomTwist(rng),
+                                                RandomTwist(rng), 0.01, 1e-4);
+    ASSERT_GE(e.count, 2);
+    EXPECT_LT(e.phi, 3e-4);
+    EXPECT_LT(e.normal, 3e-4);
+  }
+}
+
 TEST(ContactPointRates, CylinderOnBoxCapAndRim) {
   const Shape box = Shape::Box(Vector3d(0.3, 0.3, 0.1)), cylinder = Shape::Cylinder(0.08, 0.2);
   const Eigen::Isometry3d X_WA = Pose(kTilt, Vector3d::Zero());
