@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "engine/world/trajectory_sensitivity.h"
 #include "physics_test_util.h"
@@ -279,6 +280,55 @@ TEST(StepJacobianCheck, FailsOnAPerturbedHessian) {
   const double v_scale = std::max(1.0, world.v().lpNorm<Eigen::Infinity>());
   EXPECT_TRUE(Close(exact, dv_dq0, v_scale, kPositionStep));
   EXPECT_FALSE(Close(perturbed, dv_dq0, v_scale, kPositionStep));
+}
+
+// Along q a step of point contacts moves its contacts by their rates (contact_point_rates.h)
+// instead of running the narrow phase again; a pressure field's surface is differenced
+// (docs/contact-model.md §9).
+TEST(StepJacobianGeometry, PointContactsMoveAnalyticallyPressureFieldsAreDifferenced) {
+  for (const auto& [scene, analytic] :
+       {std::pair{"falling_sphere", true}, {"box_stack", true}, {"hydro_box", false}}) {
+    SCOPED_TRACE(scene);
+    World world(testing::LoadBuiltinScene(scene));
+    ASSERT_GE(testing::RunFor(&world, 0.15), 0) << world.failure();
+    StepDerivatives derivatives(world.model(), {});
+    ASSERT_TRUE(derivatives.Step(&world)) << derivatives.failure();
+    EXPECT_GT(world.contacts().size(), 0u);
+    EXPECT_EQ(derivatives.uses_analytic_geometry(), analytic);
+  }
+}
+
+// A stack of boxes, each turned about the vertical against the one below: every face pair is
+// clipped into a polygon of both boxes' corners and their edges' crossings, whose rates are the
+// analytic path's (docs/contact-model.md §9). ∂(q₁, v₁)/∂q₀ against whole steps, as
+// StepJacobian's cases.
+TEST(StepJacobianGeometry, ATwistedBoxStacksPositionBlockEqualsWholeStepDifferences) {
+  SceneSpec scene = testing::LoadBuiltinScene("box_stack");
+  // Soft enough that the normals' turning (the contact forces' directions) weighs in ∂v₁/∂q₀
+  // beside the depths' change: at the scene's 1e7 N/m it is 1e-5 of it.
+  scene.contact_settings.stiffness_N_per_m = 1e4;
+  for (int k = 1; k <= 4; ++k) {
+    SceneBody& box = scene.bodies[scene.FindBody("box" + std::to_string(k))];
+    box.initial_pose.linear() = Eigen::AngleAxisd(0.3 * k, Eigen::Vector3d::UnitZ()).matrix();
+  }
+  World world(scene), reference(scene);
+  world.solver().set_parameters(TightSolver());
+  reference.solver().set_parameters(TightSolver());
+  ASSERT_GE(testing::RunFor(&world, 0.05), 0) << world.failure();
+  ASSERT_GE(world.contacts().size(), 16u);
+  const WholeStepDifferences differences(world, &reference);
+  StepDerivatives derivatives(world.model(), {});
+  ASSERT_TRUE(derivatives.Step(&world)) << derivatives.failure();
+  ASSERT_TRUE(derivatives.uses_analytic_geometry());
+  const StepJacobians J = derivatives.Jacobians();
+  const auto [dq_dq0, dv_dq0] = differences.Columns(
+      world.q().size(), kPositionStep,
+      [](int i, double h, Eigen::VectorXd* q, Eigen::VectorXd*, WorldInputs*) { (*q)[i] += h; });
+  const StepOutput here = differences.Unmoved();
+  const double v_scale = std::max(1.0, here.v.lpNorm<Eigen::Infinity>());
+  const double q_scale = std::max(1.0, here.q.lpNorm<Eigen::Infinity>());
+  EXPECT_TRUE(Close(J.dv1_dq0, dv_dq0, v_scale, kPositionStep));
+  EXPECT_TRUE(Close(J.dq1_dq0, dq_dq0, q_scale, kPositionStep));
 }
 
 }  // namespace

@@ -10,7 +10,9 @@
 // the other side of the faces close in one step unresisted (a spinning box), so such pairs get
 // the clipped face polygon too, with the depths measured along the exact normal.
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "engine/geometry/contact_utils.h"
@@ -23,21 +25,36 @@ namespace {
 
 inline double SignNonNegative(double x) { return x >= 0.0 ? 1.0 : -1.0; }
 
-// Clip polygon in the reference face's coordinates (x, y in the face, z along the normal).
-using ClipPolygon = std::array<Eigen::Vector3d, 8>;
+// Clip polygon in the reference face's coordinates (x, y in the face, z along the normal),
+// with the features each point lies on (docs/contact-model.md §9): bit i of inc_edges the
+// incident face's edge from its corner i to i + 1, bit k of planes the clipping pass k.
+struct ClipTag {
+  uint8_t inc_edges = 0, planes = 0;
+};
+struct ClipPolygon {
+  std::array<Eigen::Vector3d, 8> points;
+  std::array<ClipTag, 8> tags;
+};
 
-// Keeps the part of `in` with sign·p[axis] ≤ limit (one Sutherland–Hodgman pass).
-int ClipAgainst(const ClipPolygon& in, int count, int axis, double sign, double limit,
+// Keeps the part of `in` with sign·p[axis] ≤ limit (one Sutherland–Hodgman pass, number `pass`).
+int ClipAgainst(const ClipPolygon& in, int count, int axis, double sign, double limit, int pass,
                 ClipPolygon* out) {
   int n = 0;
+  const int capacity = static_cast<int>(out->points.size());
   for (int i = 0; i < count; ++i) {
-    const Eigen::Vector3d& p = in[i];
-    const Eigen::Vector3d& q = in[(i + 1) % count];
+    const Eigen::Vector3d& p = in.points[i];
+    const Eigen::Vector3d& q = in.points[(i + 1) % count];
     const double dp = limit - sign * p[axis], dq = limit - sign * q[axis];  // ≥ 0 inside
-    const int capacity = static_cast<int>(out->size());
-    if (dp >= 0 && n < capacity) (*out)[n++] = p;
+    if (dp >= 0 && n < capacity) {
+      out->tags[n] = in.tags[i];
+      out->points[n++] = p;
+    }
     if ((dp >= 0) != (dq >= 0) && n < capacity) {
-      (*out)[n++] = p + (q - p) * (dp / (dp - dq));
+      const ClipTag& tp = in.tags[i];
+      const ClipTag& tq = in.tags[(i + 1) % count];
+      out->tags[n] = {static_cast<uint8_t>(tp.inc_edges & tq.inc_edges),
+                      static_cast<uint8_t>((tp.planes & tq.planes) | (1u << pass))};
+      out->points[n++] = p + (q - p) * (dp / (dp - dq));
     }
   }
   return n;
@@ -56,10 +73,10 @@ struct PosedBox {
 // gap between the reference face and the incident face on a line parallel to `dir`, so both
 // witness points lie on the surfaces and no point is deeper than the signed distance when
 // `dir` is the separating axis. For dir = face_normal this is the classic face clipping.
-// Points are for the pair (ref, inc) with normal `dir`.
+// Points are for the pair (ref, inc) with normal `dir`, which moves as `normal_model` tells.
 int ClipFaces(const PosedBox& ref, int ref_axis, const Eigen::Vector3d& face_normal,
               const Eigen::Vector3d& dir, const PosedBox& inc, double margin_m,
-              std::vector<ContactPoint>* out) {
+              const ContactFeature& normal_model, std::vector<ContactPoint>* out) {
   const int iu = (ref_axis + 1) % 3, iv = (ref_axis + 2) % 3;
   const Eigen::Vector3d u = ref.R.col(iu), v = ref.R.col(iv);
   const Eigen::Vector3d face_center = ref.p + ref.h[ref_axis] * face_normal;
@@ -83,23 +100,60 @@ int ClipFaces(const PosedBox& ref, int ref_axis, const Eigen::Vector3d& face_nor
     const Eigen::Vector3d rel = inc_center + cu[i] * a1 + cv[i] * a2 - face_center;
     const double z = face_normal.dot(rel) / cos_dir;
     const Eigen::Vector3d in_plane = rel - z * dir;
-    poly[i] = Eigen::Vector3d(u.dot(in_plane), v.dot(in_plane), z);
+    poly.points[i] = Eigen::Vector3d(u.dot(in_plane), v.dot(in_plane), z);
+    poly.tags[i] = {static_cast<uint8_t>((1u << i) | (1u << ((i + 3) % 4))), 0};
   }
   int count = 4;
-  count = ClipAgainst(poly, count, 0, 1.0, ref.h[iu], &tmp);
-  count = ClipAgainst(tmp, count, 0, -1.0, ref.h[iu], &poly);
-  count = ClipAgainst(poly, count, 1, 1.0, ref.h[iv], &tmp);
-  count = ClipAgainst(tmp, count, 1, -1.0, ref.h[iv], &poly);
+  count = ClipAgainst(poly, count, 0, 1.0, ref.h[iu], 0, &tmp);
+  count = ClipAgainst(tmp, count, 0, -1.0, ref.h[iu], 1, &poly);
+  count = ClipAgainst(poly, count, 1, 1.0, ref.h[iv], 2, &tmp);
+  count = ClipAgainst(tmp, count, 1, -1.0, ref.h[iv], 3, &poly);
 
+  // The incident face's edges (corner i to i + 1) run along ju, jv, ju, jv; passes 0 and 1 clip
+  // at the reference edges along iv, passes 2 and 3 at those along iu.
+  const Eigen::Vector3d inc_normal_G = inc_sign * Eigen::Vector3d::Unit(inc_axis);
+  const Eigen::Vector3d ref_normal_G = ref.R.transpose() * face_normal;
   int added = 0;
   for (int i = 0; i < count; ++i) {
-    const Eigen::Vector3d& c = poly[i];
+    const Eigen::Vector3d& c = poly.points[i];
     if (c.z() >= margin_m) continue;
     const Eigen::Vector3d on_ref = face_center + c.x() * u + c.y() * v;
-    out->push_back(MakeContact(on_ref, on_ref + c.z() * dir, dir, 0.0, 0.0));
+    ContactFeature feature = normal_model;
+    feature.a = PlaneSide(ref_normal_G);
+    feature.b = MaterialSide();
+    const ClipTag& tag = poly.tags[i];
+    const int edges = std::popcount(tag.inc_edges), planes = std::popcount(tag.planes);
+    if (edges == 1 && planes == 1) {
+      const int e = std::countr_zero(static_cast<unsigned>(tag.inc_edges));
+      const int k = std::countr_zero(static_cast<unsigned>(tag.planes));
+      feature.b = EdgeCutSide(Eigen::Vector3d::Unit(e % 2 == 0 ? ju : jv),
+                              Eigen::Vector3d::Unit(k < 2 ? iv : iu), 0.0);
+    } else if (edges == 0 && planes == 2) {
+      feature.a = MaterialSide();
+      feature.b = PlaneSide(inc_normal_G);
+    }
+    out->push_back(MakeContact(on_ref, on_ref + c.z() * dir, dir, 0.0, 0.0, feature));
     ++added;
   }
   return added;
+}
+
+// The normal model of face clipping: the reference face's normal, the first shape's.
+ContactFeature FaceNormalModel() {
+  return MakeFeature(FeatureNormal::kFixedInA, MaterialSide(), MaterialSide());
+}
+
+// The normal model of a polygon clipped along an exact contact's normal, for the reference
+// `ref_is_A`: the exact point's when it turns with a face or with two edges; along the line of
+// two cores (a vertex–vertex or vertex–edge GJK point of separated boxes) it is taken as turning
+// with the reference box (docs/contact-model.md §9).
+ContactFeature PolygonNormalModel(const ContactFeature& exact, bool ref_is_A) {
+  ContactFeature model = exact;
+  if (model.normal == FeatureNormal::kCentres) {
+    model.normal = ref_is_A ? FeatureNormal::kFixedInA : FeatureNormal::kFixedInB;
+  }
+  if (!ref_is_A) FlipFeature(&model);
+  return model;
 }
 
 // Faces within this angle (sine) of the contact normal count as in contact for edge and GJK
@@ -111,8 +165,10 @@ constexpr double kFaceSinTolerance = 0.1;
 // aligned with n or the face of B most opposed to it is within kFaceSinTolerance of n, appends
 // the face polygon clipped along n (reference: the more parallel face, A on ties) and returns
 // the number of points; otherwise appends nothing.
-int NearParallelFaceContacts(const PosedBox& box_A, const PosedBox& box_B, const Eigen::Vector3d& n,
-                             double margin_m, std::vector<ContactPoint>* out) {
+int NearParallelFaceContacts(const PosedBox& box_A, const PosedBox& box_B,
+                             const ContactPoint& exact, double margin_m,
+                             std::vector<ContactPoint>* out) {
+  const Eigen::Vector3d& n = exact.normal_W;
   const Eigen::Vector3d n_A = box_A.R.transpose() * n, n_B = box_B.R.transpose() * n;
   int ia = 0, ib = 0;
   const double cos_A = n_A.cwiseAbs().maxCoeff(&ia), cos_B = n_B.cwiseAbs().maxCoeff(&ib);
@@ -120,11 +176,13 @@ int NearParallelFaceContacts(const PosedBox& box_A, const PosedBox& box_B, const
   if (std::max(cos_A, cos_B) < cos_min) return 0;
   if (cos_A >= cos_B - 1e-12) {
     const Eigen::Vector3d face_normal = SignNonNegative(n_A[ia]) * box_A.R.col(ia);
-    return ClipFaces(box_A, ia, face_normal, n, box_B, margin_m, out);
+    return ClipFaces(box_A, ia, face_normal, n, box_B, margin_m,
+                     PolygonNormalModel(exact.feature, true), out);
   }
   const size_t first = out->size();
   const Eigen::Vector3d face_normal = -SignNonNegative(n_B[ib]) * box_B.R.col(ib);
-  const int added = ClipFaces(box_B, ib, face_normal, -n, box_A, margin_m, out);
+  const int added = ClipFaces(box_B, ib, face_normal, -n, box_A, margin_m,
+                              PolygonNormalModel(exact.feature, false), out);
   FlipContacts(first, out);
   return added;
 }
@@ -135,7 +193,7 @@ int ExactPointAndFaces(const PosedBox& box_A, const PosedBox& box_B, const Conta
                        double margin_m, std::vector<ContactPoint>* out) {
   if (exact.signed_distance_m >= margin_m) return 0;
   const size_t first = out->size();
-  NearParallelFaceContacts(box_A, box_B, exact.normal_W, margin_m, out);
+  NearParallelFaceContacts(box_A, box_B, exact, margin_m, out);
   double deepest = std::numeric_limits<double>::infinity();
   for (size_t i = first; i < out->size(); ++i) {
     deepest = std::min(deepest, (*out)[i].signed_distance_m);
@@ -221,7 +279,8 @@ int BoxBoxContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b
     const ConvexCore core_A(a, X_WA), core_B(b, X_WB);
     const CoreDistance d = ComputeCoreDistance(core_A, core_B);
     if (d.signed_distance >= margin_m) return 0;
-    out->push_back(MakeContact(d.point_A_W, d.point_B_W, d.normal_W, 0.0, 0.0));
+    out->push_back(MakeContact(d.point_A_W, d.point_B_W, d.normal_W, 0.0, 0.0,
+                               ExactContactFeature(core_A, core_B, d.normal_W)));
     return 1;
   };
 
@@ -232,7 +291,8 @@ int BoxBoxContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b
     const CoreDistance d = ComputeCoreDistance(core_A, core_B);
     if (d.signed_distance >= margin_m) return 0;
     if (kind == AxisKind::kEdge || d.signed_distance > best_sep + 1e-9 + 1e-6 * best_sep) {
-      const ContactPoint exact = MakeContact(d.point_A_W, d.point_B_W, d.normal_W, 0.0, 0.0);
+      const ContactPoint exact = MakeContact(d.point_A_W, d.point_B_W, d.normal_W, 0.0, 0.0,
+                                             ExactContactFeature(core_A, core_B, d.normal_W));
       ExactPointAndFaces(box_A, box_B, exact, margin_m, out);
       ReduceContacts(first, kMaxBoxBoxPoints, out);
       return static_cast<int>(out->size() - first);
@@ -242,13 +302,13 @@ int BoxBoxContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b
   switch (kind) {
     case AxisKind::kFaceA: {
       const Eigen::Vector3d normal = SignNonNegative(t[best_index]) * R_WA.col(best_index);
-      ClipFaces(box_A, best_index, normal, normal, box_B, margin_m, out);
+      ClipFaces(box_A, best_index, normal, normal, box_B, margin_m, FaceNormalModel(), out);
       break;
     }
     case AxisKind::kFaceB: {
       // B is the reference: compute for (B, A) and flip.
       const Eigen::Vector3d normal = -SignNonNegative(t_B[best_index]) * R_WB.col(best_index);
-      ClipFaces(box_B, best_index, normal, normal, box_A, margin_m, out);
+      ClipFaces(box_B, best_index, normal, normal, box_A, margin_m, FaceNormalModel(), out);
       FlipContacts(first, out);
       break;
     }
@@ -271,7 +331,9 @@ int BoxBoxContacts(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b
       double s = 0, u = 0;
       ClosestPointsSegmentSegment(pa_W, qa_W, pb_W, qb_W, &s, &u);
       const ContactPoint c =
-          MakeContact(pa_W + s * (qa_W - pa_W), pb_W + u * (qb_W - pb_W), R_WA * n_A, 0.0, 0.0);
+          MakeContact(pa_W + s * (qa_W - pa_W), pb_W + u * (qb_W - pb_W), R_WA * n_A, 0.0, 0.0,
+                      EdgeEdgeFeature(Eigen::Vector3d::Unit(best_edge_i), 0.0,
+                                      Eigen::Vector3d::Unit(best_edge_j), 0.0));
       // Nearly parallel faces twisted against each other: their polygon as well.
       ExactPointAndFaces(box_A, box_B, c, margin_m, out);
       ReduceContacts(first, kMaxBoxBoxPoints, out);

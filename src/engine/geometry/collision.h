@@ -1,11 +1,52 @@
 // Narrow phase: signed distance, witness points and normal for every pair of shapes.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "engine/geometry/shape.h"
 
 namespace contactlab {
+
+// How a contact point moves with its shapes (docs/contact-model.md §9): the feature pair the
+// narrow phase found it on, as the narrow phase's own construction of it. Each side's "core"
+// is the point c with p_A = c_A + r_A·n̂ and p_B = c_B − r_B·n̂ (r: the side's inflation, a
+// sphere's or capsule's radius, a cylinder's radius when its side is seen as its inflated
+// axis, else 0). Directions are unit and in the side's own shape frame G; a side's quantities
+// swap with it when A and B swap. ContactPointRates (contact_point_rates.h) differentiates it.
+struct ContactFeature {
+  // How the normal is determined.
+  enum class Normal : uint8_t {
+    kFixedInA,  // a face of A (or A's half-space): n̂ turns with A
+    kFixedInB,
+    kCentres,  // along c_B − c_A (n̂ = (c_B − c_A)/g, g = n̂·(c_B − c_A) of either sign)
+    kEdges,    // ±(e_A × e_B)/|e_A × e_B| for the edge directions edge_A_G, edge_B_G
+  };
+  // How a side's core is determined.
+  enum class Core : uint8_t {
+    kMaterial,    // a point of its body (a vertex, a sphere's centre, a capsule's end)
+    kOnLine,      // on the line through it along axis_G, closest to the other core (both on
+                  // lines: the closest points of the two lines, with the kEdges normal)
+    kOnPlane,     // where the line through the other core along n̂ meets the plane through it
+                  // with normal axis_G (a face point under a vertex or a clipped point)
+    kEdgeCut,     // on the line along axis_G where it crosses the plane through the other core
+                  // spanned by n̂ and the other shape's edge aux_G (its frame): a clipped point
+    kRimToward,   // on the rim (cylinder cap centred at aux_G, axis axis_G) closest to the
+                  // other core
+    kRimSupport,  // on that rim, the point farthest towards the other shape turned by
+                  // angle_rad about the axis (cylinder rim samples on a half-space)
+  };
+  struct Side {
+    Core core = Core::kMaterial;
+    double radius_m = 0.0;
+    double angle_rad = 0.0;
+    Eigen::Vector3d axis_G = Eigen::Vector3d::Zero();
+    Eigen::Vector3d aux_G = Eigen::Vector3d::Zero();
+  };
+  Normal normal = Normal::kCentres;
+  Eigen::Vector3d edge_A_G = Eigen::Vector3d::Zero(), edge_B_G = Eigen::Vector3d::Zero();
+  Side a, b;
+};
 
 // One contact point between shapes A and B.
 // - normal_W: unit, pointing from A into B: B moving along +normal relative to A separates.
@@ -16,6 +57,7 @@ struct ContactPoint {
   Eigen::Vector3d normal_W;
   Eigen::Vector3d p_A_W, p_B_W;
   double signed_distance_m = 0.0;
+  ContactFeature feature;
   // The point where the contact force acts (midpoint of the witness points).
   Eigen::Vector3d Midpoint() const { return 0.5 * (p_A_W + p_B_W); }
 };

@@ -24,13 +24,80 @@ inline ContactPoint MakeContact(const Eigen::Vector3d& core_A, const Eigen::Vect
   return c;
 }
 
+// MakeContact with the feature pair it was found on.
+inline ContactPoint MakeContact(const Eigen::Vector3d& core_A, const Eigen::Vector3d& core_B,
+                                const Eigen::Vector3d& normal, double radius_A, double radius_B,
+                                const ContactFeature& feature) {
+  ContactPoint c = MakeContact(core_A, core_B, normal, radius_A, radius_B);
+  c.feature = feature;
+  return c;
+}
+
+// Cores of a ContactFeature (collision.h); directions in the side's shape frame.
+using FeatureCore = ContactFeature::Core;
+using FeatureNormal = ContactFeature::Normal;
+inline ContactFeature::Side MaterialSide(double radius_m = 0.0) {
+  return {FeatureCore::kMaterial, radius_m, 0.0, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
+}
+inline ContactFeature::Side LineSide(const Eigen::Vector3d& axis_G, double radius_m = 0.0) {
+  return {FeatureCore::kOnLine, radius_m, 0.0, axis_G, Eigen::Vector3d::Zero()};
+}
+inline ContactFeature::Side PlaneSide(const Eigen::Vector3d& normal_G, double radius_m = 0.0) {
+  return {FeatureCore::kOnPlane, radius_m, 0.0, normal_G, Eigen::Vector3d::Zero()};
+}
+inline ContactFeature::Side EdgeCutSide(const Eigen::Vector3d& line_G,
+                                        const Eigen::Vector3d& other_edge_G, double radius_m) {
+  return {FeatureCore::kEdgeCut, radius_m, 0.0, line_G, other_edge_G};
+}
+// A cylinder's rim at the cap z = cap_z of G.
+inline ContactFeature::Side RimSide(FeatureCore core, double cap_z, double angle_rad = 0.0) {
+  return {core, 0.0, angle_rad, Eigen::Vector3d::UnitZ(), Eigen::Vector3d(0, 0, cap_z)};
+}
+
+inline ContactFeature MakeFeature(FeatureNormal normal, const ContactFeature::Side& a,
+                                  const ContactFeature::Side& b) {
+  ContactFeature f;
+  f.normal = normal;
+  f.a = a;
+  f.b = b;
+  return f;
+}
+// Two lines (edges, axes): the kEdges normal and both cores on their lines.
+inline ContactFeature EdgeEdgeFeature(const Eigen::Vector3d& edge_A_G, double radius_A,
+                                      const Eigen::Vector3d& edge_B_G, double radius_B) {
+  ContactFeature f = MakeFeature(FeatureNormal::kEdges, LineSide(edge_A_G, radius_A),
+                                 LineSide(edge_B_G, radius_B));
+  f.edge_A_G = edge_A_G;
+  f.edge_B_G = edge_B_G;
+  return f;
+}
+
+// The feature as seen with A and B swapped.
+inline void FlipFeature(ContactFeature* f) {
+  std::swap(f->a, f->b);
+  std::swap(f->edge_A_G, f->edge_B_G);
+  if (f->normal == FeatureNormal::kFixedInA) {
+    f->normal = FeatureNormal::kFixedInB;
+  } else if (f->normal == FeatureNormal::kFixedInB) {
+    f->normal = FeatureNormal::kFixedInA;
+  }
+}
+
 // Turns points computed for the pair (B, A) into points for (A, B), from index `first` on.
 inline void FlipContacts(size_t first, std::vector<ContactPoint>* out) {
   for (size_t i = first; i < out->size(); ++i) {
     ContactPoint& c = (*out)[i];
     std::swap(c.p_A_W, c.p_B_W);
     c.normal_W = -c.normal_W;
+    FlipFeature(&c.feature);
   }
+}
+
+// A point at parameter u ∈ [0, 1] of a segment of its body (capsule axis, edge): an end is a
+// material point, an interior point slides along the line (within 1e-9 of an end counts as it).
+inline ContactFeature::Side SegmentSide(double u, const Eigen::Vector3d& axis_G, double radius_m) {
+  constexpr double kEnd = 1e-9;
+  return u <= kEnd || u >= 1.0 - kEnd ? MaterialSide(radius_m) : LineSide(axis_G, radius_m);
 }
 
 // Any unit vector orthogonal to the unit vector `n` (deterministic).

@@ -5,6 +5,8 @@
 #include <limits>
 #include <numbers>
 
+#include "engine/geometry/contact_utils.h"
+
 namespace contactlab::internal {
 namespace {
 
@@ -221,6 +223,79 @@ SupportFeature ConvexCore::MeshFeature(const Eigen::Vector3d& d, double sin_tole
     f.vertices_W[1] = ToWorld(h.vertices_G[best_edge]);
     f.count = 2;
   }
+  return f;
+}
+
+ContactFeature::Side FeatureVertexSide(const ConvexCore& core, const Eigen::Vector3d& p_W,
+                                       int feature_count) {
+  if (core.type == ShapeType::kCylinder && feature_count <= 2) {
+    const double z = core.R_WG.col(2).dot(p_W - core.p_WG);
+    return RimSide(FeatureCore::kRimSupport, SignNonNegative(z) * core.half_length);
+  }
+  return MaterialSide(core.inflation);
+}
+
+ContactFeature::Side FeatureLineSide(const ConvexCore& core, const Eigen::Vector3d& line_W) {
+  if (core.type == ShapeType::kCylinder) return LineSide(Eigen::Vector3d::UnitZ(), core.radius);
+  return LineSide((core.R_WG.transpose() * line_W).normalized(), core.inflation);
+}
+
+namespace {
+
+// One side of an exact contact: its supporting feature towards the other core.
+struct ExactSide {
+  int count = 1;  // 1 point, 2 line, ≥ 3 face
+  ContactFeature::Side side;
+};
+
+ExactSide ClassifyExactSide(const ConvexCore& core, const Eigen::Vector3d& dir_W) {
+  // EPA's normal is exact to ~1e-8 on flat features; a rim point is never within this of a cap.
+  constexpr double kFeatureSin = 1e-5;
+  const SupportFeature f = core.Feature(dir_W, kFeatureSin);
+  if (f.count >= 3) {
+    return {f.count, PlaneSide(core.R_WG.transpose() * f.face_normal_W, core.inflation)};
+  }
+  if (f.count == 2) return {2, FeatureLineSide(core, f.vertices_W[1] - f.vertices_W[0])};
+  return {1, FeatureVertexSide(core, f.vertices_W[0], 1)};
+}
+
+// A rim point seen as its tangent line (for a rim against a line or another rim).
+ContactFeature::Side AsLine(const ContactFeature::Side& side, const ConvexCore& core,
+                            const Eigen::Vector3d& p_W) {
+  if (side.core != FeatureCore::kRimSupport) return side;
+  const Eigen::Vector3d p_G = core.R_WG.transpose() * (p_W - core.p_WG);
+  return LineSide(Eigen::Vector3d::UnitZ().cross(p_G).normalized());
+}
+
+}  // namespace
+
+ContactFeature ExactContactFeature(const ConvexCore& a, const ConvexCore& b,
+                                   const Eigen::Vector3d& normal_W) {
+  const ExactSide sa = ClassifyExactSide(a, normal_W), sb = ClassifyExactSide(b, -normal_W);
+  // A face against a point; a line or face on a face is a manifold's business (its exact point
+  // is then taken as a material point).
+  if (sa.count >= 3 || sb.count >= 3) {
+    const bool face_A = sa.count >= 3;
+    const ExactSide& other = face_A ? sb : sa;
+    const ContactFeature::Side point =
+        other.count == 1 ? other.side : MaterialSide(face_A ? b.inflation : a.inflation);
+    return face_A ? MakeFeature(FeatureNormal::kFixedInA, sa.side, point)
+                  : MakeFeature(FeatureNormal::kFixedInB, point, sb.side);
+  }
+  const Eigen::Vector3d p_A = a.Support(normal_W), p_B = b.Support(-normal_W);
+  const bool rim_A = sa.side.core == FeatureCore::kRimSupport;
+  const bool rim_B = sb.side.core == FeatureCore::kRimSupport;
+  if (sa.count == 2 || sb.count == 2 || (rim_A && rim_B)) {
+    const ContactFeature::Side la = AsLine(sa.side, a, p_A), lb = AsLine(sb.side, b, p_B);
+    if (la.core == FeatureCore::kOnLine && lb.core == FeatureCore::kOnLine) {
+      return EdgeEdgeFeature(la.axis_G, la.radius_m, lb.axis_G, lb.radius_m);
+    }
+    return MakeFeature(FeatureNormal::kCentres, la, lb);
+  }
+  // Two points: a rim's is the one closest to the other point.
+  ContactFeature f = MakeFeature(FeatureNormal::kCentres, sa.side, sb.side);
+  if (rim_A) f.a.core = FeatureCore::kRimToward;
+  if (rim_B) f.b.core = FeatureCore::kRimToward;
   return f;
 }
 

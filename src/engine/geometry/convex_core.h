@@ -6,6 +6,7 @@
 
 #include <array>
 
+#include "engine/geometry/collision.h"
 #include "engine/geometry/shape.h"
 
 namespace contactlab::internal {
@@ -57,5 +58,21 @@ struct ConvexCore {
   const ConvexPolyhedron* polyhedron = nullptr;  // convex mesh (owned by the Shape)
   Eigen::Vector3d center;
 };
+
+// How the points of a supporting feature of `core` move with it (docs/contact-model.md §9):
+// a vertex of the feature (count = the feature's count) is a material point, except the ends of
+// a cylinder's side line, which are its rims' points farthest towards the other shape; a line
+// (direction line_W) slides along itself, a cylinder's side being its axis inflated by the
+// radius. `p_W` is the vertex.
+ContactFeature::Side FeatureVertexSide(const ConvexCore& core, const Eigen::Vector3d& p_W,
+                                       int feature_count);
+ContactFeature::Side FeatureLineSide(const ConvexCore& core, const Eigen::Vector3d& line_W);
+
+// The feature pair of the exact contact of two cores along `normal_W` (unit, from a into b; the
+// GJK/EPA normal): the supporting features along ±normal_W within a tight tolerance, face–point,
+// edge–edge, edge–point or point–point. A cylinder's rim against an edge or another rim is
+// taken as its tangent line there (the rim's curvature is neglected).
+ContactFeature ExactContactFeature(const ConvexCore& a, const ConvexCore& b,
+                                   const Eigen::Vector3d& normal_W);
 
 }  // namespace contactlab::internal

@@ -17,12 +17,17 @@ constexpr int kRimSamples = 8;
 // plane would otherwise give one constraint per vertex).
 constexpr int kMaxMeshPoints = 8;
 
-// A point of the shape's core at height `height` above the plane (along `normal`).
+// A point of the shape's core at height `height` above the plane (along `normal`); `side_B`
+// tells how it moves with the shape (the plane's point is its projection, the normal the
+// half-space's).
 inline bool AppendIfWithinMargin(const Eigen::Vector3d& core_B, double height, double radius_B,
                                  const Eigen::Vector3d& normal, double margin_m,
+                                 const ContactFeature::Side& side_B,
                                  std::vector<ContactPoint>* out) {
   if (height - radius_B >= margin_m) return false;
-  out->push_back(MakeContact(core_B - height * normal, core_B, normal, 0.0, radius_B));
+  const ContactFeature feature =
+      MakeFeature(FeatureNormal::kFixedInA, PlaneSide(Eigen::Vector3d::UnitZ()), side_B);
+  out->push_back(MakeContact(core_B - height * normal, core_B, normal, 0.0, radius_B, feature));
   return true;
 }
 
@@ -38,16 +43,17 @@ int HalfSpaceContacts(const Shape& /*half_space: no size*/, const Eigen::Isometr
   const size_t first = out->size();
   switch (b.type) {
     case ShapeType::kSphere:
-      AppendIfWithinMargin(center, center_height, b.radius_m, normal, margin_m, out);
+      AppendIfWithinMargin(center, center_height, b.radius_m, normal, margin_m,
+                           MaterialSide(b.radius_m), out);
       break;
     case ShapeType::kCapsule: {
       // Both end spheres: a lying capsule rests on two points.
       const Eigen::Vector3d half = 0.5 * b.length_m * R_WB.col(2);
       const double half_height = normal.dot(half);
       AppendIfWithinMargin(center - half, center_height - half_height, b.radius_m, normal, margin_m,
-                           out);
+                           MaterialSide(b.radius_m), out);
       AppendIfWithinMargin(center + half, center_height + half_height, b.radius_m, normal, margin_m,
-                           out);
+                           MaterialSide(b.radius_m), out);
       break;
     }
     case ShapeType::kBox: {
@@ -60,7 +66,8 @@ int HalfSpaceContacts(const Shape& /*half_space: no size*/, const Eigen::Isometr
         const Eigen::Vector3d corner((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(),
                                      (i & 4) ? h.z() : -h.z());
         const double height = center_height + n_B.dot(corner);
-        AppendIfWithinMargin(center + R_WB * corner, height, 0.0, normal, margin_m, out);
+        AppendIfWithinMargin(center + R_WB * corner, height, 0.0, normal, margin_m, MaterialSide(),
+                             out);
       }
       break;
     }
@@ -86,9 +93,13 @@ int HalfSpaceContacts(const Shape& /*half_space: no size*/, const Eigen::Isometr
         for (int k = 0; k < kRimSamples; ++k) {
           const double angle = 2.0 * std::numbers::pi * k / kRimSamples;
           const double cu = radius * std::cos(angle), cv = radius * std::sin(angle);
+          // The samples turn with u (docs/contact-model.md §9), unless the cylinder stands.
+          const ContactFeature::Side rim =
+              u_norm > 1e-9 ? RimSide(FeatureCore::kRimSupport, side * half_length, angle)
+                            : MaterialSide();
           AppendIfWithinMargin(cap_center + cu * u + cv * v,
                                cap_height + cu * u_height + cv * v_height, 0.0, normal, margin_m,
-                               out);
+                               rim, out);
         }
       }
       break;
@@ -100,7 +111,7 @@ int HalfSpaceContacts(const Shape& /*half_space: no size*/, const Eigen::Isometr
       const auto& vertices = b.convex_mesh->vertices_G;
       for (const Eigen::Vector3d& v : vertices) {
         AppendIfWithinMargin(center + R_WB * v, center_height + n_B.dot(v), 0.0, normal, margin_m,
-                             out);
+                             MaterialSide(), out);
       }
       ReduceContacts(first, kMaxMeshPoints, out);
       break;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/geometry/contact_point_rates.h"
 #include "engine/world/integrate_positions.h"
 
 namespace contactlab {
@@ -304,14 +305,59 @@ bool StepDerivatives::Step(World* world) {
         t0_);
     return false;
   }
+  RunBaseQuery();
   return true;
 }
 
+void StepDerivatives::RunBaseQuery() {
+  model_.multibody().UpdateKinematics(q0_, v0_, &data_);
+  geometry_query_.Run(model_, data_, t0_, dt_s_, inputs0_, nullptr, &base_query_);
+  // A pressure field's contact surface is differenced (docs/contact-model.md §9).
+  analytic_geometry_ = std::all_of(base_query_.candidates.begin(), base_query_.candidates.end(),
+                                   [](const ContactCandidate& c) { return c.patch < 0; });
+}
+
+void StepDerivatives::MoveBaseContacts() {
+  // Each geometry's displacement as a twist over a unit time: the rotation vector of
+  // R₁R₀ᵀ and the move of its frame's origin (kinematic and static bodies stay put).
+  const int ng = model_.num_geometries();
+  geometry_rotation_.resize(ng);
+  geometry_translation_.resize(ng);
+  for (int g = 0; g < ng; ++g) {
+    const GeometryInstance& geometry = model_.geometry(g);
+    const Eigen::Isometry3d X_WG =
+        model_.BodyPose(geometry.scene_body, data_, t0_) * geometry.spec->X_BG;
+    const Eigen::Isometry3d& X_WG0 = base_query_.geometry_poses[g];
+    const Eigen::AngleAxisd rotation(X_WG.linear() * X_WG0.linear().transpose());
+    geometry_rotation_[g] = rotation.angle() * rotation.axis();
+    geometry_translation_[g] = X_WG.translation() - X_WG0.translation();
+  }
+  // Feature pairs held: one-sided at a feature change (docs/contact-model.md §9).
+  moved_candidates_.clear();
+  for (const ContactCandidate& c : base_query_.candidates) {
+    const int a = c.geometry_a, b = c.geometry_b;
+    const PosedShapeMotion motion_a{model_.geometry(a).spec->shape, base_query_.geometry_poses[a],
+                                    geometry_rotation_[a], geometry_translation_[a]};
+    const PosedShapeMotion motion_b{model_.geometry(b).spec->shape, base_query_.geometry_poses[b],
+                                    geometry_rotation_[b], geometry_translation_[b]};
+    ContactCandidate moved = c;
+    moved.point = AdvanceContactPoint(c.point, motion_a, motion_b, 1.0);
+    moved_candidates_.push_back(moved);
+  }
+}
+
 void StepDerivatives::StepGradient(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                   const WorldInputs& inputs, Eigen::VectorXd* gradient) {
+                                   const WorldInputs& inputs, Eigen::VectorXd* gradient,
+                                   bool analytic_geometry) {
   model_.multibody().UpdateKinematics(q, v, &data_);
-  geometry_query_.Run(model_, data_, t0_, dt_s_, inputs, nullptr, &query_);
-  problem_builder_.Build(model_, inputs, StepStart{q, v, data_, t0_, dt_s_}, query_.candidates);
+  const std::vector<ContactCandidate>* candidates = &moved_candidates_;
+  if (analytic_geometry) {
+    MoveBaseContacts();
+  } else {
+    geometry_query_.Run(model_, data_, t0_, dt_s_, inputs, nullptr, &query_);
+    candidates = &query_.candidates;
+  }
+  problem_builder_.Build(model_, inputs, StepStart{q, v, data_, t0_, dt_s_}, *candidates);
   gradient_solver_.EvaluateCost(problem_builder_.problem(), v1_, gradient, nullptr);
 }
 
@@ -325,16 +371,16 @@ bool StepDerivatives::MovesModulus(const Eigen::VectorXd& d_parameters) const {
 }
 
 void StepDerivatives::ParameterGradient(const WorldInputs& inputs, Eigen::VectorXd* gradient) {
-  // The step at (q₀, v₀) is built once per step, on the first parameter direction; a moved
-  // parameter then remakes only its contact constraints (docs/contact-model.md §9).
+  // The step at (q₀, v₀), on the base query's contacts, is built once per step, on the first
+  // parameter direction; a moved parameter then remakes only its contact constraints
+  // (docs/contact-model.md §9).
   if (!parameter_problem_built_) {
     model_.multibody().UpdateKinematics(q0_, v0_, &data_);
-    geometry_query_.Run(model_, data_, t0_, dt_s_, inputs0_, nullptr, &parameter_query_);
     parameter_builder_.Build(model_, inputs0_, StepStart{q0_, v0_, data_, t0_, dt_s_},
-                             parameter_query_.candidates);
+                             base_query_.candidates);
     parameter_problem_built_ = true;
   }
-  parameter_builder_.RemakeContactConstraints(model_, inputs, parameter_query_.candidates, dt_s_);
+  parameter_builder_.RemakeContactConstraints(model_, inputs, base_query_.candidates, dt_s_);
   gradient_solver_.EvaluateCost(parameter_builder_.problem(), v1_, gradient, nullptr);
 }
 
@@ -415,7 +461,8 @@ void StepDerivatives::AddGradientDerivative(const StepDirection& direction, int 
     if (block == kParameters && !MovesModulus(d)) {
       ParameterGradient(inputs_scratch_, gradient);
     } else {
-      StepGradient(q_scratch_, v_scratch_, inputs_scratch_, gradient);
+      StepGradient(q_scratch_, v_scratch_, inputs_scratch_, gradient,
+                   block == kPositions && analytic_geometry_);
     }
   }
   *sum += (gradient_plus_ - gradient_minus_) / (one_sided ? h : 2 * h);

@@ -7,8 +7,9 @@
 // direction. ∂(∇ℓ)/∂x along a direction is taken by central differences of the step's data at
 // the fixed v₁ (geometry query, free motion and constraints rebuilt at x ± h·δx; no solve, so
 // nothing of the solver's tolerance enters), and q₁'s by central differences of the position
-// update. Asked for, not paid for otherwise: World::Step is unchanged; StepDerivatives::Step
-// takes the step and linearizes it.
+// update. Along q, a step with point contacts only moves its contact points analytically
+// (contact_point_rates.h) instead of running the narrow phase again. Asked for, not paid for
+// otherwise: World::Step is unchanged; StepDerivatives::Step takes the step and linearizes it.
 #pragma once
 
 #include <Eigen/Dense>
@@ -94,11 +95,21 @@ class StepDerivatives {
   const Eigen::VectorXd& q0() const { return q0_; }
   const Eigen::VectorXd& v0() const { return v0_; }
   const Eigen::VectorXd& v1() const { return v1_; }
+  // The last step's q-direction moves its contact points to first order along the bodies'
+  // displacement (no hydroelastic patch in it) rather than differencing the geometry query
+  // (docs/contact-model.md §9).
+  bool uses_analytic_geometry() const { return analytic_geometry_; }
 
  private:
-  // ∇ℓ(v₁) of the step rebuilt from inputs (q, v, u, p) into *gradient.
+  // ∇ℓ(v₁) of the step rebuilt from inputs (q, v, u, p) into *gradient; with
+  // `analytic_geometry` its contacts are the step's own moved to q (MoveBaseContacts).
   void StepGradient(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const WorldInputs& inputs,
-                    Eigen::VectorXd* gradient);
+                    Eigen::VectorXd* gradient, bool analytic_geometry);
+  // The geometry query at (q₀, v₀) into base_query_, and whether it has point contacts only.
+  void RunBaseQuery();
+  // base_query_'s point contacts moved to first order to the kinematics in data_ (each geometry
+  // by its displacement from its base pose) into moved_candidates_.
+  void MoveBaseContacts();
   // The central difference of ∇ℓ(v₁) along one block of a direction, added to *sum.
   void AddGradientDerivative(const StepDirection& direction, int block, Eigen::VectorXd* sum);
   // ∇ℓ(v₁) of the step at (q₀, v₀) with the parameters of `inputs` (E_h unmoved): its contact
@@ -130,10 +141,14 @@ class StepDerivatives {
   MultibodyData data_;
   GeometryQuery geometry_query_;
   GeometryQueryResult query_;
+  // The step's own contacts at (q₀, v₀) (no reach rule), moved for the q-direction.
+  GeometryQueryResult base_query_;
+  bool analytic_geometry_ = false;
+  std::vector<ContactCandidate> moved_candidates_;
+  std::vector<Eigen::Vector3d> geometry_rotation_, geometry_translation_;
   ProblemBuilder problem_builder_;
   ConvexSolver gradient_solver_, hessian_solver_;
   // ParameterGradient's step at (q₀, v₀), built on the step's first parameter direction.
-  GeometryQueryResult parameter_query_;
   ProblemBuilder parameter_builder_;
   bool parameter_problem_built_ = false;
   // CompliantAtModulus's: the representations at E_h = modulus_Pa made from `base`.
