@@ -305,11 +305,15 @@ bool StepDerivatives::Step(World* world) {
         t0_);
     return false;
   }
-  RunBaseQuery();
+  base_query_done_ = false;
   return true;
 }
 
 void StepDerivatives::RunBaseQuery() {
+  // Once per step, on the first direction that needs it: a step asked only for its factored H
+  // pays nothing more.
+  if (base_query_done_) return;
+  base_query_done_ = true;
   model_.multibody().UpdateKinematics(q0_, v0_, &data_);
   geometry_query_.Run(model_, data_, t0_, dt_s_, inputs0_, nullptr, &base_query_);
   // A pressure field's contact surface is differenced (docs/contact-model.md §9).
@@ -449,6 +453,8 @@ void StepDerivatives::AddGradientDerivative(const StepDirection& direction, int 
       one_sided = one_sided || p - hj * std::abs(d[j]) < 0;
     }
   }
+  const bool remake_parameters = block == kParameters && !MovesModulus(d);
+  if (block == kPositions || remake_parameters) RunBaseQuery();
   for (const double sign : {1.0, -1.0}) {
     q_scratch_ = q0_;
     v_scratch_ = v0_;
@@ -458,7 +464,7 @@ void StepDerivatives::AddGradientDerivative(const StepDirection& direction, int 
     inputs_scratch_ = inputs0_;
     OffsetInputs(direction, block, offset, &inputs_scratch_);
     Eigen::VectorXd* gradient = sign > 0 ? &gradient_plus_ : &gradient_minus_;
-    if (block == kParameters && !MovesModulus(d)) {
+    if (remake_parameters) {
       ParameterGradient(inputs_scratch_, gradient);
     } else {
       StepGradient(q_scratch_, v_scratch_, inputs_scratch_, gradient,

@@ -97,15 +97,19 @@ class StepDerivatives {
   const Eigen::VectorXd& v1() const { return v1_; }
   // The last step's q-direction moves its contact points to first order along the bodies'
   // displacement (no hydroelastic patch in it) rather than differencing the geometry query
-  // (docs/contact-model.md §9).
-  bool uses_analytic_geometry() const { return analytic_geometry_; }
+  // (docs/contact-model.md §9). Runs the step's base query if no direction has yet.
+  bool uses_analytic_geometry() {
+    RunBaseQuery();
+    return analytic_geometry_;
+  }
 
  private:
   // ∇ℓ(v₁) of the step rebuilt from inputs (q, v, u, p) into *gradient; with
   // `analytic_geometry` its contacts are the step's own moved to q (MoveBaseContacts).
   void StepGradient(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const WorldInputs& inputs,
                     Eigen::VectorXd* gradient, bool analytic_geometry);
-  // The geometry query at (q₀, v₀) into base_query_, and whether it has point contacts only.
+  // The geometry query at (q₀, v₀) into base_query_, and whether it has point contacts only; once
+  // per step.
   void RunBaseQuery();
   // base_query_'s point contacts moved to first order to the kinematics in data_ (each geometry
   // by its displacement from its base pose) into moved_candidates_.
@@ -144,6 +148,7 @@ class StepDerivatives {
   // The step's own contacts at (q₀, v₀) (no reach rule), moved for the q-direction.
   GeometryQueryResult base_query_;
   bool analytic_geometry_ = false;
+  bool base_query_done_ = false;
   std::vector<ContactCandidate> moved_candidates_;
   std::vector<Eigen::Vector3d> geometry_rotation_, geometry_translation_;
   ProblemBuilder problem_builder_;
