@@ -159,7 +159,7 @@ def run_point(binary, run, point):
     """Runs one point; returns None, or the one-line reason it failed."""
     folder = run.point_dir(point.id)
     os.makedirs(folder, exist_ok=True)
-    for stale in ["done"] + list(OUTPUT_FILES.values()):
+    for stale in ["done", "failed"] + list(OUTPUT_FILES.values()):
         if os.path.exists(os.path.join(folder, stale)):
             os.remove(os.path.join(folder, stale))
     command = [binary, "--headless"] + list(point.args)
@@ -181,10 +181,13 @@ def run_point(binary, run, point):
         except OSError as e:
             return f"point {point.id}: cannot run {binary}: {e.strerror}"
     if code != 0:
-        return f"point {point.id}: contactlab exit {code}: {last_line(folder)}"
+        error = f"point {point.id}: contactlab exit {code}: {last_line(folder)}"
+        atomic_write(os.path.join(folder, "failed"), error + "\n")  # for collect, on any node
+        return error
     if point.columns and "log" in point.outputs:
         keep_columns(run.output(point.id, "log"), point.columns)
-    marker = {"args": list(point.args), "columns": point.columns, "wall_s": round(time.monotonic() - start, 3)}
+    marker = {"args": list(point.args), "columns": point.columns,
+              "wall_s": round(time.monotonic() - start, 3)}
     atomic_write(os.path.join(folder, "done"), json.dumps(marker) + "\n")
     return None
 
@@ -299,7 +302,8 @@ def run_slurm(binary, run, points, chunk, wait, sbatch_options, label):
     slurm_dir = os.path.join(run.path, "slurm")
     os.makedirs(slurm_dir, exist_ok=True)
     chunks = [[p._asdict() for p in pending[i:i + chunk]] for i in range(0, len(pending), chunk)]
-    tasks_file = os.path.join(slurm_dir, f"tasks-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.json")
+    stamp = f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+    tasks_file = os.path.join(slurm_dir, f"tasks-{stamp}.json")
     atomic_write(tasks_file, json.dumps({"run_dir": run.path, "binary": binary,
                                          "chunks": chunks}) + "\n")
     task = (f"{shlex.quote(sys.executable)} {shlex.quote(os.path.abspath(__file__))} "
@@ -315,24 +319,30 @@ def run_slurm(binary, run, points, chunk, wait, sbatch_options, label):
         out, err = sbatch.communicate()
         if sbatch.returncode != 0:
             raise StudyError(f"sbatch failed: {last_of(err)}")
-        print(f"{label}: submitted Slurm job {out.strip()} ({len(chunks)} tasks, "
-              f"{len(pending)} points); collect with: scripts/study.sh {label.split()[0]} "
-              f"--collect{' --quick' if 'quick' in label else ''} --run-dir {shlex.quote(run.path)}")
+        name, quick = label.split()[0], " --quick" if label.endswith("quick") else ""
+        print(f"{label}: submitted Slurm job {out.strip()} ({plural(len(chunks), 'task')}, "
+              f"{plural(len(pending), 'point')}); collect with: scripts/study.sh {name} "
+              f"--collect{quick} --run-dir {shlex.quote(run.path)}")
         return
     progress = Progress(label + " (Slurm)", len(points), len(points) - len(pending))
     while sbatch.poll() is None:  # the markers are the progress, whatever node wrote them
-        time.sleep(2)
+        time.sleep(1)
         done = sum(run.finished(p) for p in points)
         progress.update(done=done - progress.done)
     out, err = sbatch.communicate()
     progress.update(done=sum(run.finished(p) for p in points) - progress.done, final=True)
     print(f"{label}: Slurm job {out.strip().splitlines()[0] if out.strip() else '?'} ended "
-          f"after {time.monotonic() - start:.1f} s ({len(chunks)} tasks)", file=sys.stderr)
+          f"after {time.monotonic() - start:.1f} s ({plural(len(chunks), 'task')})",
+          file=sys.stderr)
     unfinished = [p for p in points if not run.finished(p)]
     # A point that ran and failed is named by collect(); otherwise sbatch itself failed.
     if sbatch.returncode != 0 and not any(
-            os.path.exists(os.path.join(run.point_dir(p.id), "stderr.txt")) for p in unfinished):
+            os.path.exists(os.path.join(run.point_dir(p.id), "failed")) for p in unfinished):
         raise StudyError(f"sbatch failed: {last_of(err)}")
+
+
+def plural(n, noun):
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def last_of(text):
@@ -345,9 +355,10 @@ def last_of(text):
 def collect(study, name, run, points, out_dir):
     for p in points:
         if not run.finished(p):
-            folder = run.point_dir(p.id)
-            if os.path.exists(os.path.join(folder, "stderr.txt")):
-                raise StudyError(f"point {p.id} did not finish: {last_line(folder)}")
+            failed = os.path.join(run.point_dir(p.id), "failed")
+            if os.path.exists(failed):
+                with open(failed) as f:
+                    raise StudyError(f.read().strip())
             raise StudyError(f"point {p.id} has not run: run the study again to finish it")
     os.makedirs(out_dir, exist_ok=True)
     checks = study.collect(run, out_dir)
@@ -359,7 +370,8 @@ def collect(study, name, run, points, out_dir):
 
 
 TABLE_BEGIN, TABLE_END = "<!-- studies table: scripts/study_runner.py -->", "<!-- end of table -->"
-TABLE_HEADER = ("| study | paper | check | paper's value | ours | result | wall (local) | command |\n"
+TABLE_HEADER = ("| study | paper | check | paper's value | ours | result | wall (local) "
+                "| command |\n"
                 "|---|---|---|---|---|---|---|---|\n")
 
 

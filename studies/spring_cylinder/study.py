@@ -70,8 +70,8 @@ def collect(run, out_dir):
             band[scheme, contact] = (max(es) - min(es)) / min(es)
             final[scheme, contact], peak[scheme, contact] = es[-1] / E0, max(es) / E0
             ax.plot(ts, [e / E0 for e in es], label=scheme)
-        ax.set_title(f"spring–cylinder, {'rolling (SAP, μ = 0.5)' if contact == 'sap' else contact}"
-                     ", δt = 25 ms")
+        name = "rolling (SAP, μ = 0.5)" if contact == "sap" else contact
+        ax.set_title(f"spring–cylinder, {name}, δt = 25 ms")
         ax.set_xlabel("t [s]")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("E / E0 (spring + motion)")

@@ -161,13 +161,30 @@ def main():
     job = r.stdout.split("Slurm job ")[1].split()[0] if "Slurm job " in r.stdout else None
     if r.returncode != 0 or not job:
         return 1
+    squeue = ["squeue", "-h", "-j", job]
     wait_for(f"job {job} ending", lambda: not subprocess.run(
-        ["squeue", "-h", "-j", job], env=cluster.env, capture_output=True, text=True).stdout.strip())
+        squeue, env=cluster.env, capture_output=True, text=True).stdout.strip())
     r = subprocess.run(quick + ["--collect"], env=cluster.env, capture_output=True, text=True)
     print(f"collect: exit {r.returncode}\n{r.stdout}{r.stderr}")
     if r.returncode != 0:
         return 1
     results["nowait"] = os.path.join(run_dir, "results")
+
+    # A run that fails in a task is named, with contactlab's error, when the job has ended.
+    fake = os.path.join(tmp, "failing_contactlab")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho 'contactlab: error: --dt: must be positive' >&2\nexit 2\n")
+    os.chmod(fake, 0o755)
+    r = subprocess.run([STUDY, "spring_cylinder", "--quick", "--binary", fake, "--run-dir",
+                        os.path.join(tmp, "failing"), "--slurm", "--chunk", "24"],
+                       env=cluster.env, capture_output=True, text=True)
+    expected = ("study: point energy_symplectic_euler_frictionless: contactlab exit 2: "
+                "contactlab: error: --dt: must be positive")
+    if r.returncode != 1 or expected not in r.stderr.splitlines():
+        print(f"slurm_test: a failing run: exit {r.returncode}, expected the line '{expected}':\n"
+              f"{r.stderr}")
+        return 1
+    print(f"slurm_test: a failing run in a task is named: {expected}")
 
     names = sorted(n for n in os.listdir(results["local"]) if n.endswith(".csv"))
     for mode in ("slurm", "nowait"):
