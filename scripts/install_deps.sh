@@ -11,6 +11,7 @@ packages=(
   libglfw3-dev libgl-dev libimgui-dev libstb-dev libassimp-dev python3-glad
   xvfb xauth libgl1-mesa-dri
   libspnav-dev liburdfdom-dev
+  slurm-wlm munge  # the one-node cluster of tests/studies/slurm_test.py
   "$@"
 )
 
