@@ -18,6 +18,7 @@
 #include "engine/multibody/multibody.h"
 #include "engine/solver/contact_constraint_factory.h"
 #include "engine/solver/convex_solver.h"
+#include "engine/world/contact_parameter_values.h"
 #include "engine/world/geometry_query.h"
 #include "engine/world/problem_builder.h"
 #include "engine/world/world.h"
@@ -37,30 +38,6 @@ struct StepJacobians {
   Eigen::MatrixXd dq1_dq0, dq1_dv0, dq1_du, dq1_dp;
   Eigen::MatrixXd dv1_dq0, dv1_dv0, dv1_du, dv1_dp;
 };
-
-// A contact parameter as a global value: the ContactSettings value that replaces every pair's
-// (k, d, τ_d, μ) or the stiction tolerance v_s. Throws std::invalid_argument when the settings
-// hold no such value (a pair-combined property has no single value to differentiate) or the
-// parameter is not one of those five.
-double GlobalParameterValue(const ContactSettings& settings, ContactParameter parameter);
-void SetGlobalParameterValue(ContactParameter parameter, double value, ContactSettings* settings);
-// E_h (kHydroelasticModulus) is one value for every compliant geometry (a pair has none of its
-// own): throws when there is no compliant geometry or their moduli differ.
-// A parameter of one pair of bodies (`contact_pair`, an index into WorldInputs::contact_pairs;
-// −1: the global value above). Throws std::invalid_argument when the pair does not hold the value
-// or a global value overrides it for every pair (docs/contact-model.md §6).
-double ContactParameterValue(const WorldInputs& inputs, ContactParameter parameter,
-                             int contact_pair);
-void SetContactParameterValue(ContactParameter parameter, int contact_pair, double value,
-                              WorldInputs* inputs);
-// The same in a scene's terms (its settings' overrides, its contact_pairs entries, its compliant
-// geometries' E_h): the value a World made from the scene starts with.
-double SceneParameterValue(const SceneSpec& scene, ContactParameter parameter, int contact_pair);
-void SetSceneParameterValue(ContactParameter parameter, int contact_pair, double value,
-                            SceneSpec* scene);
-// The command-line option that sets it, without "--": "stiffness", "hunt-crossley",
-// "relaxation-time", "friction", "stiction-tolerance".
-const char* GlobalParameterOptionName(ContactParameter parameter);
 
 class StepDerivatives {
  public:
