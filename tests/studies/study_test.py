@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/study.sh run locally (studies/README.md): the spring–cylinder's and the pressure-field
-sphere's quick grids pass their checks, an interrupted run resumes without running its finished points again, and bad input or
-a failed point ends with one line naming it and a non-zero exit.
+sphere's quick grids pass their checks, an interrupted run resumes without running its finished
+points again, and bad input or a failed point ends with one line naming it and a non-zero exit.
 
 Needs the contactlab binary: CONTACTLAB_BINARY (ctest sets it), else build/contactlab.
 """
