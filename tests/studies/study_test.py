@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""scripts/study.sh run locally (studies/README.md): the spring–cylinder's quick grid passes its
-checks, an interrupted run resumes without running its finished points again, and bad input or
-a failed point ends with one line naming it and a non-zero exit.
+"""scripts/study.sh run locally (studies/README.md): the spring–cylinder's and the pressure-field
+sphere's quick grids pass their checks, an interrupted run resumes without running its finished
+points again, and bad input or a failed point ends with one line naming it and a non-zero exit.
 
 Needs the contactlab binary: CONTACTLAB_BINARY (ctest sets it), else build/contactlab.
 """
@@ -54,6 +54,18 @@ class StudyTest(unittest.TestCase):
                      "checks.csv"):
             self.assertTrue(os.path.getsize(os.path.join(self.run_dir, "results",
                                                          "spring_cylinder_" + name)) > 0, name)
+
+    def test_pressure_field_sphere_quick_grid_passes_its_checks(self):
+        r = study("pressure_field_sphere", "--quick", "--binary", BINARY, "--run-dir",
+                  self.run_dir, "--jobs", "2")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(len([l for l in lines if l.startswith("PASS pressure_field_sphere: ")]),
+                         6, r.stdout)
+        self.assertFalse([l for l in lines if l.startswith("FAIL")], r.stdout)
+        for name in (".csv", ".png", "_checks.csv"):
+            self.assertTrue(os.path.getsize(os.path.join(
+                self.run_dir, "results", "pressure_field_sphere" + name)) > 0, name)
 
     def test_an_interrupted_run_resumes_without_rerunning_finished_points(self):
         # The hook kills the runner (SIGKILL, as an interruption would) after 3 points.
