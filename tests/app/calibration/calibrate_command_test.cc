@@ -21,6 +21,20 @@ namespace fs = std::filesystem;
 
 using contactlab::testing::TempPath;
 
+// A command line that must be refused with exit code 2 and a line containing `message`.
+struct BadCase {
+  std::string args, message;
+};
+
+template <size_t N>
+void ExpectOneLineAndExitTwo(const BadCase (&cases)[N]) {
+  for (const BadCase& c : cases) {
+    const testing::RunResult run = testing::RunContactlab(c.args);
+    EXPECT_EQ(run.exit_code, kExitBadInput) << c.args << "\n" << run.output;
+    EXPECT_NE(run.output.find(c.message), std::string::npos) << c.args << "\n" << run.output;
+  }
+}
+
 TEST(CalibrateCommand, FitsPrintsAndWritesTheFittedSceneAndThePlot) {
   const std::string reference = TempPath("ref.csv"), fitted = TempPath("fitted.yaml"),
                     plot = TempPath("fit.png");
@@ -50,9 +64,6 @@ TEST(CalibrateCommand, BadInputIsOneLineAndExitTwo) {
           .exit_code,
       0);
   const std::string base = "calibrate --scene sliding_box --reference " + reference;
-  struct BadCase {
-    std::string args, message;
-  };
   const BadCase cases[] = {
       {base + " --fit stiffness,grip", "unknown parameter 'grip'"},
       {base + " --fit relaxation-time --from relaxation-time=0.1", "only SAP"},
@@ -68,24 +79,13 @@ TEST(CalibrateCommand, BadInputIsOneLineAndExitTwo) {
       // The scene's global μ (contact_overrides) would override the pair's own.
       {base + " --fit friction@box/ramp --from friction@box/ramp=0.5", "overrides every pair"},
   };
-  for (const BadCase& c : cases) {
-    const testing::RunResult run = testing::RunContactlab(c.args);
-    EXPECT_EQ(run.exit_code, kExitBadInput) << c.args << "\n" << run.output;
-    EXPECT_NE(run.output.find(c.message), std::string::npos) << c.args << "\n" << run.output;
-  }
+  ExpectOneLineAndExitTwo(cases);
 }
-
-}  // namespace
-}  // namespace contactlab
-
-namespace contactlab {
-namespace {
 
 // A pair's own friction (`--fit friction@box/ramp`): fitted in the scene's contact_pairs entry,
 // which the fitted scene then holds; a global --friction in the scene would override it, so the
 // scene here has only the stiffness as a global value.
 TEST(CalibrateCommand, FitsAPairsOwnFrictionIntoItsContactPairsEntry) {
-  namespace fs = std::filesystem;
   const std::string scene_path = TempPath("pair_scene.yaml");
   {
     std::ifstream in(testing::SourceDirectory() + "/assets/scenes/sliding_box.yaml");
@@ -116,12 +116,6 @@ TEST(CalibrateCommand, FitsAPairsOwnFrictionIntoItsContactPairsEntry) {
   EXPECT_NEAR(*scene.contact_pairs[0].friction, 0.4, 4e-3);
   EXPECT_FALSE(scene.contact_settings.friction.has_value());
 }
-
-}  // namespace
-}  // namespace contactlab
-
-namespace contactlab {
-namespace {
 
 // The pads' stiffness and friction from a recorded insertion (docs/contact-model.md §10): the
 // binary's own log of peg_in_hole's first two seconds (its teleop script, assets/teleop/
@@ -167,9 +161,6 @@ TEST(CalibrateCommand, RefusesAModulusItCannotFitAndAnInputItCannotReplay) {
           .exit_code,
       0);
   const std::string peg = "calibrate --scene peg_in_hole --reference " + reference;
-  struct BadCase {
-    std::string args, message;
-  };
   const BadCase cases[] = {
       {peg + " --fit hydroelastic-modulus@peg/panda_leftfinger", "without a pair"},
       {peg + " --fit hydroelastic-modulus --input spacemouse", "replays its input"},
@@ -177,11 +168,7 @@ TEST(CalibrateCommand, RefusesAModulusItCannotFitAndAnInputItCannotReplay) {
       {"calibrate --scene sliding_box --reference " + reference + " --fit hydroelastic-modulus",
        "no hydroelastic_compliant geometry"},
   };
-  for (const BadCase& c : cases) {
-    const testing::RunResult run = testing::RunContactlab(c.args);
-    EXPECT_EQ(run.exit_code, kExitBadInput) << c.args << "\n" << run.output;
-    EXPECT_NE(run.output.find(c.message), std::string::npos) << c.args << "\n" << run.output;
-  }
+  ExpectOneLineAndExitTwo(cases);
 }
 
 }  // namespace
