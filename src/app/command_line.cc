@@ -81,6 +81,14 @@ void AddOptions(CLI::App* app, CommandLine* out, RawOptions* raw) {
   app->add_option("--log", out->log_path, "per-step CSV log");
   app->add_option("--log-contacts", out->contact_log_path,
                   "CSV log: one row per contact per step, with gliding diagnostics");
+  app->add_option("--log-solver", out->solver_log_path,
+                  "CSV log: the solver per step (iterations, residual, penetration, slip, "
+                  "effective stiction tolerance)");
+  app->add_flag("--hessian-condition", out->hessian_condition,
+                "with --log-solver: the Newton Hessian's condition number per step (dense "
+                "eigenvalues, O(n_v^3): for studies)");
+  app->add_option("--log-newton", out->newton_log_path,
+                  "CSV log: the cost at every Newton iterate of every step");
   app->add_option("--summary", out->summary_path, "run summary JSON");
   app->add_option("--realtime-factor", raw->rtf,
                   "pace to R x wall time (headless default: unpaced)");
@@ -292,6 +300,9 @@ std::string CheckOptions(const CLI::App& app, const RawOptions& raw, CommandLine
   if (app.count("--threads")) {
     if (raw.threads < 1 || raw.threads > 64) return "--threads must be an integer from 1 to 64";
     out->solver_threads = raw.threads;
+  }
+  if (out->hessian_condition && out->solver_log_path.empty()) {
+    return "--hessian-condition is a column of --log-solver FILE; give that too";
   }
   if (!out->input.empty() && out->input != "keyboard" && out->input != "spacemouse" &&
       out->input != "gamepad" && out->input.rfind("replay:", 0) != 0) {

@@ -17,6 +17,10 @@ struct CommandLine {
   std::string record_path;  // --record: the teleoperation commands applied, as a replay CSV
   std::string log_path, summary_path;
   std::string contact_log_path;               // --log-contacts
+  // --log-solver, --log-newton and --hessian-condition (headless; app/headless/solver_log.h):
+  // the solver's convergence and conditioning per step and per Newton iterate.
+  std::string solver_log_path, newton_log_path;
+  bool hessian_condition = false;
   std::optional<ContactApproximation> ghost;  // --ghost (GUI): a ghost run from the start
   // --ghost-integrator (GUI): a ghost run from the start under this integrator (with --ghost's
   // approximation, else the main run's).

@@ -92,9 +92,11 @@ int Run(const CommandLine& cl, const ApplicationOptions& options) {
 
 int RunGuiCommand(const CommandLine& cl) {
   if (!cl.log_path.empty() || !cl.contact_log_path.empty() || !cl.summary_path.empty() ||
+      !cl.solver_log_path.empty() || !cl.newton_log_path.empty() ||
       (cl.duration_s && cl.gui_stats_path.empty()) || cl.solver_threads) {
     spdlog::warn(
-        "--log, --log-contacts, --summary, --duration and --threads apply to --headless runs; "
+        "--log, --log-contacts, --log-solver, --log-newton, --summary, --duration and --threads "
+        "apply to --headless runs; "
         "ignored");
   }
   ApplicationOptions options;

@@ -28,6 +28,9 @@ HeadlessOptions MakeHeadlessOptions(const CommandLine& cl, const SceneSpec& scen
   options.duration_s = cl.duration_s.value_or(scene.duration_s);
   options.log_path = cl.log_path;
   options.contact_log_path = cl.contact_log_path;
+  options.solver_log_path = cl.solver_log_path;
+  options.newton_log_path = cl.newton_log_path;
+  options.hessian_condition = cl.hessian_condition;
   options.summary_path = cl.summary_path;
   options.stop_on_failure = cl.stop_on_failure;
   options.realtime_factor = cl.realtime_factor.value_or(0.0);

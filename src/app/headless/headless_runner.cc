@@ -17,6 +17,7 @@
 #include "app/headless/contact_log.h"
 #include "app/headless/csv_file.h"
 #include "app/headless/json_writer.h"
+#include "app/headless/solver_log.h"
 #include "app/headless/streaming_distribution.h"
 #include "app/headless/task_monitor.h"
 #include "app/teleop/slip_meter.h"
@@ -409,6 +410,15 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
   if (!options.contact_log_path.empty()) {
     contact_log = std::make_unique<ContactLog>(options.contact_log_path);
   }
+  std::unique_ptr<SolverLog> solver_log;
+  if (!options.solver_log_path.empty()) {
+    solver_log =
+        std::make_unique<SolverLog>(options.solver_log_path, *world, options.hessian_condition);
+  }
+  std::unique_ptr<NewtonLog> newton_log;
+  if (!options.newton_log_path.empty()) {
+    newton_log = std::make_unique<NewtonLog>(options.newton_log_path, world);
+  }
   std::unique_ptr<TaskMonitor> monitor = MakeTaskMonitor(*world);
 
   // Fixed steps: a count, as every release so far; error control: steps until the duration,
@@ -447,6 +457,8 @@ HeadlessResult RunHeadless(World* world, const HeadlessOptions& options) {
     }
     if (log) log->Write(*world);
     if (contact_log) contact_log->Write(*world);
+    if (solver_log) solver_log->Write(*world);
+    if (newton_log) newton_log->Write(*world, result.steps);
     if (options.realtime_factor > 0) WaitForWallClock(t0, world->time(), options.realtime_factor);
     if (options.stop_on_failure && monitor->Failed()) {
       spdlog::info("{}: the task failed at t = {:.6g} s; stopping (--stop-on-failure)",

@@ -15,6 +15,10 @@ struct HeadlessOptions {
   double duration_s = 1.0;
   std::string log_path;          // empty: no log
   std::string contact_log_path;  // --log-contacts; empty: none
+  // --log-solver and --log-newton (app/headless/solver_log.h); empty: none. hessian_condition
+  // (--hessian-condition) fills the solver log's condition-number column.
+  std::string solver_log_path, newton_log_path;
+  bool hessian_condition = false;
   std::string summary_path;      // empty: no summary
   double realtime_factor = 0;    // 0: unpaced
   // Teleoperation (optional, not owned; both or neither): before every step the runner polls

@@ -178,6 +178,7 @@ class World {
   double KineticEnergy() const;
   double PotentialEnergy() const;  // gravity + joint springs
   ConvexSolver& solver() { return solver_; }
+  const ConvexSolver& solver() const { return solver_; }
   // Point contacts out of reach are left out of the problem and checked afterwards
   // (contact_reach.h; the default rule); nullopt keeps every contact within the margin, the
   // same solution at a larger problem's cost.
