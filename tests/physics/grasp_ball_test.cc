@@ -3,7 +3,7 @@
 // while its shoulder joints follow sin(t)/4 and sin(2t)/4 rad (teleop.joint_sines). Known
 // answers: held still the ball creeps at the models' stiction speeds; moving, it drifts outward
 // from joint 2's axis by the step's chord error ½ δt ω² R. Short runs at δt = 1 ms (under a
-// second each in Release); the 25 s runs per model are scripts/grasp_drift_study.py's.
+// second each in Release); the 25 s runs per model are the study studies/grasp_drift's.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

@@ -2,7 +2,7 @@
 // holds a bronze rod (0.525 kg) with 5 N per pad (μ = 1) while its tool point follows a 3 cm
 // horizontal circle (input/circle_device.h); app/headless/grasp_failure.h says when the rod is
 // lost. Short runs at δt = 1 ms (0.1–0.7 s each in Release); the 20 s runs, the 0.2 ms
-// Lagged-vs-Similar comparison and the frequency sweep are scripts/grasp_stress_sweep.py's.
+// Lagged-vs-Similar comparison and the frequency sweep are the study studies/grasp_stress's.
 #include <gtest/gtest.h>
 
 #include <cmath>
