@@ -292,9 +292,52 @@ def run_task(tasks_file):
     return 1 if failed else 0
 
 
+def job_record(run):
+    """The file that names the Slurm job last submitted for this run directory."""
+    return os.path.join(run.path, "slurm", "job")
+
+
+def active_job(run):
+    """The job this run directory submitted last, while Slurm still has it (queued or running);
+    None once it has ended, or without Slurm here (a run directory copied off the cluster)."""
+    try:
+        with open(job_record(run)) as f:
+            job = f.read().strip()
+    except OSError:
+        return None
+    if shutil.which("squeue") is None:
+        return None
+    r = subprocess.run(["squeue", "-h", "-j", job, "-o", "%i"], capture_output=True, text=True)
+    if r.returncode == 0 and r.stdout.strip():
+        return job
+    # Once a job has left the controller's memory squeue calls its id invalid; any other
+    # failure (the controller unreachable) must not pass for an ended job.
+    if r.returncode != 0 and "Invalid job id" not in r.stderr:
+        raise StudyError(f"cannot ask Slurm about job {job}: {last_of(r.stderr)}")
+    os.remove(job_record(run))
+    return None
+
+
+def wait_for_job(run, points, job, label):
+    """Waits, polling squeue, for a job submitted earlier (a waiting runner stopped by Ctrl-C)."""
+    print(f"{label}: waiting for Slurm job {job}, submitted earlier for this run directory "
+          f"(nothing new is submitted)", file=sys.stderr, flush=True)
+    progress = Progress(label + " (Slurm)", len(points), sum(run.finished(p) for p in points))
+    while active_job(run) is not None:
+        time.sleep(2)
+        progress.update(done=sum(run.finished(p) for p in points) - progress.done)
+    progress.update(done=sum(run.finished(p) for p in points) - progress.done, final=True)
+
+
 def run_slurm(binary, run, points, chunk, wait, sbatch_options, label):
     if shutil.which("sbatch") is None:
         raise StudyError("--slurm needs Slurm's sbatch on PATH (not found)")
+    job = active_job(run)
+    if job is not None:
+        if not wait:
+            raise StudyError(f"Slurm job {job} of this run directory is still queued or running: "
+                             f"nothing submitted (scancel {job} stops it)")
+        return wait_for_job(run, points, job, label)
     pending = [p for p in points if not run.finished(p)]
     if not pending:
         print(f"{label}: all {len(points)} points done earlier", file=sys.stderr)
@@ -319,19 +362,27 @@ def run_slurm(binary, run, points, chunk, wait, sbatch_options, label):
         out, err = sbatch.communicate()
         if sbatch.returncode != 0:
             raise StudyError(f"sbatch failed: {last_of(err)}")
+        atomic_write(job_record(run), out.strip().split(";")[0] + "\n")
         name, quick = label.split()[0], " --quick" if label.endswith("quick") else ""
         print(f"{label}: submitted Slurm job {out.strip()} ({plural(len(chunks), 'task')}, "
               f"{plural(len(pending), 'point')}); collect with: scripts/study.sh {name} "
               f"--collect{quick} --run-dir {shlex.quote(run.path)}")
         return
+    # sbatch --parsable prints the job's id once submitted, then waits for it: recorded, a
+    # runner stopped while waiting (Ctrl-C) and run again waits for the same job.
+    job = sbatch.stdout.readline().strip().split(";")[0]
+    if job:
+        atomic_write(job_record(run), job + "\n")
     progress = Progress(label + " (Slurm)", len(points), len(points) - len(pending))
     while sbatch.poll() is None:  # the markers are the progress, whatever node wrote them
         time.sleep(1)
         done = sum(run.finished(p) for p in points)
         progress.update(done=done - progress.done)
     out, err = sbatch.communicate()
+    if job and os.path.exists(job_record(run)):
+        os.remove(job_record(run))
     progress.update(done=sum(run.finished(p) for p in points) - progress.done, final=True)
-    print(f"{label}: Slurm job {out.strip().splitlines()[0] if out.strip() else '?'} ended "
+    print(f"{label}: Slurm job {job or '?'} ended "
           f"after {time.monotonic() - start:.1f} s ({plural(len(chunks), 'task')})",
           file=sys.stderr)
     unfinished = [p for p in points if not run.finished(p)]
@@ -443,6 +494,10 @@ def main(argv):
     os.makedirs(run.path, exist_ok=True)
     start = time.monotonic()
     ran_all_here = not any(run.finished(p) for p in points)
+    job = None if args.slurm else active_job(run)
+    if job is not None:  # its tasks would run the same points again, or have not written them
+        raise StudyError(f"Slurm job {job} of this run directory is still queued or running: "
+                         f"wait for it with --slurm, or stop it with scancel {job}")
     if args.collect:
         pass
     elif args.slurm:

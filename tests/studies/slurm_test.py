@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scripts/study.sh --slurm on a real one-node Slurm cluster started in a temporary folder: the
 spring–cylinder's quick grid as one job array collects the same CSVs, bit for bit, as a local
-run. The cluster (munged, slurmctld, slurmd: Debian's munge and slurm-wlm, see
+run (waiting, after --no-wait, and after a waiting runner was interrupted and run again: that
+runner's job is waited for, never submitted twice). The cluster (munged, slurmctld, slurmd: Debian's munge and slurm-wlm, see
 scripts/install_deps.sh) uses its own munge socket and key, free ports and files of its own,
 and is shut down by its daemons' PIDs whatever happens. Exit 77 (skipped) without Slurm or
 without root (slurmd runs the tasks as the submitting user only when it is root).
@@ -152,32 +153,84 @@ def main():
                 print(f.read()[-2000:])
             return 1
         results[mode] = os.path.join(run_dir, "results")
-    # --no-wait returns once submitted; a later --collect collects what the tasks wrote.
-    run_dir = os.path.join(tmp, "nowait")
+    # A waiting runner stopped by Ctrl-C (SIGINT to its process group, as a terminal sends it)
+    # leaves its job to run: here held (--hold passes through to sbatch), so that it is
+    # certainly still queued for what follows. While it is, --no-wait, a local run and
+    # --collect are refused in one line and a second --slurm submits nothing: it waits for that
+    # job. A later --collect collects what the tasks wrote.
+    run_dir = os.path.join(tmp, "interrupted")
     quick = [STUDY, "spring_cylinder", "--quick", "--binary", BINARY, "--run-dir", run_dir]
-    r = subprocess.run(quick + ["--slurm", "--no-wait", "--chunk", "24"], env=cluster.env,
-                       capture_output=True, text=True)
-    print(f"no-wait: exit {r.returncode}\n{r.stdout}{r.stderr}")
-    job = r.stdout.split("Slurm job ")[1].split()[0] if "Slurm job " in r.stdout else None
-    if r.returncode != 0 or not job:
+    waiting = subprocess.Popen(quick + ["--slurm", "--chunk", "24", "--hold"], env=cluster.env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    record = os.path.join(run_dir, "slurm", "job")
+    wait_for("the job record", lambda: os.path.exists(record))
+    os.killpg(waiting.pid, signal.SIGINT)
+    out, err = waiting.communicate()
+    with open(record) as f:
+        job = f.read().strip()
+    queued = subprocess.run(["squeue", "-h", "-j", job], env=cluster.env, capture_output=True,
+                            text=True).stdout.strip()
+    print(f"interrupted: exit {waiting.returncode}, job {job} queued: {queued}\n{err}")
+    if waiting.returncode != 130 or not queued:
         return 1
-    squeue = ["squeue", "-h", "-j", job]
-    wait_for(f"job {job} ending", lambda: not subprocess.run(
-        squeue, env=cluster.env, capture_output=True, text=True).stdout.strip())
+    refusal = (f"study: Slurm job {job} of this run directory is still queued or running: "
+               f"wait for it with --slurm, or stop it with scancel {job}")
+    for extra, expected in ((["--jobs", "2"], refusal), (["--collect"], refusal),
+                            (["--slurm", "--no-wait"],
+                             f"study: Slurm job {job} of this run directory is still queued or "
+                             f"running: nothing submitted (scancel {job} stops it)")):
+        r = subprocess.run(quick + extra, env=cluster.env, capture_output=True, text=True)
+        if r.returncode != 1 or r.stderr.strip().splitlines()[-1:] != [expected]:
+            print(f"slurm_test: {extra[0]} while job {job} is queued: exit {r.returncode}, "
+                  f"expected the line '{expected}':\n{r.stderr}")
+            return 1
+    again = subprocess.Popen(quick + ["--slurm", "--chunk", "24"], env=cluster.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = again.stderr.readline()
+    if f"waiting for Slurm job {job}" not in first:
+        print(f"slurm_test: a second --slurm did not wait for job {job}: {first}")
+        again.kill()
+        return 1
+    subprocess.run(["scontrol", "release", job], env=cluster.env, check=True)
+    out, err = again.communicate()
+    print(f"second --slurm: exit {again.returncode}\n{first}{out}{err}")
+    tasks_files = [n for n in os.listdir(os.path.join(run_dir, "slurm"))
+                   if n.startswith("tasks-")]
+    with open(os.path.join(run_dir, "launches.log")) as f:
+        launches = f.read().split()
+    if again.returncode != 0 or len(tasks_files) != 1 or len(launches) != len(set(launches)):
+        print(f"slurm_test: the second --slurm submitted again: {len(tasks_files)} task files, "
+              f"{len(launches)} launches of {len(set(launches))} points")
+        return 1
     r = subprocess.run(quick + ["--collect"], env=cluster.env, capture_output=True, text=True)
     print(f"collect: exit {r.returncode}\n{r.stdout}{r.stderr}")
     if r.returncode != 0:
         return 1
-    results["nowait"] = os.path.join(run_dir, "results")
+    results["interrupted"] = os.path.join(run_dir, "results")
 
-    # A run that fails in a task is named, with contactlab's error, when the job has ended.
+    # --no-wait returns once submitted; a --collect after the job ended collects what its
+    # tasks wrote, and names a run that failed in a task with contactlab's error.
     fake = os.path.join(tmp, "failing_contactlab")
     with open(fake, "w") as f:
         f.write("#!/bin/sh\necho 'contactlab: error: --dt: must be positive' >&2\nexit 2\n")
     os.chmod(fake, 0o755)
-    r = subprocess.run([STUDY, "spring_cylinder", "--quick", "--binary", fake, "--run-dir",
-                        os.path.join(tmp, "failing"), "--slurm", "--chunk", "24"],
-                       env=cluster.env, capture_output=True, text=True)
+    for mode, binary in (("nowait", BINARY), ("failing", fake)):
+        run_dir = os.path.join(tmp, mode)
+        quick = [STUDY, "spring_cylinder", "--quick", "--binary", binary, "--run-dir", run_dir]
+        r = subprocess.run(quick + ["--slurm", "--no-wait", "--chunk", "24"], env=cluster.env,
+                           capture_output=True, text=True)
+        print(f"{mode} --no-wait: exit {r.returncode}\n{r.stdout}{r.stderr}")
+        job = r.stdout.split("Slurm job ")[1].split()[0] if "Slurm job " in r.stdout else None
+        if r.returncode != 0 or not job:
+            return 1
+        squeue = ["squeue", "-h", "-j", job]
+        wait_for(f"job {job} ending", lambda: not subprocess.run(
+            squeue, env=cluster.env, capture_output=True, text=True).stdout.strip())
+        r = subprocess.run(quick + ["--collect"], env=cluster.env, capture_output=True,
+                           text=True)
+        print(f"{mode} --collect: exit {r.returncode}\n{r.stdout}{r.stderr}")
+        results[mode] = os.path.join(run_dir, "results")
     expected = ("study: point energy_symplectic_euler_frictionless: contactlab exit 2: "
                 "contactlab: error: --dt: must be positive")
     if r.returncode != 1 or expected not in r.stderr.splitlines():
@@ -187,7 +240,7 @@ def main():
     print(f"slurm_test: a failing run in a task is named: {expected}")
 
     names = sorted(n for n in os.listdir(results["local"]) if n.endswith(".csv"))
-    for mode in ("slurm", "nowait"):
+    for mode in ("slurm", "interrupted", "nowait"):
         _, mismatch, errors = filecmp.cmpfiles(results["local"], results[mode], names,
                                                shallow=False)
         if len(names) < 3 or mismatch or errors:
