@@ -31,7 +31,11 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUDIES = os.path.join(ROOT, "studies")
-OUTPUT_FILES = {"log": "log.csv", "summary": "summary.json"}
+OUTPUT_FILES = {"log": "log.csv", "summary": "summary.json", "solver": "solver.csv"}
+OUTPUT_OPTIONS = {"log": "--log", "summary": "--summary", "solver": "--log-solver"}
+# contactlab's exit code when a step met NaN, inf or an absurd value: its summary says `failed`
+# and its logs end at the last good step (docs/architecture.md, "Errors and exit codes").
+EXIT_RUN_FAILED = 3
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.=+-]+$")
 # Test hook: the runner kills itself (SIGKILL, no cleanup) once this many points finished, as an
 # interrupted run would end (tests/studies/study_test.py).
@@ -43,10 +47,13 @@ class StudyError(Exception):
 
 
 # A run of contactlab: `id` names its folder; `args` are contactlab's options after --headless;
-# `outputs` the files the runner asks for ("log" -> --log log.csv, "summary" -> --summary);
-# `columns`, if given, the log's columns kept once the run ended (a log has ~100 columns and a
-# row per step: a 100 000-step run writes 40 MB, its 5 columns of interest 5 MB).
-Point = collections.namedtuple("Point", "id args outputs columns", defaults=(None,))
+# `outputs` the files the runner asks for ("log" -> --log log.csv, "summary" -> --summary,
+# "solver" -> --log-solver solver.csv); `columns`, if given, the log's columns kept once the run
+# ended (a log has ~100 columns and a row per step: a 100 000-step run writes 40 MB, its 5
+# columns of interest 5 MB); `may_fail`: a run that failed (EXIT_RUN_FAILED) is this point's
+# result, finished like one that ended (a stress test's outcome), not an error of the study.
+Point = collections.namedtuple("Point", "id args outputs columns may_fail",
+                               defaults=(None, False))
 # One stated result of the paper: `paper` its number or trend, `ours` what the runs gave.
 Check = collections.namedtuple("Check", "name paper ours passed")
 
@@ -92,19 +99,21 @@ class RunDir:
         with open(self.output(point_id, "summary")) as f:
             return json.load(f)
 
-    def columns(self, point_id, names):
-        """The log's columns `names` as lists of floats (only these are parsed: logs are large)."""
-        with open(self.output(point_id, "log")) as f:
+    def columns(self, point_id, names, output="log"):
+        """A CSV output's ("log", "solver") columns `names` as lists of floats (only these are
+        parsed: logs are large); an empty field is NaN."""
+        with open(self.output(point_id, output)) as f:
             header = f.readline().rstrip("\n").split(",")
             missing = [n for n in names if n not in header]
             if missing:
-                raise StudyError(f"point {point_id}: its log has no column {missing[0]}")
+                raise StudyError(f"point {point_id}: its {OUTPUT_FILES[output]} has no column "
+                                 f"{missing[0]}")
             index = [header.index(n) for n in names]
             out = [[] for _ in names]
             for line in f:
                 fields = line.split(",")
                 for column, i in zip(out, index):
-                    column.append(float(fields[i]))
+                    column.append(float(fields[i]) if fields[i].strip() else math.nan)
         return dict(zip(names, out))
 
 
@@ -166,7 +175,7 @@ def run_point(binary, run, point):
     if "--threads" not in point.args:
         command += ["--threads", "1"]  # points run side by side; results are equal on any count
     for name in point.outputs:
-        command += ["--" + name, run.output(point.id, name)]
+        command += [OUTPUT_OPTIONS[name], run.output(point.id, name)]
     # The run counter: one line per launch, so a test can tell that a finished point did not
     # run again. O_APPEND writes of one short line do not interleave.
     with open(os.path.join(run.path, "launches.log"), "a") as f:
@@ -180,7 +189,7 @@ def run_point(binary, run, point):
                                   cwd=ROOT).returncode
         except OSError as e:
             return f"point {point.id}: cannot run {binary}: {e.strerror}"
-    if code != 0:
+    if code != 0 and not (point.may_fail and code == EXIT_RUN_FAILED):
         error = f"point {point.id}: contactlab exit {code}: {last_line(folder)}"
         atomic_write(os.path.join(folder, "failed"), error + "\n")  # for collect, on any node
         return error

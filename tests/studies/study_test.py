@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scripts/study.sh run locally (studies/README.md): the spring–cylinder's and the pressure-field
 sphere's quick grids pass their checks, an interrupted run resumes without running its finished
-points again, and bad input or a failed point ends with one line naming it and a non-zero exit.
+points again, and bad input or a failed point ends with one line naming it and a non-zero exit
+(unless the point may fail and its run failed: then that is its result).
 
 Needs the contactlab binary: CONTACTLAB_BINARY (ctest sets it), else build/contactlab.
 """
@@ -105,6 +106,36 @@ class StudyTest(unittest.TestCase):
         self.assertEqual(error_lines(r), [
             "study: point energy_symplectic_euler_frictionless: contactlab exit 2: "
             "contactlab: error: --dt: must be positive"])
+
+    def test_a_point_allowed_to_fail_is_finished_by_a_failed_run_only(self):
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        from study_runner import Point, RunDir, run_point
+        run = RunDir(self.run_dir)
+        os.makedirs(run.path)
+
+        def fake(code):
+            path = os.path.join(self.tmp, f"contactlab{code}")
+            with open(path, "w") as f:
+                f.write("#!/bin/sh\nwhile [ $# -gt 0 ]; do\n"
+                        "  [ \"$1\" = --summary ] && echo '{\"failed\": true}' > \"$2\"\n"
+                        "  shift\ndone\n"
+                        f"echo 'contactlab: error: the run failed at step 7' >&2\nexit {code}\n")
+            os.chmod(path, 0o755)
+            return path
+
+        # Exit 3 (the run failed) is the result of a point that may fail, with its summary...
+        stress = Point("stress", ["--stiffness", "1e13"], ["summary"], may_fail=True)
+        self.assertIsNone(run_point(fake(3), run, stress))
+        self.assertTrue(run.finished(stress))
+        self.assertTrue(run.summary("stress")["failed"])
+        # ...and an error for any other point, or with any other exit code.
+        strict = stress._replace(id="strict", may_fail=False)
+        self.assertEqual(run_point(fake(3), run, strict), "point strict: contactlab exit 3: "
+                         "contactlab: error: the run failed at step 7")
+        self.assertFalse(run.finished(strict))
+        bad_input = stress._replace(id="bad_input")
+        self.assertIn("contactlab exit 2", run_point(fake(2), run, bad_input))
+        self.assertFalse(run.finished(bad_input))
 
     def test_bad_input_gets_one_line_and_a_non_zero_exit(self):
         cases = [
