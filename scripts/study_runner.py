@@ -31,7 +31,10 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUDIES = os.path.join(ROOT, "studies")
-OUTPUT_FILES = {"log": "log.csv", "summary": "summary.json"}
+# A point's outputs: contactlab's option --NAME writes the file (docs/architecture.md: the log,
+# the summary JSON, the solver logs).
+OUTPUT_FILES = {"log": "log.csv", "summary": "summary.json", "log-solver": "log-solver.csv",
+                "log-newton": "log-newton.csv"}
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.=+-]+$")
 # Test hook: the runner kills itself (SIGKILL, no cleanup) once this many points finished, as an
 # interrupted run would end (tests/studies/study_test.py).
@@ -43,9 +46,10 @@ class StudyError(Exception):
 
 
 # A run of contactlab: `id` names its folder; `args` are contactlab's options after --headless;
-# `outputs` the files the runner asks for ("log" -> --log log.csv, "summary" -> --summary);
-# `columns`, if given, the log's columns kept once the run ended (a log has ~100 columns and a
-# row per step: a 100 000-step run writes 40 MB, its 5 columns of interest 5 MB).
+# `outputs` the files the runner asks for (OUTPUT_FILES: "log" -> --log log.csv, "summary" ->
+# --summary, "log-solver" -> --log-solver, "log-newton" -> --log-newton); `columns`, if given,
+# the log's columns kept once the run ended (a log has ~100 columns and a row per step: a
+# 100 000-step run writes 40 MB, its 5 columns of interest 5 MB).
 Point = collections.namedtuple("Point", "id args outputs columns", defaults=(None,))
 # One stated result of the paper: `paper` its number or trend, `ours` what the runs gave.
 Check = collections.namedtuple("Check", "name paper ours passed")
@@ -92,13 +96,14 @@ class RunDir:
         with open(self.output(point_id, "summary")) as f:
             return json.load(f)
 
-    def columns(self, point_id, names):
-        """The log's columns `names` as lists of floats (only these are parsed: logs are large)."""
-        with open(self.output(point_id, "log")) as f:
+    def columns(self, point_id, names, output="log"):
+        """A CSV output's (the log's, a solver log's) columns `names` as lists of floats (only
+        these are parsed: logs are large)."""
+        with open(self.output(point_id, output)) as f:
             header = f.readline().rstrip("\n").split(",")
             missing = [n for n in names if n not in header]
             if missing:
-                raise StudyError(f"point {point_id}: its log has no column {missing[0]}")
+                raise StudyError(f"point {point_id}: its {output} has no column {missing[0]}")
             index = [header.index(n) for n in names]
             out = [[] for _ in names]
             for line in f:
