@@ -31,8 +31,10 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUDIES = os.path.join(ROOT, "studies")
-OUTPUT_FILES = {"log": "log.csv", "summary": "summary.json", "solver": "solver.csv"}
-OUTPUT_OPTIONS = {"log": "--log", "summary": "--summary", "solver": "--log-solver"}
+OUTPUT_FILES = {"log": "log.csv", "summary": "summary.json", "solver": "solver.csv",
+                "newton": "newton.csv"}
+OUTPUT_OPTIONS = {"log": "--log", "summary": "--summary", "solver": "--log-solver",
+                  "newton": "--log-newton"}
 # contactlab's exit code when a step met NaN, inf or an absurd value: its summary says `failed`
 # and its logs end at the last good step (docs/architecture.md, "Errors and exit codes").
 EXIT_RUN_FAILED = 3
@@ -48,9 +50,9 @@ class StudyError(Exception):
 
 # A run of contactlab: `id` names its folder; `args` are contactlab's options after --headless;
 # `outputs` the files the runner asks for ("log" -> --log log.csv, "summary" -> --summary,
-# "solver" -> --log-solver solver.csv); `columns`, if given, the log's columns kept once the run
-# ended (a log has ~100 columns and a row per step: a 100 000-step run writes 40 MB, its 5
-# columns of interest 5 MB); `may_fail`: a run that failed (EXIT_RUN_FAILED) is this point's
+# "solver" -> --log-solver solver.csv, "newton" -> --log-newton newton.csv); `columns`, if
+# given, the log's columns kept once the run ended (a log has ~100 columns and a row per step:
+# a 100 000-step run writes 40 MB, its 5 columns of interest 5 MB); `may_fail`: a run that failed (EXIT_RUN_FAILED) is this point's
 # result, finished like one that ended (a stress test's outcome), not an error of the study.
 Point = collections.namedtuple("Point", "id args outputs columns may_fail",
                                defaults=(None, False))
@@ -100,7 +102,7 @@ class RunDir:
             return json.load(f)
 
     def columns(self, point_id, names, output="log"):
-        """A CSV output's ("log", "solver") columns `names` as lists of floats (only these are
+        """A CSV output's ("log", "solver", "newton") columns `names` as lists of floats (only these are
         parsed: logs are large); an empty field is NaN."""
         with open(self.output(point_id, output)) as f:
             header = f.readline().rstrip("\n").split(",")
