@@ -52,8 +52,9 @@ class StudyError(Exception):
 # `outputs` the files the runner asks for ("log" -> --log log.csv, "summary" -> --summary,
 # "solver" -> --log-solver solver.csv, "newton" -> --log-newton newton.csv); `columns`, if
 # given, the log's columns kept once the run ended (a log has ~100 columns and a row per step:
-# a 100 000-step run writes 40 MB, its 5 columns of interest 5 MB); `may_fail`: a run that failed (EXIT_RUN_FAILED) is this point's
-# result, finished like one that ended (a stress test's outcome), not an error of the study.
+# a 100 000-step run writes 40 MB, its 5 columns of interest 5 MB); `may_fail`: a run that
+# failed (EXIT_RUN_FAILED) is this point's result, finished like one that ended (a stress
+# test's outcome), not an error of the study.
 Point = collections.namedtuple("Point", "id args outputs columns may_fail",
                                defaults=(None, False))
 # One stated result of the paper: `paper` its number or trend, `ours` what the runs gave.
@@ -102,8 +103,8 @@ class RunDir:
             return json.load(f)
 
     def columns(self, point_id, names, output="log"):
-        """A CSV output's ("log", "solver", "newton") columns `names` as lists of floats (only these are
-        parsed: logs are large); an empty field is NaN."""
+        """A CSV output's ("log", "solver", "newton") columns `names` as lists of floats (only
+        these are parsed: logs are large); an empty field is NaN."""
         with open(self.output(point_id, output)) as f:
             header = f.readline().rstrip("\n").split(",")
             missing = [n for n in names if n not in header]
