@@ -71,6 +71,25 @@ def atomic_write(path, text):
     os.replace(tmp, path)
 
 
+def scene_variant(study, name, scene, substitutions):
+    """A variant of the scene file `scene` (a path from the checkout) for a grid that varies
+    what only a scene file sets (a generator's count, `sigma`): each (pattern, replacement) of
+    `substitutions` must match exactly once (a multi-line regex). Written to
+    build/studies/STUDY/scenes/NAME.yaml (generated, not in git); returns that path from the
+    checkout, where points run: on a cluster the same file on every node."""
+    with open(os.path.join(ROOT, scene)) as f:
+        text = f.read()
+    for pattern, replacement in substitutions:
+        text, n = re.subn(pattern, replacement, text, flags=re.M)
+        if n != 1:
+            raise StudyError(f"{scene}: '{pattern}' matches {n} times, not once")
+    path = os.path.join("build", "studies", study, "scenes", f"{name}.yaml")
+    os.makedirs(os.path.dirname(os.path.join(ROOT, path)), exist_ok=True)
+    atomic_write(os.path.join(ROOT, path),
+                 f"# Written by studies/{study}/study.py from {scene}.\n" + text)
+    return path
+
+
 class RunDir:
     """The run directory of one grid: a point's outputs, read by a study's collect()."""
 

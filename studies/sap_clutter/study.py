@@ -5,11 +5,10 @@ and the mean iterations, with and without walls) (README.md beside this file).""
 import collections
 import math
 import os
-import re
 
 import numpy
 
-from study_runner import ROOT, Check, Point, StudyError, atomic_write, log_slope, pyplot, \
+from study_runner import Check, Point, StudyError, log_slope, pyplot, scene_variant, \
     write_csv
 
 FIGURE = "SAP paper §VI-C, Figs 9–10, 14–15"
@@ -49,20 +48,10 @@ def sweep_id(sigma, walls):
 
 
 def clutter_scene(sigma, walls):
-    """The clutter scene with σ and walls set: a variant of SCENE written under build/ (generated,
-    not in git). Returns its path from the checkout, the runner's working directory."""
-    with open(os.path.join(ROOT, SCENE)) as f:
-        text = f.read()
-    text, n_sigma = re.subn(r"^sigma: .*$", f"sigma: {sigma:g}", text, flags=re.M)
-    text, n_walls = re.subn(r"walls: true", f"walls: {'true' if walls else 'false'}", text)
-    if (n_sigma, n_walls) != (1, 1):
-        raise StudyError(f"{SCENE}: expected one 'sigma:' line and one 'walls: true'")
-    path = os.path.join("build", "studies", "sap_clutter", "scenes",
-                        f"clutter_{sweep_id(sigma, walls)}.yaml")
-    os.makedirs(os.path.dirname(os.path.join(ROOT, path)), exist_ok=True)
-    atomic_write(os.path.join(ROOT, path),
-                 f"# Written by studies/sap_clutter/study.py from {SCENE}.\n" + text)
-    return path
+    """The clutter scene with σ and walls set (study_runner.scene_variant)."""
+    return scene_variant("sap_clutter", f"clutter_{sweep_id(sigma, walls)}", SCENE,
+                         [(r"^sigma: .*$", f"sigma: {sigma:g}"),
+                          (r"walls: true", f"walls: {'true' if walls else 'false'}")])
 
 
 def points(quick):

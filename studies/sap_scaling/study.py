@@ -3,10 +3,8 @@ bodies with and without walls, the contacts at the end and the step's wall time 
 number of bodies (README.md beside this file)."""
 import math
 import os
-import re
 
-from study_runner import ROOT, Check, Point, StudyError, atomic_write, log_slope, pyplot, \
-    write_csv
+from study_runner import Check, Point, log_slope, pyplot, scene_variant, write_csv
 
 FIGURE = "SAP paper §VI-C1, Figs 11–12"
 SCENE = "assets/scenes/clutter.yaml"  # the 40-body clutter: its contact, δt, σ
@@ -43,22 +41,11 @@ def point_id(count, walls):
 
 
 def clutter_scene(count, walls):
-    """The clutter scene with count, container and walls set: a variant of SCENE written under
-    build/ (generated, not in git). Returns its path from the checkout, the runner's working
-    directory."""
-    with open(os.path.join(ROOT, SCENE)) as f:
-        text = f.read()
-    text, n = re.subn(r"count: 40, size: 0.1, container: 0.8, walls: true",
-                      f"count: {count}, size: 0.1, container: {container(count):.6g}, "
-                      f"walls: {'true' if walls else 'false'}", text)
-    if n != 1:
-        raise StudyError(f"{SCENE}: expected one clutter generator of count 40 in an 0.8 m box")
-    path = os.path.join("build", "studies", "sap_scaling", "scenes",
-                        f"clutter_{point_id(count, walls)}.yaml")
-    os.makedirs(os.path.dirname(os.path.join(ROOT, path)), exist_ok=True)
-    atomic_write(os.path.join(ROOT, path),
-                 f"# Written by studies/sap_scaling/study.py from {SCENE}.\n" + text)
-    return path
+    """The clutter scene with count, container and walls set (study_runner.scene_variant)."""
+    return scene_variant("sap_scaling", f"clutter_{point_id(count, walls)}", SCENE,
+                         [(r"count: 40, size: 0.1, container: 0.8, walls: true",
+                           f"count: {count}, size: 0.1, container: {container(count):.6g}, "
+                           f"walls: {'true' if walls else 'false'}")])
 
 
 def points(quick):
