@@ -1,7 +1,9 @@
 // The solver's logs (--log-solver, --log-newton, --hessian-condition; app/headless/solver_log.h)
-// against known answers: a 1 kg box of 10 cm falls 1 cm onto the ground and comes to rest on its
-// four corners (Lagged, k = 1e5 N/m). In the air the Newton Hessian is the mass matrix, whose
-// condition number is m / I = 6/a² = 600; at rest each corner carries mg/4, so every pressed
+// against known answers: a 1 kg box of 0.1 × 0.2 × 0.3 m falls 1 cm onto the ground and comes to
+// rest on the four corners of its smallest face (Lagged, k = 1e5 N/m). In the air the Newton
+// Hessian is the mass matrix, whose condition number is m over the smallest principal moment,
+// m (0.1² + 0.2²)/12: 240 (its distinct moments tell λ_min from the next); at rest each corner
+// carries mg/4, so every pressed
 // contact penetrates mg/(4k), Lagged's stiction tolerance is the scene's v_s and the slip is
 // below it; Newton with an exact line search never raises the cost.
 #include "app/headless/solver_log.h"
@@ -26,6 +28,8 @@ using contactlab::testing::RunContactlab;
 using contactlab::testing::TempPath;
 
 constexpr double kStiffness = 1e5, kMass = 1.0, kGravity = 9.81, kStictionTolerance = 1e-4;
+// λ_max/λ_min of the 0.1 × 0.2 × 0.3 m box's mass matrix: m / (m (0.1² + 0.2²)/12).
+constexpr double kConditionInTheAir = 12 / (0.1 * 0.1 + 0.2 * 0.2);
 
 std::string BoxOnGroundScene() {
   const std::string path = TempPath("solver_log_box.yaml");
@@ -35,8 +39,8 @@ std::string BoxOnGroundScene() {
                          "bodies:\n"
                          "  - name: ground\n    type: static\n"
                          "    shapes:\n      - {type: half_space, stiffness: .inf}\n"
-                         "  - name: box\n    mass: 1.0\n    position: [0, 0, 0.06]\n"
-                         "    shapes:\n      - {type: box, size: [0.1, 0.1, 0.1]}\n";
+                         "  - name: box\n    mass: 1.0\n    position: [0, 0, 0.16]\n"
+                         "    shapes:\n      - {type: box, size: [0.1, 0.2, 0.3]}\n";
   return path;
 }
 
@@ -71,9 +75,10 @@ TEST(SolverLog, ABoxComingToRestLogsItsKnownPenetrationAndConditioning) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto steps = ReadCsv(solver_log, kSolverLogHeader);
   ASSERT_EQ(steps.size(), 1000u);
-  // The first step, in the air: H = M, eigenvalues m (×3) and m a²/6 (×3).
+  // The first step, in the air: H = M, eigenvalues m (×3) and the box's three principal
+  // moments m(b² + c²)/12, all different, the smallest about z.
   EXPECT_EQ(steps.front().at("pressed_contacts"), 0);
-  EXPECT_NEAR(steps.front().at("hessian_condition"), 600.0, 600.0 * 1e-9);
+  EXPECT_NEAR(steps.front().at("hessian_condition"), kConditionInTheAir, kConditionInTheAir * 1e-9);
   // At rest: four corners, each mg/(4k) deep, slipping below v_s.
   const auto& rest = steps.back();
   EXPECT_EQ(rest.at("pressed_contacts"), 4);
@@ -83,7 +88,7 @@ TEST(SolverLog, ABoxComingToRestLogsItsKnownPenetrationAndConditioning) {
   EXPECT_LT(rest.at("mean_slip_speed_m_per_s"), kStictionTolerance);
   EXPECT_DOUBLE_EQ(rest.at("mean_effective_stiction_tolerance_m_per_s"), kStictionTolerance);
   // Contact adds k δt² Jᵀ J to H: the conditioning worsens from the mass matrix's.
-  EXPECT_GT(rest.at("hessian_condition"), 600.0 * 1.5);
+  EXPECT_GT(rest.at("hessian_condition"), kConditionInTheAir * 1.5);
   EXPECT_EQ(rest.at("converged"), 1);
 
   // Per step: iterate 0 (the warm start) first, the cost never rising (exact line search), and
