@@ -17,7 +17,8 @@ the README.md files, bench/RESULTS.md):
 and, in the comments of src/, tests/, bench/, soak/, fuzz/ and scripts/ and in the docs
 themselves, that every `docs/X.md §N` (or `X.md §N.M`) names a numbered heading of that doc.
 "The code" is src/, tests/, bench/, soak/ and fuzz/, without comments and string literals (and
-the CMake files, for the functions the docs name).
+the CMake files, for the functions the docs name, and the Python of scripts/, studies/, src/ and
+tests/, for the study runner's).
 
 Prints one line per broken reference (path:line: what) and exits 1 if there is any.
 Usage: check_docs.py [PROJECT_DIR]   (default: this script's project)
@@ -31,6 +32,7 @@ import sys
 CODE_TREES = ("src", "tests", "bench", "soak", "fuzz")
 COMMENT_TREES = CODE_TREES + ("scripts",)
 CODE = (".h", ".cc", ".hpp", ".cpp")
+PYTHON_TREES = ("scripts", "studies", "src", "tests")
 SKIPPED = re.compile(r"^(build.*|\.git|third_party)$")  # build output, not the source tree
 # Namespaces of the libraries the docs mention, never declared here.
 EXTERNAL = {"std", "Eigen", "spdlog", "ImGui", "CLI", "YAML", "Assimp", "urdf", "glm"}
@@ -111,6 +113,8 @@ class Code:
                 self.scopes.setdefault(outer + names, set()).update(declared)
                 around.append((start + len(body) + 1, outer + names))
         for path in files(root, CODE_TREES, (".txt", ".cmake")):  # the CMake functions
+            self.identifiers.update(re.findall(r"\w+", path.read_text(errors="replace")))
+        for path in files(root, PYTHON_TREES, (".py",)):  # the scripts' and studies' functions
             self.identifiers.update(re.findall(r"\w+", path.read_text(errors="replace")))
 
     def members(self, qualified: str) -> set:
