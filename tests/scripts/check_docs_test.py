@@ -49,7 +49,8 @@ const char* Name() {{ return "class Quoted {{ int in_a_string; }}"; }}
 ### 2.1 SAP
 
 `SapContact::Data`: `R_t`, `R_n` [1/kg]. `SapContact::Parameters` (`friction`, `sigma`);
-`Approximation::kLagged`, `kTinySize`, `num_rows()`, `std::vector`, `foo.h`, `docs/NAME.md`.
+`Approximation::kLagged`, `kTinySize`, `num_rows()`, `std::vector`, `foo.h`, `docs/NAME.md`,
+`scene_variant(name)` (a script's).
 As in contact.h {S}1 of the other doc (model.md {S}1).
 
 ```
@@ -57,7 +58,8 @@ SapContact::NotCheckedInAFence
 ```
 """,
     "README.md": f"See docs/model.md {S}1, {S}2.1 and [the model](docs/model.md#1-time).\n",
-    "scripts/tool.py": f"# The model (docs/model.md {S}2.1).\n",
+    "scripts/tool.py": f"# The model (docs/model.md {S}2.1).\ndef scene_variant(name):\n"
+                       "    return name\n",
     "tests/engine/world_test.cc": f"// docs/model.md {S}1–{S}2.1\n",
 }
 
@@ -118,7 +120,9 @@ class CheckDocs(unittest.TestCase):
             ("src/engine/world/world.cc", f"// The step (docs/model.md\n// {S}2.1, {S}2.3).",
              f"src/engine/world/world.cc:2: model.md has no section {S}2.3"),
             ("scripts/tool.py", f"# docs/solver.md {S}1",
-             "scripts/tool.py:2: docs/solver.md does not exist"),
+             "scripts/tool.py:4: docs/solver.md does not exist"),
+            ("docs/model.md", "`scene_variants(name)` writes them.",
+             f"docs/model.md:{doc_line}: scene_variants does not occur in the code"),
         ]
         for name, text, expected in cases:
             with self.subTest(text):
